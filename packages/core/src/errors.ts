@@ -1,0 +1,93 @@
+/**
+ * The error catalogue (spec §8 plus the design's generic codes) and the one table
+ * that maps each code to its HTTP status. Server and web both read it.
+ */
+export const ERROR_STATUS = {
+  ERR_VALIDATION: 400,
+  ERR_NOT_FOUND: 404,
+  ERR_RATE_LIMITED: 429,
+  ERR_INTERNAL: 500,
+  ERR_NO_OTHER_WHATSAPP: 400,
+  ERR_NO_DEF_WAPP_FOUND: 404,
+  ERR_WAPP_NOT_INITIALIZED: 409,
+  ERR_WAPP_CHECK_CONTACT: 502,
+  ERR_WAPP_INVALID_CONTACT: 400,
+  ERR_WAPP_DOWNLOAD_MEDIA: 502,
+  ERR_INVALID_CREDENTIALS: 401,
+  ERR_SENDING_WAPP_MSG: 502,
+  ERR_DELETE_WAPP_MSG: 502,
+  ERR_OTHER_OPEN_TICKET: 409,
+  // 401 when there is no session at all; an expired access token answers 403 (design §3).
+  ERR_SESSION_EXPIRED: 401,
+  ERR_USER_CREATION_DISABLED: 403,
+  ERR_NO_PERMISSION: 403,
+  ERR_DUPLICATED_CONTACT: 409,
+  ERR_NO_SETTING_FOUND: 404,
+  ERR_NO_CONTACT_FOUND: 404,
+  ERR_NO_TICKET_FOUND: 404,
+  ERR_NO_USER_FOUND: 404,
+  ERR_NO_WAPP_FOUND: 404,
+  ERR_NO_QUEUE_FOUND: 404,
+  ERR_NO_QUICK_ANSWER_FOUND: 404,
+  ERR_NO_MESSAGE_FOUND: 404,
+  ERR_CREATING_MESSAGE: 500,
+  ERR_CREATING_TICKET: 500,
+  ERR_FETCH_WAPP_MSG: 404,
+  ERR_QUEUE_COLOR_ALREADY_EXISTS: 409,
+  ERR_WAPP_GREETING_REQUIRED: 400,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === "string" && Object.hasOwn(ERROR_STATUS, value);
+}
+
+/** English fallback texts; the web translates codes under `backendErrors`. */
+export const ERROR_MESSAGES: Record<ErrorCode, string> = {
+  ERR_VALIDATION: "The request is not valid.",
+  ERR_NOT_FOUND: "Not found.",
+  ERR_RATE_LIMITED: "Too many attempts, please wait a moment.",
+  ERR_INTERNAL: "An internal error occurred.",
+  ERR_NO_OTHER_WHATSAPP: "There must be at least one default WhatsApp connection.",
+  ERR_NO_DEF_WAPP_FOUND: "No default WhatsApp found. Check the connections page.",
+  ERR_WAPP_NOT_INITIALIZED: "This WhatsApp session is not initialized.",
+  ERR_WAPP_CHECK_CONTACT: "Could not check the WhatsApp contact.",
+  ERR_WAPP_INVALID_CONTACT: "This is not a valid WhatsApp number.",
+  ERR_WAPP_DOWNLOAD_MEDIA: "Could not download media from WhatsApp.",
+  ERR_INVALID_CREDENTIALS: "Authentication error. Please try again.",
+  ERR_SENDING_WAPP_MSG: "Error sending the WhatsApp message.",
+  ERR_DELETE_WAPP_MSG: "Could not delete the message from WhatsApp.",
+  ERR_OTHER_OPEN_TICKET: "There is already an open ticket for this contact.",
+  ERR_SESSION_EXPIRED: "Session expired. Please log in.",
+  ERR_USER_CREATION_DISABLED: "User creation was disabled by the administrator.",
+  ERR_NO_PERMISSION: "You don't have permission to access this resource.",
+  ERR_DUPLICATED_CONTACT: "A contact with this number already exists.",
+  ERR_NO_SETTING_FOUND: "No setting found with this ID.",
+  ERR_NO_CONTACT_FOUND: "No contact found with this ID.",
+  ERR_NO_TICKET_FOUND: "No ticket found with this ID.",
+  ERR_NO_USER_FOUND: "No user found with this ID.",
+  ERR_NO_WAPP_FOUND: "No WhatsApp found with this ID.",
+  ERR_NO_QUEUE_FOUND: "No queue found with this ID.",
+  ERR_NO_QUICK_ANSWER_FOUND: "No quick answer found with this ID.",
+  ERR_NO_MESSAGE_FOUND: "No message found with this ID.",
+  ERR_CREATING_MESSAGE: "Error while creating the message in the database.",
+  ERR_CREATING_TICKET: "Error while creating the ticket in the database.",
+  ERR_FETCH_WAPP_MSG: "Error fetching the WhatsApp message, maybe it is too old.",
+  ERR_QUEUE_COLOR_ALREADY_EXISTS: "This colour is already in use, pick another one.",
+  ERR_WAPP_GREETING_REQUIRED: "A greeting message is required when there is more than one queue.",
+};
+
+export interface ErrorDetail {
+  path: (string | number)[];
+  message: string;
+}
+
+/** The body of every error answer. */
+export interface ErrorBody {
+  error: ErrorCode;
+  message?: string;
+  details?: ErrorDetail[];
+}

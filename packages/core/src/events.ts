@@ -1,0 +1,29 @@
+import type { Contact } from "./schemas/contacts.js";
+import type { Queue } from "./schemas/queues.js";
+import type { QuickAnswer } from "./schemas/quick-answers.js";
+import type { Setting } from "./schemas/settings.js";
+import type { User } from "./schemas/users.js";
+
+type Upsert = "create" | "update";
+
+/** Payloads of every realtime event (wire.md); the server emits only these. */
+export interface RealtimePayloads {
+  user: { action: Upsert; user: User } | { action: "delete"; userId: number };
+  queue: { action: Upsert; queue: Queue } | { action: "delete"; queueId: number };
+  quickAnswer: { action: Upsert; quickAnswer: QuickAnswer } | { action: "delete"; quickAnswerId: number };
+  contact: { action: Upsert; contact: Contact } | { action: "delete"; contactId: number };
+  settings: { action: "update"; setting: Setting };
+}
+
+export type RealtimeEventName = keyof RealtimePayloads;
+
+export type ServerToClientEvents = {
+  [K in RealtimeEventName]: (payload: RealtimePayloads[K]) => void;
+};
+
+export interface ClientToServerEvents {
+  joinNotification: () => void;
+  joinTickets: (status: string) => void;
+  joinChatBox: (ticketId: number | string, ack?: (result: { ok: boolean; error?: string }) => void) => void;
+  leaveChatBox: (ticketId: number | string) => void;
+}

@@ -1,0 +1,64 @@
+import type { Profile } from "./constants.js";
+
+/**
+ * The one rule table (design §4). The web hides controls with it and the server
+ * refuses requests with it, so the two never disagree.
+ */
+export const PERMISSIONS = [
+  // spec §6 names
+  "drawer-admin-items:view",
+  "tickets-manager:showall",
+  "user-modal:editProfile",
+  "user-modal:editQueues",
+  "ticket-options:deleteTicket",
+  "contacts-page:deleteContact",
+  // server-side actions the spec leaves implicit (design §4)
+  "users:manage",
+  "queues:manage",
+  "connections:manage",
+  "connections:viewQrcode",
+  "settings:manage",
+  "contacts:import",
+  "simulator:use",
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+const RULES: Record<Profile, readonly Permission[]> = {
+  admin: PERMISSIONS,
+  user: [],
+};
+
+export interface Actor {
+  id: number;
+  profile: string;
+}
+
+/** The admin test compares the profile case-insensitively (spec §6). */
+export function normaliseProfile(profile: string): Profile {
+  return profile.toLowerCase() === "admin" ? "admin" : "user";
+}
+
+export function can(actor: Pick<Actor, "profile"> | null | undefined, permission: Permission): boolean {
+  if (!actor) return false;
+  return RULES[normaliseProfile(actor.profile)].includes(permission);
+}
+
+export function isAdmin(actor: Pick<Actor, "profile"> | null | undefined): boolean {
+  return !!actor && normaliseProfile(actor.profile) === "admin";
+}
+
+export interface TicketAccessTarget {
+  userId: number | null;
+  queueId: number | null;
+}
+
+/**
+ * Who may read and act on a ticket (design §4): its assignee, members of its
+ * queue, anyone for a ticket without queue, and every admin.
+ */
+export function canAccessTicket(actor: Actor & { queueIds: readonly number[] }, ticket: TicketAccessTarget): boolean {
+  if (isAdmin(actor)) return true;
+  if (ticket.userId === actor.id) return true;
+  if (ticket.queueId === null) return true;
+  return actor.queueIds.includes(ticket.queueId);
+}

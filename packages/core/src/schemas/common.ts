@@ -1,0 +1,54 @@
+import { z } from "zod";
+
+/** Validation messages: the spec's English texts, translated by the web under `validation`. */
+export const MSG = {
+  required: "Required",
+  tooShort: "Too Short!",
+  tooLong: "Too Long!",
+  invalidEmail: "Invalid email",
+  invalidNumber: "Invalid number",
+  invalidUrl: "Invalid URL",
+} as const;
+
+export const idParam = z.coerce.number().int().positive().max(2147483647);
+export const idParamsSchema = z.strictObject({ id: idParam });
+
+export const pageNumberSchema = z.coerce.number().int().min(1).max(100000).default(1);
+export const searchParamSchema = z.string().trim().max(200).default("");
+
+export const listQuerySchema = z.strictObject({
+  searchParam: searchParamSchema,
+  pageNumber: pageNumberSchema,
+});
+export type ListQuery = z.infer<typeof listQuerySchema>;
+
+export function requiredText(min: number, max: number) {
+  return z.string({ error: MSG.required }).trim().min(1, MSG.required).min(min, MSG.tooShort).max(max, MSG.tooLong);
+}
+
+export const emailSchema = z
+  .string({ error: MSG.required })
+  .trim()
+  .toLowerCase()
+  .min(1, MSG.required)
+  .max(254, MSG.tooLong)
+  .pipe(z.email(MSG.invalidEmail));
+
+export const optionalEmailSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254, MSG.tooLong)
+  .refine((v) => v === "" || z.email().safeParse(v).success, MSG.invalidEmail);
+
+export const queueIdsSchema = z
+  .array(idParam)
+  .max(500)
+  .transform((ids) => [...new Set(ids)]);
+
+export const deletedSchema = z.object({ message: z.string() });
+
+export const timestampsSchema = {
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+};

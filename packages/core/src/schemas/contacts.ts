@@ -1,0 +1,65 @@
+import { z } from "zod";
+import { listQuerySchema, MSG, optionalEmailSchema, requiredText } from "./common.js";
+
+/** Keep digits only: customers and agents type numbers as "+55 (11) 9999-0000". */
+export function normaliseNumber(raw: string): string {
+  return raw.replace(/[\s+()\-.]/g, "");
+}
+
+export const contactNumberSchema = z
+  .string({ error: MSG.required })
+  .trim()
+  .min(1, MSG.required)
+  .transform(normaliseNumber)
+  .pipe(z.string().min(8, MSG.tooShort).max(50, MSG.tooLong).regex(/^\d+$/, MSG.invalidNumber));
+
+export const extraInfoInputSchema = z.strictObject({
+  id: z.number().int().positive().optional(),
+  name: requiredText(1, 100),
+  value: z.string().trim().max(1000, MSG.tooLong),
+});
+
+export const contactInputSchema = z.strictObject({
+  name: requiredText(2, 50),
+  number: contactNumberSchema,
+  email: optionalEmailSchema.optional().default(""),
+  extraInfo: z.array(extraInfoInputSchema).max(50).optional(),
+});
+export type ContactInput = z.input<typeof contactInputSchema>;
+
+export const contactUpdateSchema = z.strictObject({
+  name: requiredText(2, 50).optional(),
+  number: contactNumberSchema.optional(),
+  email: optionalEmailSchema.optional(),
+  extraInfo: z.array(extraInfoInputSchema).max(50).optional(),
+});
+
+export const contactListQuerySchema = listQuerySchema;
+
+export const extraInfoSchema = z.object({ id: z.number(), name: z.string(), value: z.string() });
+
+export const contactSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  number: z.string(),
+  email: z.string(),
+  profilePicUrl: z.string(),
+  isGroup: z.boolean(),
+  extraInfo: z.array(extraInfoSchema).optional(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+export type Contact = z.infer<typeof contactSchema>;
+
+export const contactLiteSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  number: z.string(),
+  profilePicUrl: z.string(),
+});
+
+export const contactListSchema = z.object({
+  contacts: z.array(contactSchema),
+  count: z.number(),
+  hasMore: z.boolean(),
+});

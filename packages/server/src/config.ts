@@ -1,0 +1,104 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { z } from "zod";
+
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined));
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default("0.0.0.0"),
+  DATA_DIR: z.string().default("./data"),
+  DATABASE_URL: optionalText.pipe(z.url({ protocol: /^postgres(ql)?$/, error: "a postgres:// or postgresql:// URL" }).optional()),
+  REDIS_URL: optionalText.pipe(z.url({ protocol: /^rediss?$/, error: "a redis:// or rediss:// URL" }).optional()),
+  JWT_SECRET: optionalText.pipe(z.string().min(32, "at least 32 characters").optional()),
+  JWT_REFRESH_SECRET: optionalText.pipe(z.string().min(32, "at least 32 characters").optional()),
+  ADMIN_EMAIL: z.email("an email address").default("admin@zapdesk.local"),
+  ADMIN_PASSWORD: optionalText.pipe(z.string().min(5, "at least 5 characters").max(50).optional()),
+  ADMIN_NAME: z.string().min(2).max(50).default("Administrator"),
+  PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: "an http(s) URL" }).optional()),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  WEB_DIST: optionalText,
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  env: Env["NODE_ENV"];
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  redisUrl?: string;
+  jwtSecret: string;
+  jwtRefreshSecret: string;
+  adminEmail: string;
+  adminPassword?: string;
+  adminName: string;
+  publicUrl?: string;
+  logLevel: Env["LOG_LEVEL"];
+  webDist?: string;
+  /** Login/signup attempts allowed per window, per IP and per email. */
+  rateLimit: { windowMs: number; perIp: number; perEmail: number };
+}
+
+export class ConfigError extends Error {}
+
+/** Parse the environment; a bad value names the variable and what it expects. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: expected ${issue.message}`);
+    throw new ConfigError(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  return parsed.data;
+}
+
+/**
+ * Embedded mode keeps generated JWT secrets in DATA_DIR so tokens survive a
+ * restart; production must be given them explicitly.
+ */
+function resolveSecret(name: string, given: string | undefined, env: Env, dataDir: string): string {
+  if (given) return given;
+  if (env.NODE_ENV === "production") {
+    throw new ConfigError(`${name} is required when NODE_ENV=production (a random string of at least 32 characters).`);
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const file = join(dataDir, `.${name.toLowerCase()}`);
+  try {
+    const stored = readFileSync(file, "utf8").trim();
+    if (stored.length >= 32) return stored;
+  } catch {
+    // first start: generate below
+  }
+  const secret = randomBytes(48).toString("base64url");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const env = parseEnv(source);
+  const dataDir = resolve(env.DATA_DIR);
+  return {
+    env: env.NODE_ENV,
+    port: env.PORT,
+    host: env.HOST,
+    dataDir,
+    databaseUrl: env.DATABASE_URL,
+    redisUrl: env.REDIS_URL,
+    jwtSecret: resolveSecret("JWT_SECRET", env.JWT_SECRET, env, dataDir),
+    jwtRefreshSecret: resolveSecret("JWT_REFRESH_SECRET", env.JWT_REFRESH_SECRET, env, dataDir),
+    adminEmail: env.ADMIN_EMAIL.toLowerCase(),
+    adminPassword: env.ADMIN_PASSWORD,
+    adminName: env.ADMIN_NAME,
+    publicUrl: env.PUBLIC_URL,
+    logLevel: env.LOG_LEVEL,
+    webDist: env.WEB_DIST,
+    rateLimit: { windowMs: 15 * 60 * 1000, perIp: 50, perEmail: 10 },
+  };
+}

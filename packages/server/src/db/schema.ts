@@ -1,0 +1,273 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+const tz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+const createdAt = () => tz("created_at").notNull().defaultNow();
+const updatedAt = () => tz("updated_at").notNull().defaultNow();
+const trgm = (column: { name: string }) => sql`${sql.identifier(column.name)} gin_trgm_ops`;
+
+export const users = pgTable(
+  "users",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    profile: text("profile").notNull().default("user"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("users_email_key").on(sql`lower(${t.email})`),
+    index("users_name_trgm").using("gin", trgm(t.name)),
+    index("users_email_trgm").using("gin", trgm(t.email)),
+  ],
+);
+
+export const refreshTokens = pgTable(
+  "refresh_tokens",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: tz("expires_at").notNull(),
+    revokedAt: tz("revoked_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("refresh_tokens_hash_key").on(t.tokenHash), index("refresh_tokens_user_idx").on(t.userId)],
+);
+
+export const queues = pgTable(
+  "queues",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    color: text("color").notNull(),
+    greetingMessage: text("greeting_message").notNull().default(""),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("queues_name_key").on(sql`lower(${t.name})`), uniqueIndex("queues_color_key").on(sql`lower(${t.color})`)],
+);
+
+export const userQueues = pgTable(
+  "user_queues",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    queueId: integer("queue_id")
+      .notNull()
+      .references(() => queues.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.queueId] }), index("user_queues_queue_idx").on(t.queueId)],
+);
+
+export const contacts = pgTable(
+  "contacts",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    number: text("number").notNull(),
+    email: text("email").notNull().default(""),
+    profilePicUrl: text("profile_pic_url").notNull().default(""),
+    isGroup: boolean("is_group").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("contacts_number_key").on(t.number),
+    index("contacts_name_idx").on(sql`lower(${t.name})`, t.id),
+    index("contacts_name_trgm").using("gin", trgm(t.name)),
+    index("contacts_number_trgm").using("gin", trgm(t.number)),
+  ],
+);
+
+export const contactExtraInfo = pgTable(
+  "contact_extra_info",
+  {
+    id: serial("id").primaryKey(),
+    contactId: integer("contact_id")
+      .notNull()
+      .references(() => contacts.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    value: text("value").notNull().default(""),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("contact_extra_info_contact_idx").on(t.contactId)],
+);
+
+export const whatsapps = pgTable(
+  "whatsapps",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    provider: text("provider").notNull().default("baileys"),
+    status: text("status").notNull().default("OPENING"),
+    qrcode: text("qrcode").notNull().default(""),
+    retries: integer("retries").notNull().default(0),
+    isDefault: boolean("is_default").notNull().default(false),
+    greetingMessage: text("greeting_message").notNull().default(""),
+    farewellMessage: text("farewell_message").notNull().default(""),
+    /** The process that owns the live session, and until when (design §2, scaled out). */
+    leaseOwner: text("lease_owner"),
+    leaseExpiresAt: tz("lease_expires_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("whatsapps_name_key").on(sql`lower(${t.name})`),
+    uniqueIndex("whatsapps_one_default").on(t.isDefault).where(sql`${t.isDefault}`),
+  ],
+);
+
+/** Baileys auth state, one row per key, so any process can take a connection over. */
+export const whatsappAuth = pgTable(
+  "whatsapp_auth",
+  {
+    whatsappId: integer("whatsapp_id")
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    value: jsonb("value").notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.whatsappId, t.key] })],
+);
+
+export const whatsappQueues = pgTable(
+  "whatsapp_queues",
+  {
+    whatsappId: integer("whatsapp_id")
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: "cascade" }),
+    queueId: integer("queue_id")
+      .notNull()
+      .references(() => queues.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.whatsappId, t.queueId] }), index("whatsapp_queues_queue_idx").on(t.queueId)],
+);
+
+export const tickets = pgTable(
+  "tickets",
+  {
+    id: serial("id").primaryKey(),
+    status: text("status").notNull().default("pending"),
+    unreadMessages: integer("unread_messages").notNull().default(0),
+    lastMessage: text("last_message").notNull().default(""),
+    isGroup: boolean("is_group").notNull().default(false),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    queueId: integer("queue_id").references(() => queues.id, { onDelete: "set null" }),
+    contactId: integer("contact_id")
+      .notNull()
+      .references(() => contacts.id, { onDelete: "cascade" }),
+    whatsappId: integer("whatsapp_id").references(() => whatsapps.id, { onDelete: "set null" }),
+    /** When the queue menu was last sent, so a chatty customer is not flooded. */
+    menuSentAt: tz("menu_sent_at"),
+    protocol: text("protocol"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // one active ticket per contact and connection (design §4)
+    uniqueIndex("tickets_one_active").on(t.contactId, t.whatsappId).where(sql`${t.status} in ('pending', 'open')`),
+    index("tickets_status_updated_idx").on(t.status, t.updatedAt.desc(), t.id.desc()),
+    index("tickets_queue_status_updated_idx").on(t.queueId, t.status, t.updatedAt.desc()),
+    index("tickets_user_status_updated_idx").on(t.userId, t.status, t.updatedAt.desc()),
+    index("tickets_contact_idx").on(t.contactId, t.whatsappId, t.updatedAt.desc()),
+    index("tickets_updated_idx").on(t.updatedAt.desc(), t.id.desc()),
+  ],
+);
+
+export const messages = pgTable(
+  "messages",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    /** WhatsApp's own message id (a string); null until an outbound message is sent. */
+    wid: text("wid"),
+    whatsappId: integer("whatsapp_id").references(() => whatsapps.id, { onDelete: "set null" }),
+    ticketId: integer("ticket_id")
+      .notNull()
+      .references(() => tickets.id, { onDelete: "cascade" }),
+    contactId: integer("contact_id").references(() => contacts.id, { onDelete: "set null" }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    body: text("body").notNull().default(""),
+    fromMe: boolean("from_me").notNull().default(false),
+    fromBot: boolean("from_bot").notNull().default(false),
+    read: boolean("read").notNull().default(false),
+    ack: integer("ack").notNull().default(0),
+    mediaType: text("media_type").notNull().default("chat"),
+    mediaPath: text("media_path"),
+    mediaName: text("media_name"),
+    mediaMime: text("media_mime"),
+    mediaError: text("media_error"),
+    isDeleted: boolean("is_deleted").notNull().default(false),
+    isEdited: boolean("is_edited").notNull().default(false),
+    quotedMsgId: bigint("quoted_msg_id", { mode: "number" }),
+    /** Provider-specific data needed to quote, delete or re-download later. */
+    raw: jsonb("raw"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("messages_wid_key").on(t.whatsappId, t.wid),
+    index("messages_ticket_created_idx").on(t.ticketId, t.createdAt.desc(), t.id.desc()),
+    index("messages_body_trgm").using("gin", trgm(t.body)),
+    index("messages_quoted_idx").on(t.quotedMsgId),
+  ],
+);
+
+/** Durable outbound queue: a row per message still to be sent (design §4). */
+export const outbox = pgTable(
+  "outbox",
+  {
+    messageId: bigint("message_id", { mode: "number" })
+      .primaryKey()
+      .references(() => messages.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull().default("send"),
+    attempts: integer("attempts").notNull().default(0),
+    runAt: tz("run_at").notNull().defaultNow(),
+    lockedUntil: tz("locked_until"),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("outbox_run_at_idx").on(t.runAt)],
+);
+
+export const quickAnswers = pgTable(
+  "quick_answers",
+  {
+    id: serial("id").primaryKey(),
+    shortcut: text("shortcut").notNull(),
+    message: text("message").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("quick_answers_shortcut_trgm").using("gin", trgm(t.shortcut)),
+    index("quick_answers_message_trgm").using("gin", trgm(t.message)),
+  ],
+);
+
+export const settings = pgTable("settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});

@@ -1,0 +1,37 @@
+import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { hashPassword } from "../lib/passwords.js";
+import type { Db } from "./client.js";
+import { settings, users } from "./schema.js";
+
+export const DEFAULT_SETTINGS: Record<string, () => string> = {
+  userCreation: () => "enabled",
+  userApiToken: () => randomBytes(24).toString("base64url"),
+  timeCreateNewTicket: () => "7200",
+  call: () => "enabled",
+  CheckMsgIsGroup: () => "disabled",
+  protocolWebhookUrl: () => "",
+  salesPageUrl: () => "",
+  communityPageUrl: () => "",
+};
+
+export interface SeedResult {
+  /** Set only when the admin was created with a generated password, to print once. */
+  generatedAdminPassword?: string;
+  adminCreated: boolean;
+}
+
+/** Idempotent: missing settings are added, the admin only on an empty users table. */
+export async function seed(db: Db, admin: { email: string; password?: string; name: string }): Promise<SeedResult> {
+  const rows = Object.entries(DEFAULT_SETTINGS).map(([key, value]) => ({ key, value: value() }));
+  await db.insert(settings).values(rows).onConflictDoNothing();
+
+  const [{ count }] = await db.select({ count: sql<number>`count(*)::int` }).from(users);
+  if (count > 0) return { adminCreated: false };
+  const password = admin.password ?? randomBytes(9).toString("base64url");
+  await db
+    .insert(users)
+    .values({ name: admin.name, email: admin.email, passwordHash: await hashPassword(password), profile: "admin" })
+    .onConflictDoNothing();
+  return { adminCreated: true, generatedAdminPassword: admin.password ? undefined : password };
+}

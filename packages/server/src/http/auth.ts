@@ -1,0 +1,40 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Db } from "../db/client.js";
+import { AppError } from "../lib/app-error.js";
+import type { TokenService } from "../modules/auth/tokens.js";
+import { type AuthUser, findAuthUser } from "../modules/users/users.repo.js";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    user: AuthUser | null;
+  }
+}
+
+export const REFRESH_COOKIE = "jrt";
+
+export function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const [scheme, token] = header.split(" ");
+  return scheme?.toLowerCase() === "bearer" && token ? token : undefined;
+}
+
+/**
+ * onRequest hook: no token is 401, a bad or expired one 403 (the client refreshes),
+ * and the user is loaded fresh so a deletion or role change applies at once.
+ */
+export function createAuthenticate(deps: { db: Db; tokens: TokenService }) {
+  return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+    const token = bearerToken(request.headers.authorization);
+    if (!token) throw new AppError("ERR_SESSION_EXPIRED");
+    const userId = await deps.tokens.verifyAccess(token);
+    const user = await findAuthUser(deps.db, userId);
+    if (!user) throw new AppError("ERR_SESSION_EXPIRED");
+    request.user = user;
+  };
+}
+
+/** The signed-in actor of a route behind `authenticate`. */
+export function actorOf(request: FastifyRequest): AuthUser {
+  if (!request.user) throw new AppError("ERR_SESSION_EXPIRED");
+  return request.user;
+}

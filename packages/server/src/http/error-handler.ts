@@ -1,0 +1,80 @@
+import type { ErrorBody, ErrorDetail } from "@zapdesk/core";
+import type { FastifyError, FastifyInstance } from "fastify";
+import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { AppError } from "../lib/app-error.js";
+import { pgErrorCode } from "../lib/pg-errors.js";
+
+function toPath(instancePath: string): (string | number)[] {
+  return instancePath
+    .split("/")
+    .filter(Boolean)
+    .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+}
+
+/** Fastify's own client errors (bad JSON, huge body, wrong content type) keep their 4xx status. */
+const FRAMEWORK_CLIENT_ERRORS: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: "Malformed JSON body",
+  FST_ERR_CTP_EMPTY_JSON_BODY: "Empty JSON body",
+  FST_ERR_CTP_BODY_TOO_LARGE: "Request body is too large",
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: "Unsupported content type",
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: "Invalid content length",
+  FST_INVALID_MULTIPART_CONTENT_TYPE: "Expected a multipart body",
+  FST_REQ_FILE_TOO_LARGE: "File is too large",
+  FST_FILES_LIMIT: "Too many files",
+  FST_PARTS_LIMIT: "Too many parts",
+  FST_FIELDS_LIMIT: "Too many fields",
+  FST_ERR_VALIDATION: "Invalid request",
+};
+
+export function toErrorResponse(error: unknown): { status: number; body: ErrorBody; unexpected: boolean } {
+  if (error instanceof AppError) {
+    return {
+      status: error.status,
+      body: { error: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
+      unexpected: false,
+    };
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const details: ErrorDetail[] = error.validation.map((v) => ({
+      path: toPath(v.instancePath),
+      message: v.message ?? "Invalid",
+    }));
+    return {
+      status: 400,
+      body: { error: "ERR_VALIDATION", message: `Invalid ${error.validationContext ?? "request"}`, details },
+      unexpected: false,
+    };
+  }
+  const fastifyError = error as Partial<FastifyError>;
+  if (fastifyError.code && fastifyError.code in FRAMEWORK_CLIENT_ERRORS) {
+    const status = fastifyError.statusCode && fastifyError.statusCode < 500 ? fastifyError.statusCode : 400;
+    return { status, body: { error: "ERR_VALIDATION", message: FRAMEWORK_CLIENT_ERRORS[fastifyError.code] }, unexpected: false };
+  }
+  if (fastifyError.statusCode === 429) {
+    return { status: 429, body: { error: "ERR_RATE_LIMITED", message: "Too many requests" }, unexpected: false };
+  }
+  // Safety nets: a constraint the service did not anticipate is still the client's fault.
+  const sqlState = pgErrorCode(error);
+  if (sqlState === "23505") {
+    return { status: 409, body: { error: "ERR_VALIDATION", message: "This record already exists" }, unexpected: false };
+  }
+  if (sqlState === "23503") {
+    return { status: 400, body: { error: "ERR_VALIDATION", message: "A referenced record does not exist" }, unexpected: false };
+  }
+  if (sqlState === "22P02" || sqlState === "22003" || sqlState === "22001") {
+    return { status: 400, body: { error: "ERR_VALIDATION", message: "A value is out of range" }, unexpected: false };
+  }
+  if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+    return { status: fastifyError.statusCode, body: { error: "ERR_VALIDATION", message: "Invalid request" }, unexpected: false };
+  }
+  return { status: 500, body: { error: "ERR_INTERNAL", message: "An internal error occurred." }, unexpected: true };
+}
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    const { status, body, unexpected } = toErrorResponse(error);
+    if (unexpected) request.log.error({ err: error, reqId: request.id }, "unhandled error");
+    else request.log.debug({ code: body.error }, "request refused");
+    reply.status(status).send(body);
+  });
+}

@@ -1,0 +1,26 @@
+import type { onRequestHookHandler } from "fastify";
+import type { Config } from "../config.js";
+import type { AuthService } from "../modules/auth/auth.service.js";
+import type { TokenService } from "../modules/auth/tokens.js";
+import type { ContactService } from "../modules/contacts/contacts.service.js";
+import type { QueueService } from "../modules/queues/queues.service.js";
+import type { QuickAnswerService } from "../modules/quick-answers/quick-answers.service.js";
+import type { SettingService } from "../modules/settings/settings.service.js";
+import type { UserService } from "../modules/users/users.service.js";
+
+export interface Services {
+  auth: AuthService;
+  tokens: TokenService;
+  users: UserService;
+  queues: QueueService;
+  contacts: ContactService;
+  quickAnswers: QuickAnswerService;
+  settings: SettingService;
+}
+
+/** What every route plugin is registered with. */
+export interface RouteContext {
+  config: Config;
+  services: Services;
+  authenticate: onRequestHookHandler;
+}

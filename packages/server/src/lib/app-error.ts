@@ -1,0 +1,20 @@
+import { ERROR_MESSAGES, ERROR_STATUS, type ErrorCode, type ErrorDetail } from "@zapdesk/core";
+
+/** Every expected failure is thrown as a catalogue code; the error handler maps it to HTTP. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details?: ErrorDetail[];
+
+  constructor(code: ErrorCode, options: { message?: string; status?: number; details?: ErrorDetail[] } = {}) {
+    super(options.message ?? ERROR_MESSAGES[code]);
+    this.code = code;
+    this.status = options.status ?? ERROR_STATUS[code];
+    this.details = options.details;
+  }
+}
+
+/** A validation failure on one field, shaped like the schema's own errors. */
+export function fieldError(path: string, message: string): AppError {
+  return new AppError("ERR_VALIDATION", { details: [{ path: [path], message }] });
+}

@@ -1,0 +1,120 @@
+import { createHmac, randomBytes } from "node:crypto";
+import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import type { Db } from "../../db/client.js";
+import { refreshTokens } from "../../db/schema.js";
+import { AppError } from "../../lib/app-error.js";
+import type { Clock } from "../../lib/clock.js";
+
+export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
+export const REFRESH_TOKEN_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+export interface TokenServiceOptions {
+  db: Db;
+  clock: Clock;
+  accessSecret: string;
+  refreshSecret: string;
+  accessTtlSeconds?: number;
+}
+
+/**
+ * Access tokens are short JWTs; refresh tokens are random strings stored only as
+ * an HMAC, rotated on every use, so logout and role changes revoke them.
+ */
+export function createTokenService(options: TokenServiceOptions) {
+  const { db, clock } = options;
+  const accessKey = new TextEncoder().encode(options.accessSecret);
+  const ttl = options.accessTtlSeconds ?? ACCESS_TOKEN_TTL_SECONDS;
+  const digest = (token: string) => createHmac("sha256", options.refreshSecret).update(token).digest("hex");
+
+  async function issueRefresh(userId: number, executor: Db = db): Promise<string> {
+    const token = randomBytes(32).toString("base64url");
+    await executor.insert(refreshTokens).values({
+      userId,
+      tokenHash: digest(token),
+      expiresAt: new Date(clock.now().getTime() + REFRESH_TOKEN_TTL_MS),
+    });
+    return token;
+  }
+
+  return {
+    async signAccess(userId: number): Promise<string> {
+      const now = Math.floor(clock.now().getTime() / 1000);
+      return new SignJWT({})
+        .setProtectedHeader({ alg: "HS256" })
+        .setSubject(String(userId))
+        .setIssuedAt(now)
+        .setExpirationTime(now + ttl)
+        .sign(accessKey);
+    },
+
+    /** Returns the user id; an expired or forged token is ERR_SESSION_EXPIRED with 403 (the client refreshes). */
+    async verifyAccess(token: string): Promise<number> {
+      try {
+        const { payload } = await jwtVerify(token, accessKey, {
+          algorithms: ["HS256"],
+          currentDate: clock.now(),
+        });
+        const id = Number(payload.sub);
+        if (!Number.isInteger(id) || id <= 0) throw new Error("bad subject");
+        return id;
+      } catch (error) {
+        const expired = error instanceof joseErrors.JWTExpired;
+        throw new AppError("ERR_SESSION_EXPIRED", {
+          status: 403,
+          message: expired ? "Session expired. Please refresh." : "Invalid token.",
+        });
+      }
+    },
+
+    issueRefresh,
+
+    /**
+     * Exchange a refresh token for a new one. A token that was already used means
+     * it leaked: every session of that user is revoked.
+     */
+    async rotateRefresh(token: string): Promise<{ userId: number; refreshToken: string }> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .select()
+          .from(refreshTokens)
+          .where(eq(refreshTokens.tokenHash, digest(token)))
+          .for("update");
+        if (!row || row.expiresAt <= clock.now()) throw new AppError("ERR_SESSION_EXPIRED");
+        if (row.revokedAt) {
+          await tx.delete(refreshTokens).where(eq(refreshTokens.userId, row.userId));
+          throw new AppError("ERR_SESSION_EXPIRED");
+        }
+        await tx.update(refreshTokens).set({ revokedAt: clock.now() }).where(eq(refreshTokens.id, row.id));
+        return { userId: row.userId, refreshToken: await issueRefresh(row.userId, tx) };
+      });
+    },
+
+    async revokeRefresh(token: string): Promise<void> {
+      await db.delete(refreshTokens).where(eq(refreshTokens.tokenHash, digest(token)));
+    },
+
+    async revokeAllForUser(userId: number, executor: Db = db): Promise<void> {
+      await executor.delete(refreshTokens).where(eq(refreshTokens.userId, userId));
+    },
+
+    /** Housekeeping: drop expired tokens and rotated ones kept for reuse detection. */
+    async purgeExpired(): Promise<void> {
+      const now = clock.now();
+      const rotatedLongAgo = new Date(now.getTime() - REFRESH_TOKEN_TTL_MS);
+      await db
+        .delete(refreshTokens)
+        .where(or(lt(refreshTokens.expiresAt, now), and(lt(refreshTokens.revokedAt, rotatedLongAgo))));
+    },
+
+    _activeCount: async (userId: number) =>
+      (
+        await db
+          .select({ id: refreshTokens.id })
+          .from(refreshTokens)
+          .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)))
+      ).length,
+  };
+}
+
+export type TokenService = ReturnType<typeof createTokenService>;

@@ -1,0 +1,100 @@
+import { and, asc, count, eq, ilike, inArray, notInArray, or, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.js";
+import { contactExtraInfo, contacts } from "../../db/schema.js";
+import { escapeLike } from "../users/users.repo.js";
+
+export type ContactRow = typeof contacts.$inferSelect;
+export type ExtraInfoRow = typeof contactExtraInfo.$inferSelect;
+
+export async function listContacts(db: Db, options: { search: string; limit: number; offset: number }) {
+  const pattern = `%${escapeLike(options.search)}%`;
+  const where = options.search ? or(ilike(contacts.name, pattern), ilike(contacts.number, pattern)) : undefined;
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(contacts)
+      .where(where)
+      .orderBy(sql`lower(${contacts.name})`, asc(contacts.id))
+      .limit(options.limit)
+      .offset(options.offset),
+    db.select({ value: count() }).from(contacts).where(where),
+  ]);
+  return { rows, count: total.value };
+}
+
+export async function findContactById(db: Db, id: number): Promise<ContactRow | undefined> {
+  const [row] = await db.select().from(contacts).where(eq(contacts.id, id));
+  return row;
+}
+
+export async function findContactByNumber(db: Db, number: string): Promise<ContactRow | undefined> {
+  const [row] = await db.select().from(contacts).where(eq(contacts.number, number));
+  return row;
+}
+
+export function listExtraInfo(db: Db, contactId: number): Promise<ExtraInfoRow[]> {
+  return db.select().from(contactExtraInfo).where(eq(contactExtraInfo.contactId, contactId)).orderBy(asc(contactExtraInfo.id));
+}
+
+export async function insertContact(
+  db: Db,
+  values: { name: string; number: string; email: string; isGroup?: boolean; profilePicUrl?: string },
+) {
+  const [row] = await db.insert(contacts).values(values).returning();
+  return row;
+}
+
+export async function updateContact(
+  db: Db,
+  id: number,
+  values: Partial<Pick<ContactRow, "name" | "number" | "email" | "profilePicUrl">>,
+) {
+  const [row] = await db
+    .update(contacts)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(contacts.id, id))
+    .returning();
+  return row as ContactRow | undefined;
+}
+
+export async function deleteContact(db: Db, id: number): Promise<boolean> {
+  const rows = await db.delete(contacts).where(eq(contacts.id, id)).returning({ id: contacts.id });
+  return rows.length > 0;
+}
+
+/**
+ * Make the contact's extra info exactly `items`: rows with an id of this contact
+ * are updated, rows without id inserted, and the rest removed.
+ */
+export async function replaceExtraInfo(
+  db: Db,
+  contactId: number,
+  items: { id?: number; name: string; value: string }[],
+): Promise<void> {
+  const keepIds = items.flatMap((i) => (i.id ? [i.id] : []));
+  await db
+    .delete(contactExtraInfo)
+    .where(
+      keepIds.length
+        ? and(eq(contactExtraInfo.contactId, contactId), notInArray(contactExtraInfo.id, keepIds))
+        : eq(contactExtraInfo.contactId, contactId),
+    );
+  const owned = keepIds.length
+    ? await db
+        .select({ id: contactExtraInfo.id })
+        .from(contactExtraInfo)
+        .where(and(eq(contactExtraInfo.contactId, contactId), inArray(contactExtraInfo.id, keepIds)))
+    : [];
+  const ownedIds = new Set(owned.map((r) => r.id));
+  for (const item of items) {
+    // An id that belongs to another contact is treated as a new row, never as a write into that contact.
+    if (item.id && ownedIds.has(item.id)) {
+      await db
+        .update(contactExtraInfo)
+        .set({ name: item.name, value: item.value, updatedAt: new Date() })
+        .where(eq(contactExtraInfo.id, item.id));
+    } else {
+      await db.insert(contactExtraInfo).values({ contactId, name: item.name, value: item.value });
+    }
+  }
+}

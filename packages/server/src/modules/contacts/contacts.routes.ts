@@ -1,0 +1,42 @@
+import {
+  contactInputSchema,
+  contactListQuerySchema,
+  contactListSchema,
+  contactSchema,
+  contactUpdateSchema,
+  deletedSchema,
+  idParamsSchema,
+} from "@zapdesk/core";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { actorOf } from "../../http/auth.js";
+import type { RouteContext } from "../../http/route-context.js";
+
+export const contactRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { services, authenticate }) => {
+  app.addHook("onRequest", authenticate);
+  const tags = ["contacts"];
+
+  app.get(
+    "/contacts",
+    { schema: { tags, querystring: contactListQuerySchema, response: { 200: contactListSchema } } },
+    (request) => services.contacts.list(request.query),
+  );
+
+  app.get("/contacts/:id", { schema: { tags, params: idParamsSchema, response: { 200: contactSchema } } }, (request) =>
+    services.contacts.get(request.params.id),
+  );
+
+  app.post("/contacts", { schema: { tags, body: contactInputSchema, response: { 200: contactSchema } } }, (request) =>
+    services.contacts.create(request.body),
+  );
+
+  app.put(
+    "/contacts/:id",
+    { schema: { tags, params: idParamsSchema, body: contactUpdateSchema, response: { 200: contactSchema } } },
+    (request) => services.contacts.update(request.params.id, request.body),
+  );
+
+  app.delete("/contacts/:id", { schema: { tags, params: idParamsSchema, response: { 200: deletedSchema } } }, async (request) => {
+    await services.contacts.remove(actorOf(request), request.params.id);
+    return { message: "Contact deleted" };
+  });
+};

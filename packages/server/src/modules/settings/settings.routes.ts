@@ -1,0 +1,26 @@
+import { settingKeyParamsSchema, settingSchema, settingUpdateSchema } from "@zapdesk/core";
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { actorOf } from "../../http/auth.js";
+import type { RouteContext } from "../../http/route-context.js";
+
+export const settingRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { services, authenticate }) => {
+  const tags = ["settings"];
+
+  app.get("/public-settings", { schema: { tags, response: { 200: z.array(settingSchema) } } }, () =>
+    services.settings.listPublic(),
+  );
+
+  app.register(async (plugin) => {
+    const secured = plugin.withTypeProvider<ZodTypeProvider>();
+    secured.addHook("onRequest", authenticate);
+    secured.get("/settings", { schema: { tags, response: { 200: z.array(settingSchema) } } }, (request) =>
+      services.settings.list(actorOf(request)),
+    );
+    secured.put(
+      "/settings/:key",
+      { schema: { tags, params: settingKeyParamsSchema, body: settingUpdateSchema, response: { 200: settingSchema } } },
+      (request) => services.settings.update(actorOf(request), request.params.key, request.body.value),
+    );
+  });
+};

@@ -1,0 +1,49 @@
+import { type Actor, can, PUBLIC_SETTING_KEYS, SETTING_VALUE_SCHEMAS, type Setting, type SettingKey } from "@zapdesk/core";
+import type { Db } from "../../db/client.js";
+import { AppError } from "../../lib/app-error.js";
+import type { Publisher } from "../../realtime/publisher.js";
+import * as repo from "./settings.repo.js";
+
+const present = (row: repo.SettingRow): Setting => ({ key: row.key, value: row.value });
+
+export function createSettingService(deps: { db: Db; events: Publisher }) {
+  const { db, events } = deps;
+  return {
+    async list(actor: Actor): Promise<Setting[]> {
+      if (!can(actor, "settings:manage")) throw new AppError("ERR_NO_PERMISSION");
+      return (await repo.listSettings(db)).map(present);
+    },
+
+    /** The few settings the sign-up screen and embedded pages need, for anyone. */
+    async listPublic(): Promise<Setting[]> {
+      return (await repo.listSettings(db, PUBLIC_SETTING_KEYS)).map(present);
+    },
+
+    async get(key: SettingKey): Promise<string | undefined> {
+      return repo.getSettingValue(db, key);
+    },
+
+    async update(actor: Actor, key: string, value: string): Promise<Setting> {
+      if (!can(actor, "settings:manage")) throw new AppError("ERR_NO_PERMISSION");
+      const current = await repo.getSettingValue(db, key);
+      if (current === undefined) throw new AppError("ERR_NO_SETTING_FOUND");
+      const schema = SETTING_VALUE_SCHEMAS[key as SettingKey];
+      if (!schema) {
+        throw new AppError("ERR_VALIDATION", { details: [{ path: ["value"], message: "This setting is read-only" }] });
+      }
+      const parsed = schema.safeParse(value);
+      if (!parsed.success) {
+        throw new AppError("ERR_VALIDATION", {
+          details: parsed.error.issues.map((issue) => ({ path: ["value", ...issue.path.map(String)], message: issue.message })),
+        });
+      }
+      const row = await repo.updateSetting(db, key, parsed.data);
+      if (!row) throw new AppError("ERR_NO_SETTING_FOUND");
+      const setting = present(row);
+      events.publish("settings", { action: "update", setting });
+      return setting;
+    },
+  };
+}
+
+export type SettingService = ReturnType<typeof createSettingService>;

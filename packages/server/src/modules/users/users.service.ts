@@ -1,0 +1,147 @@
+import {
+  type Actor,
+  can,
+  isAdmin,
+  normaliseProfile,
+  PAGE_SIZE,
+  type User,
+  type userCreateSchema,
+  type userListQuerySchema,
+  type userUpdateSchema,
+} from "@zapdesk/core";
+import type { z } from "zod";
+import type { Db } from "../../db/client.js";
+import { AppError, fieldError } from "../../lib/app-error.js";
+import { hashPassword } from "../../lib/passwords.js";
+import { isUniqueViolation } from "../../lib/pg-errors.js";
+import type { Publisher } from "../../realtime/publisher.js";
+import type { TokenService } from "../auth/tokens.js";
+import { existingQueueIds } from "../queues/queues.repo.js";
+import { presentUser } from "./users.presenter.js";
+import * as repo from "./users.repo.js";
+
+type CreateInput = z.output<typeof userCreateSchema>;
+type UpdateInput = z.output<typeof userUpdateSchema>;
+
+const sameIds = (a: number[], b: number[]) => a.length === b.length && a.every((id) => b.includes(id));
+const duplicateEmail = () => fieldError("email", "An user with this email already exists");
+
+export function createUserService(deps: { db: Db; events: Publisher; tokens: TokenService }) {
+  const { db, events, tokens } = deps;
+
+  async function assertQueuesExist(ids: number[]) {
+    const found = await existingQueueIds(db, ids);
+    if (found.length !== ids.length) throw fieldError("queueIds", "Unknown queue");
+  }
+
+  async function assertEmailFree(email: string, exceptId?: number) {
+    const clash = await repo.findUserByEmail(db, email);
+    if (clash && clash.id !== exceptId) throw duplicateEmail();
+  }
+
+  async function load(id: number): Promise<User> {
+    const row = await repo.findUserById(db, id);
+    if (!row) throw new AppError("ERR_NO_USER_FOUND");
+    return presentUser(row);
+  }
+
+  return {
+    async list(query: z.output<typeof userListQuerySchema>) {
+      const limit = PAGE_SIZE.users;
+      const { rows, count } = await repo.listUsers(db, {
+        search: query.searchParam,
+        limit,
+        offset: (query.pageNumber - 1) * limit,
+      });
+      return { users: rows.map(presentUser), count, hasMore: count > query.pageNumber * limit };
+    },
+
+    get: load,
+
+    async create(actor: Actor, input: CreateInput): Promise<User> {
+      if (!can(actor, "users:manage")) throw new AppError("ERR_NO_PERMISSION");
+      await assertEmailFree(input.email);
+      await assertQueuesExist(input.queueIds);
+      const passwordHash = await hashPassword(input.password);
+      const id = await db
+        .transaction(async (tx) => {
+          const row = await repo.insertUser(tx, { name: input.name, email: input.email, passwordHash, profile: input.profile });
+          await repo.setUserQueues(tx, row.id, input.queueIds);
+          return row.id;
+        })
+        .catch((error: unknown) => {
+          if (isUniqueViolation(error)) throw duplicateEmail();
+          throw error;
+        });
+      const user = await load(id);
+      events.publish("user", { action: "create", user });
+      return user;
+    },
+
+    /**
+     * Admins edit anyone. Agents edit only themselves, and only name, email and
+     * password: profile and queues may be sent back unchanged, never changed.
+     */
+    async update(actor: Actor, id: number, input: UpdateInput): Promise<User> {
+      const admin = can(actor, "users:manage");
+      if (!admin && actor.id !== id) throw new AppError("ERR_NO_PERMISSION");
+      const current = await repo.findUserById(db, id);
+      if (!current) throw new AppError("ERR_NO_USER_FOUND");
+      const currentQueueIds = current.queues.map((q) => q.id);
+      const profileChanges = input.profile !== undefined && input.profile !== normaliseProfile(current.profile);
+      const queuesChange = input.queueIds !== undefined && !sameIds(input.queueIds, currentQueueIds);
+      if (profileChanges && !can(actor, "user-modal:editProfile")) throw new AppError("ERR_NO_PERMISSION");
+      if (queuesChange && !can(actor, "user-modal:editQueues")) throw new AppError("ERR_NO_PERMISSION");
+      if (input.email) await assertEmailFree(input.email, id);
+      if (queuesChange && input.queueIds) await assertQueuesExist(input.queueIds);
+      const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+
+      await db
+        .transaction(async (tx) => {
+          if (profileChanges && input.profile === "user") {
+            const admins = await repo.lockAdminIds(tx);
+            if (admins.length === 1 && admins[0] === id) {
+              throw new AppError("ERR_NO_PERMISSION", { message: "The last administrator cannot lose that profile." });
+            }
+          }
+          await repo.updateUser(tx, id, {
+            name: input.name,
+            email: input.email,
+            profile: profileChanges ? input.profile : undefined,
+            passwordHash,
+          });
+          if (queuesChange && input.queueIds) await repo.setUserQueues(tx, id, input.queueIds);
+          // A new role or password ends the other sessions of that user.
+          if (profileChanges || passwordHash) await tokens.revokeAllForUser(id, tx);
+        })
+        .catch((error: unknown) => {
+          if (isUniqueViolation(error)) throw duplicateEmail();
+          throw error;
+        });
+
+      const user = await load(id);
+      events.publish("user", { action: "update", user });
+      if (profileChanges || queuesChange) events.userAccessChanged(id);
+      return user;
+    },
+
+    async remove(actor: Actor, id: number): Promise<void> {
+      if (!can(actor, "users:manage")) throw new AppError("ERR_NO_PERMISSION");
+      await db.transaction(async (tx) => {
+        const target = await repo.findUserById(tx, id);
+        if (!target) throw new AppError("ERR_NO_USER_FOUND");
+        if (isAdmin(target)) {
+          const admins = await repo.lockAdminIds(tx);
+          if (admins.length <= 1) {
+            throw new AppError("ERR_NO_PERMISSION", { message: "The last administrator cannot be deleted." });
+          }
+        }
+        await repo.deleteUser(tx, id);
+      });
+      events.publish("user", { action: "delete", userId: id });
+      events.userAccessChanged(id, { deleted: true });
+    },
+  };
+}
+
+export type UserService = ReturnType<typeof createUserService>;

@@ -1,0 +1,108 @@
+import type { Server as HttpServer } from "node:http";
+import { createAdapter } from "@socket.io/redis-adapter";
+import type { ClientToServerEvents, RealtimeEventName, RealtimePayloads, ServerToClientEvents } from "@zapdesk/core";
+import type { FastifyBaseLogger } from "fastify";
+import { Redis } from "ioredis";
+import { Server, type Socket } from "socket.io";
+import type { Db } from "../db/client.js";
+import { bearerToken } from "../http/auth.js";
+import type { TokenService } from "../modules/auth/tokens.js";
+import { type AuthUser, findAuthUser } from "../modules/users/users.repo.js";
+import type { Publisher } from "./publisher.js";
+import { audienceOf, ROOM, roomsFor } from "./rooms.js";
+
+interface SocketData {
+  user: AuthUser;
+}
+
+export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+
+export interface Realtime extends Publisher {
+  io: RealtimeServer;
+  close(): Promise<void>;
+}
+
+export interface RealtimeOptions {
+  httpServer: HttpServer;
+  db: Db;
+  tokens: TokenService;
+  logger: FastifyBaseLogger;
+  redisUrl?: string;
+}
+
+export function createRealtime(options: RealtimeOptions): Realtime {
+  const { db, tokens, logger } = options;
+  const io: RealtimeServer = new Server(options.httpServer, { path: "/socket.io", serveClient: false });
+  const redisClients: Redis[] = [];
+
+  if (options.redisUrl) {
+    const pub = new Redis(options.redisUrl, { lazyConnect: false, maxRetriesPerRequest: null });
+    const sub = pub.duplicate();
+    for (const client of [pub, sub]) client.on("error", (error) => logger.warn({ err: error }, "redis (realtime) error"));
+    redisClients.push(pub, sub);
+    io.adapter(createAdapter(pub, sub, { key: "zapdesk" }));
+  }
+
+  // Authenticate at connect: no token or a bad one and the socket is refused.
+  io.use(async (socket, next) => {
+    try {
+      const raw = (socket.handshake.auth?.token as string | undefined) ?? bearerToken(socket.handshake.headers.authorization);
+      if (!raw) return next(new Error("ERR_SESSION_EXPIRED"));
+      const user = await findAuthUser(db, await tokens.verifyAccess(raw));
+      if (!user) return next(new Error("ERR_SESSION_EXPIRED"));
+      socket.data.user = user;
+      next();
+    } catch {
+      next(new Error("ERR_SESSION_EXPIRED"));
+    }
+  });
+
+  io.on("connection", (socket: AppSocket) => {
+    socket.join(roomsFor(socket.data.user));
+    // The client's room requests are accepted for compatibility; the server's own rooms
+    // already decide what this socket receives (design §4).
+    socket.on("joinNotification", () => {});
+    socket.on("joinTickets", () => {});
+    socket.on("joinChatBox", (_ticketId, ack) => {
+      if (typeof ack === "function") ack({ ok: false, error: "ERR_NO_TICKET_FOUND" });
+    });
+    socket.on("leaveChatBox", () => {});
+  });
+
+  async function refreshRooms(userId: number) {
+    const user = await findAuthUser(db, userId);
+    const sockets = await io.in(ROOM.user(userId)).fetchSockets();
+    for (const socket of sockets) {
+      if (!user) {
+        socket.disconnect(true);
+        continue;
+      }
+      socket.data.user = user;
+      const wanted = new Set(roomsFor(user));
+      for (const room of socket.rooms) if (room !== socket.id && !wanted.has(room)) socket.leave(room);
+      socket.join([...wanted]);
+    }
+  }
+
+  return {
+    io,
+    publish<K extends RealtimeEventName>(event: K, payload: RealtimePayloads[K]) {
+      const target = io.to(audienceOf(event, payload)) as unknown as { emit(name: string, body: unknown): boolean };
+      target.emit(event, payload);
+    },
+    userAccessChanged(userId, opts) {
+      if (opts?.deleted) {
+        io.in(ROOM.user(userId)).disconnectSockets(true);
+        return;
+      }
+      refreshRooms(userId).catch((error) => logger.warn({ err: error, userId }, "could not refresh socket rooms"));
+    },
+    async close() {
+      // The HTTP server is Fastify's to close; here only the sockets and the adapter's clients.
+      io.disconnectSockets(true);
+      io.engine.close();
+      await Promise.all(redisClients.map((c) => c.quit().catch(() => c.disconnect())));
+    },
+  };
+}
