@@ -1,7 +1,10 @@
+import type { Connection } from "./schemas/connections.js";
 import type { Contact } from "./schemas/contacts.js";
+import type { Message } from "./schemas/messages.js";
 import type { Queue } from "./schemas/queues.js";
 import type { QuickAnswer } from "./schemas/quick-answers.js";
 import type { Setting } from "./schemas/settings.js";
+import type { Ticket } from "./schemas/tickets.js";
 import type { User } from "./schemas/users.js";
 
 type Upsert = "create" | "update";
@@ -13,6 +16,15 @@ export interface RealtimePayloads {
   quickAnswer: { action: Upsert; quickAnswer: QuickAnswer } | { action: "delete"; quickAnswerId: number };
   contact: { action: Upsert; contact: Contact } | { action: "delete"; contactId: number };
   settings: { action: "update"; setting: Setting };
+  whatsapp: { action: "update"; whatsapp: Connection } | { action: "delete"; whatsappId: number };
+  whatsappSession: { action: "update"; session: Connection };
+  ticket:
+    | { action: "update"; ticket: Ticket }
+    | { action: "updateUnread"; ticketId: number }
+    | { action: "delete"; ticketId: number };
+  appMessage:
+    | { action: "create"; message: Message; ticket: Ticket; contact: Ticket["contact"] }
+    | { action: "update"; message: Message };
 }
 
 export type RealtimeEventName = keyof RealtimePayloads;

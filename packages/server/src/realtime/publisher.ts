@@ -1,11 +1,24 @@
 import type { RealtimeEventName, RealtimePayloads } from "@zapdesk/core";
 
+/** Who a ticket belongs to, which decides who hears about it (design §4). */
+export interface TicketScope {
+  userId: number | null;
+  queueId: number | null;
+}
+
+export type TicketEventName = "ticket" | "appMessage";
+
 /**
  * What services may ask of the realtime layer. Services call it only after their
  * transaction committed; the realtime module alone decides which sockets receive what.
  */
 export interface Publisher {
-  publish<K extends RealtimeEventName>(event: K, payload: RealtimePayloads[K]): void;
+  /** Events whose audience follows from the event itself (lists, settings, connections). */
+  publish<K extends Exclude<RealtimeEventName, TicketEventName>>(event: K, payload: RealtimePayloads[K]): void;
+  /** Ticket and message events reach only the sockets whose user may see that ticket. */
+  publishTicket<K extends TicketEventName>(event: K, payload: RealtimePayloads[K], scope: TicketScope): void;
+  /** A ticket changed hands: those who could see it before and cannot now are told to drop it. */
+  ticketMoved(ticketId: number, from: TicketScope, to: TicketScope): void;
   /** A user's profile or queues changed, or the user was deleted: re-evaluate their sockets. */
   userAccessChanged(userId: number, options?: { deleted?: boolean }): void;
 }
@@ -13,5 +26,7 @@ export interface Publisher {
 /** For scripts and tools that run without a socket server. */
 export const silentPublisher: Publisher = {
   publish: () => {},
+  publishTicket: () => {},
+  ticketMoved: () => {},
   userAccessChanged: () => {},
 };

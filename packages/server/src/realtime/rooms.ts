@@ -1,4 +1,5 @@
 import { isAdmin, PUBLIC_SETTING_KEYS, type RealtimeEventName, type RealtimePayloads, type SettingKey } from "@zapdesk/core";
+import type { TicketScope } from "./publisher.js";
 
 /** Rooms a socket sits in; only the server puts sockets into them. */
 export const ROOM = {
@@ -14,11 +15,46 @@ export function roomsFor(user: { id: number; profile: string; queueIds: number[]
   return rooms;
 }
 
-/** The policy: who receives each event (design §4). */
-export function audienceOf<K extends RealtimeEventName>(event: K, payload: RealtimePayloads[K]): string[] {
+export interface Delivery {
+  rooms: string[];
+  except?: string[];
+  payload: unknown;
+}
+
+/** The sockets that may see a ticket: admins, its assignee, its queue's members, or everyone when it has no queue. */
+export function ticketRooms(scope: TicketScope): string[] {
+  const rooms: string[] = [ROOM.admins];
+  if (scope.userId !== null) rooms.push(ROOM.user(scope.userId));
+  rooms.push(scope.queueId === null ? ROOM.everyone : ROOM.queue(scope.queueId));
+  return rooms;
+}
+
+function withoutQrcode<T extends { qrcode: string }>(connection: T): T {
+  return { ...connection, qrcode: "" };
+}
+
+/** The policy for events that are not about a ticket (design §4). */
+export function deliveriesOf<K extends RealtimeEventName>(event: K, payload: RealtimePayloads[K]): Delivery[] {
   if (event === "settings") {
     const { setting } = payload as RealtimePayloads["settings"];
-    return PUBLIC_SETTING_KEYS.includes(setting.key as SettingKey) ? [ROOM.everyone] : [ROOM.admins];
+    const isPublic = PUBLIC_SETTING_KEYS.includes(setting.key as SettingKey);
+    return [{ rooms: [isPublic ? ROOM.everyone : ROOM.admins], payload }];
   }
-  return [ROOM.everyone];
+  // The QR code reaches admins only; everyone else gets the connection without it.
+  if (event === "whatsapp") {
+    const p = payload as RealtimePayloads["whatsapp"];
+    const stripped = p.action === "update" ? { ...p, whatsapp: withoutQrcode(p.whatsapp) } : p;
+    return [
+      { rooms: [ROOM.admins], payload },
+      { rooms: [ROOM.everyone], except: [ROOM.admins], payload: stripped },
+    ];
+  }
+  if (event === "whatsappSession") {
+    const p = payload as RealtimePayloads["whatsappSession"];
+    return [
+      { rooms: [ROOM.admins], payload },
+      { rooms: [ROOM.everyone], except: [ROOM.admins], payload: { ...p, session: withoutQrcode(p.session) } },
+    ];
+  }
+  return [{ rooms: [ROOM.everyone], payload }];
 }

@@ -1,6 +1,6 @@
 import type { Server as HttpServer } from "node:http";
 import { createAdapter } from "@socket.io/redis-adapter";
-import type { ClientToServerEvents, RealtimeEventName, RealtimePayloads, ServerToClientEvents } from "@zapdesk/core";
+import type { ClientToServerEvents, RealtimeEventName, ServerToClientEvents } from "@zapdesk/core";
 import type { FastifyBaseLogger } from "fastify";
 import { Redis } from "ioredis";
 import { Server, type Socket } from "socket.io";
@@ -9,7 +9,7 @@ import { bearerToken } from "../http/auth.js";
 import type { TokenService } from "../modules/auth/tokens.js";
 import { type AuthUser, findAuthUser } from "../modules/users/users.repo.js";
 import type { Publisher } from "./publisher.js";
-import { audienceOf, ROOM, roomsFor } from "./rooms.js";
+import { type Delivery, deliveriesOf, ROOM, roomsFor, ticketRooms } from "./rooms.js";
 
 interface SocketData {
   user: AuthUser;
@@ -27,6 +27,8 @@ export interface RealtimeOptions {
   httpServer: HttpServer;
   db: Db;
   tokens: TokenService;
+  /** Whether the user may open this ticket (joinChatBox), decided by the tickets module. */
+  canOpenTicket?: (user: AuthUser, ticketId: number) => Promise<boolean>;
   logger: FastifyBaseLogger;
   redisUrl?: string;
 }
@@ -64,11 +66,28 @@ export function createRealtime(options: RealtimeOptions): Realtime {
     // already decide what this socket receives (design §4).
     socket.on("joinNotification", () => {});
     socket.on("joinTickets", () => {});
-    socket.on("joinChatBox", (_ticketId, ack) => {
-      if (typeof ack === "function") ack({ ok: false, error: "ERR_NO_TICKET_FOUND" });
+    socket.on("joinChatBox", async (ticketId, ack) => {
+      const id = Number(ticketId);
+      let allowed = false;
+      try {
+        allowed =
+          Number.isInteger(id) && id > 0 && !!options.canOpenTicket && (await options.canOpenTicket(socket.data.user, id));
+      } catch (error) {
+        logger.warn({ err: error }, "joinChatBox check failed");
+      }
+      if (allowed) socket.join(`ticket:${id}`);
+      if (typeof ack === "function") ack(allowed ? { ok: true } : { ok: false, error: "ERR_NO_TICKET_FOUND" });
     });
-    socket.on("leaveChatBox", () => {});
+    socket.on("leaveChatBox", (ticketId) => {
+      socket.leave(`ticket:${Number(ticketId)}`);
+    });
   });
+
+  function deliver(event: RealtimeEventName, delivery: Delivery) {
+    let target = io.to(delivery.rooms);
+    if (delivery.except?.length) target = target.except(delivery.except);
+    (target as unknown as { emit(name: string, body: unknown): boolean }).emit(event, delivery.payload);
+  }
 
   async function refreshRooms(userId: number) {
     const user = await findAuthUser(db, userId);
@@ -80,16 +99,22 @@ export function createRealtime(options: RealtimeOptions): Realtime {
       }
       socket.data.user = user;
       const wanted = new Set(roomsFor(user));
-      for (const room of socket.rooms) if (room !== socket.id && !wanted.has(room)) socket.leave(room);
+      for (const room of socket.rooms)
+        if (room !== socket.id && !room.startsWith("ticket:") && !wanted.has(room)) socket.leave(room);
       socket.join([...wanted]);
     }
   }
 
   return {
     io,
-    publish<K extends RealtimeEventName>(event: K, payload: RealtimePayloads[K]) {
-      const target = io.to(audienceOf(event, payload)) as unknown as { emit(name: string, body: unknown): boolean };
-      target.emit(event, payload);
+    publish(event, payload) {
+      for (const delivery of deliveriesOf(event, payload)) deliver(event, delivery);
+    },
+    publishTicket(event, payload, scope) {
+      deliver(event, { rooms: ticketRooms(scope), payload });
+    },
+    ticketMoved(ticketId, from, to) {
+      deliver("ticket", { rooms: ticketRooms(from), except: ticketRooms(to), payload: { action: "delete", ticketId } });
     },
     userAccessChanged(userId, opts) {
       if (opts?.deleted) {
