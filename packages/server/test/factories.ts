@@ -61,3 +61,30 @@ export async function makeContact(t: TestApp, overrides: { name?: string; number
     email: overrides.email ?? "",
   });
 }
+
+/** Sign in through the real route; returns the access token and the refresh cookie. */
+export async function login(
+  t: TestApp,
+  credentials: { email: string; password?: string },
+  remoteAddress = uniqueIp(),
+): Promise<{ token: string; refresh: string; auth: { authorization: string } }> {
+  const res = await t.app.inject({
+    method: "POST",
+    url: "/api/auth/login",
+    remoteAddress,
+    payload: { email: credentials.email, password: credentials.password ?? PASSWORD },
+  });
+  if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+  const refresh = res.cookies.find((c) => c.name === "jrt")?.value;
+  if (!refresh) throw new Error("login set no refresh cookie");
+  const { token } = res.json() as { token: string };
+  return { token, refresh, auth: { authorization: `Bearer ${token}` } };
+}
+
+/** A fresh client address per call, so rate limits shared through Redis never couple tests. */
+let addressCounter = 0;
+export function uniqueIp(): string {
+  addressCounter++;
+  const seed = randomBytes(2);
+  return `10.${seed[0]}.${seed[1]}.${(addressCounter % 250) + 1}`;
+}

@@ -8,6 +8,7 @@ import { type AppHandle, buildApp } from "../src/app.js";
 import type { Config } from "../src/config.js";
 import { type Database, openDatabase } from "../src/db/client.js";
 import { seed } from "../src/db/seed.js";
+import type { Clock } from "../src/lib/clock.js";
 import { withDatabase } from "./global-setup.js";
 
 export const ADMIN = { email: "admin@zapdesk.test", password: "admin-pass", name: "Admin" };
@@ -23,7 +24,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     adminEmail: ADMIN.email,
     adminName: ADMIN.name,
     adminPassword: ADMIN.password,
-    logLevel: "silent",
+    // TEST_LOG=1 shows the server's errors while debugging a test.
+    logLevel: process.env.TEST_LOG ? "error" : "silent",
     webDist: "/nonexistent",
     rateLimit: { windowMs: 60_000, perIp: 1000, perEmail: 1000 },
     redisUrl: process.env.TEST_REDIS_URL,
@@ -65,13 +67,19 @@ export interface TestApp extends AppHandle {
 }
 
 export async function createTestApp(
-  options: { config?: Partial<Config>; accessTtlSeconds?: number; database?: Database } = {},
+  options: { config?: Partial<Config>; accessTtlSeconds?: number; database?: Database; clock?: Clock } = {},
 ): Promise<TestApp> {
   const owned = options.database ? undefined : await openTestDatabase();
   const database = options.database ?? owned!;
   const config = testConfig(options.config);
   await seed(database.db, { email: config.adminEmail, password: config.adminPassword, name: config.adminName });
-  const handle = await buildApp({ config, database, logger: false, accessTtlSeconds: options.accessTtlSeconds });
+  const handle = await buildApp({
+    config,
+    database,
+    logger: process.env.TEST_LOG ? undefined : false,
+    accessTtlSeconds: options.accessTtlSeconds,
+    clock: options.clock,
+  });
   await handle.app.ready();
   return {
     ...handle,
@@ -86,4 +94,26 @@ export async function createTestApp(
       rmSync(config.dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A clock the test moves by hand: token expiry without waiting. */
+export function manualClock(start = new Date()): Clock & { advance(ms: number): void } {
+  let now = start.getTime();
+  return {
+    now: () => new Date(now),
+    advance(ms) {
+      now += ms;
+    },
+  };
+}
+
+/** The parts of an error answer that must never leak. */
+export function expectNoLeak(body: string): void {
+  if (
+    /\bat .+:\d+:\d+\)?|node_modules|stack|select |insert into|update "|delete from|duplicate key|violates|syntax error/i.test(
+      body,
+    )
+  ) {
+    throw new Error(`error body leaks internals: ${body.slice(0, 300)}`);
+  }
 }

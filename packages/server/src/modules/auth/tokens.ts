@@ -74,20 +74,23 @@ export function createTokenService(options: TokenServiceOptions) {
      * it leaked: every session of that user is revoked.
      */
     async rotateRefresh(token: string): Promise<{ userId: number; refreshToken: string }> {
-      return db.transaction(async (tx) => {
+      const outcome = await db.transaction(async (tx) => {
         const [row] = await tx
           .select()
           .from(refreshTokens)
           .where(eq(refreshTokens.tokenHash, digest(token)))
           .for("update");
-        if (!row || row.expiresAt <= clock.now()) throw new AppError("ERR_SESSION_EXPIRED");
+        if (!row || row.expiresAt <= clock.now()) return { ok: false as const };
         if (row.revokedAt) {
+          // Returned, not thrown: throwing here would roll the revocation back.
           await tx.delete(refreshTokens).where(eq(refreshTokens.userId, row.userId));
-          throw new AppError("ERR_SESSION_EXPIRED");
+          return { ok: false as const };
         }
         await tx.update(refreshTokens).set({ revokedAt: clock.now() }).where(eq(refreshTokens.id, row.id));
-        return { userId: row.userId, refreshToken: await issueRefresh(row.userId, tx) };
+        return { ok: true as const, userId: row.userId, refreshToken: await issueRefresh(row.userId, tx) };
       });
+      if (!outcome.ok) throw new AppError("ERR_SESSION_EXPIRED");
+      return { userId: outcome.userId, refreshToken: outcome.refreshToken };
     },
 
     async revokeRefresh(token: string): Promise<void> {
