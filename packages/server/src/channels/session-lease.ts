@@ -1,0 +1,103 @@
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import type { Db } from "../db/client.js";
+import { whatsapps } from "../db/schema.js";
+
+export interface LeaseOptions {
+  /** This process's identity, unique across the fleet (e.g. hostname + pid + random). */
+  owner: string;
+  /** How long a lease lives without renewal: a dead owner's connections are taken over after this. */
+  ttlMs: number;
+  /** How often leases are renewed and orphans looked for; default a third of the TTL. */
+  renewMs?: number;
+}
+
+export interface LeaseHooks {
+  /** The connections this process currently holds. */
+  owned(): number[];
+  /** Another process took the connection (this one stalled past the TTL): stop it here. */
+  lost(whatsappId: number): Promise<void>;
+  /** An orphan (no owner, or an expired one) that this process just may take. */
+  takeOver(whatsappId: number): Promise<void>;
+}
+
+export interface SessionLease {
+  acquire(whatsappId: number): Promise<boolean>;
+  release(whatsappId: number): Promise<void>;
+  /** Renew and take over periodically until stop(). */
+  run(): void;
+  stop(): void;
+  /** One renewal and takeover round (the timer's work; tests call it directly). */
+  tick(): Promise<void>;
+}
+
+/**
+ * Each connection is owned by exactly one process (design §2): the row's lease_owner, valid
+ * until lease_expires_at. Times come from the database's clock so that hosts need not agree.
+ */
+export function createSessionLease(db: Db, options: LeaseOptions, logger: FastifyBaseLogger, hooks: LeaseHooks): SessionLease {
+  const { owner, ttlMs } = options;
+  const expiry = sql`now() + ${ttlMs} * interval '1 millisecond'`;
+  const free = or(isNull(whatsapps.leaseOwner), eq(whatsapps.leaseOwner, owner), lt(whatsapps.leaseExpiresAt, sql`now()`));
+  let timer: NodeJS.Timeout | undefined;
+  let running = false;
+
+  async function tick() {
+    const renewed = await db
+      .update(whatsapps)
+      .set({ leaseExpiresAt: expiry })
+      .where(eq(whatsapps.leaseOwner, owner))
+      .returning({ id: whatsapps.id });
+    const still = new Set(renewed.map((row) => row.id));
+    for (const id of hooks.owned()) {
+      if (!still.has(id)) {
+        logger.warn({ whatsappId: id }, "connection lease lost to another process");
+        await hooks.lost(id);
+      }
+    }
+    const orphans = await db
+      .select({ id: whatsapps.id })
+      .from(whatsapps)
+      .where(or(isNull(whatsapps.leaseOwner), lt(whatsapps.leaseExpiresAt, sql`now()`)));
+    for (const { id } of orphans) {
+      await hooks.takeOver(id).catch((error) => logger.error({ err: error, whatsappId: id }, "connection takeover failed"));
+    }
+  }
+
+  return {
+    async acquire(id) {
+      const rows = await db
+        .update(whatsapps)
+        .set({ leaseOwner: owner, leaseExpiresAt: expiry })
+        .where(and(eq(whatsapps.id, id), free))
+        .returning({ id: whatsapps.id });
+      return rows.length > 0;
+    },
+    async release(id) {
+      await db
+        .update(whatsapps)
+        .set({ leaseOwner: null, leaseExpiresAt: null })
+        .where(and(eq(whatsapps.id, id), eq(whatsapps.leaseOwner, owner)))
+        .catch((error) => logger.warn({ err: error, whatsappId: id }, "could not release connection lease"));
+    },
+    run() {
+      if (timer) return;
+      const every = options.renewMs ?? Math.max(1_000, Math.floor(ttlMs / 3));
+      timer = setInterval(() => {
+        if (running) return;
+        running = true;
+        tick()
+          .catch((error) => logger.error({ err: error }, "connection lease renewal failed"))
+          .finally(() => {
+            running = false;
+          });
+      }, every);
+      timer.unref?.();
+    },
+    stop() {
+      clearInterval(timer);
+      timer = undefined;
+    },
+    tick,
+  };
+}

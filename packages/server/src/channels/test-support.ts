@@ -1,0 +1,59 @@
+import type { ConnectionProvider } from "@zapdesk/core";
+import type { FastifyBaseLogger } from "fastify";
+import type { Db } from "../db/client.js";
+import { whatsapps } from "../db/schema.js";
+import type { InboundCall, InboundMessage, MessageUpdate } from "./channel.js";
+import type { ConnectionState, InboundSink } from "./session-manager.js";
+
+/** A logger that drops everything (pino-compatible shape, as Fastify and Baileys expect). */
+export function silentLogger(): FastifyBaseLogger {
+  const noop = () => {};
+  const logger = {
+    level: "silent",
+    fatal: noop,
+    error: noop,
+    warn: noop,
+    info: noop,
+    debug: noop,
+    trace: noop,
+    silent: noop,
+    child: () => logger,
+  };
+  return logger as unknown as FastifyBaseLogger;
+}
+
+/** Records what the channels deliver, as the pipeline and the connections service would receive it. */
+export function recordingSink() {
+  const messages: { whatsappId: number; message: InboundMessage }[] = [];
+  const updates: { whatsappId: number; update: MessageUpdate }[] = [];
+  const calls: { whatsappId: number; call: InboundCall }[] = [];
+  const states: { whatsappId: number; state: ConnectionState }[] = [];
+  const sink: InboundSink = {
+    onMessage: async (whatsappId, message) => {
+      messages.push({ whatsappId, message });
+    },
+    onUpdate: async (whatsappId, update) => {
+      updates.push({ whatsappId, update });
+    },
+    onCall: async (whatsappId, call) => {
+      calls.push({ whatsappId, call });
+    },
+  };
+  const onState = async (whatsappId: number, state: ConnectionState) => {
+    states.push({ whatsappId, state });
+  };
+  const statuses = (whatsappId: number) =>
+    states.filter((s) => s.whatsappId === whatsappId && s.state.status).map((s) => s.state.status);
+  return { sink, onState, messages, updates, calls, states, statuses };
+}
+
+let counter = 0;
+
+export async function insertConnection(db: Db, provider: ConnectionProvider, name?: string): Promise<number> {
+  counter += 1;
+  const [row] = await db
+    .insert(whatsapps)
+    .values({ name: name ?? `Connection ${process.pid}-${Date.now()}-${counter}`, provider })
+    .returning({ id: whatsapps.id });
+  return row.id;
+}
