@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { emailSchema, MSG, requiredText } from "./common.js";
+import { emailSchema, MSG, requiredCheck, requiredText } from "./common.js";
 import { userSchema } from "./users.js";
 
 export const loginSchema = z.strictObject({
@@ -11,7 +11,7 @@ export type LoginInput = z.infer<typeof loginSchema>;
 export const signupSchema = z.strictObject({
   name: requiredText(2, 50),
   email: emailSchema,
-  password: z.string({ error: MSG.required }).min(1, MSG.required).min(5, MSG.tooShort).max(50, MSG.tooLong),
+  password: z.string({ error: MSG.required }).min(1, requiredCheck).min(5, MSG.tooShort).max(50, MSG.tooLong),
 });
 export type SignupInput = z.infer<typeof signupSchema>;
 

@@ -10,6 +10,9 @@ export const MSG = {
   invalidUrl: "Invalid URL",
 } as const;
 
+/** An empty field is "Required" only, not also "Too Short!". */
+export const requiredCheck = { error: MSG.required, abort: true } as const;
+
 export const idParam = z.coerce.number().int().positive().max(2147483647);
 export const idParamsSchema = z.strictObject({ id: idParam });
 
@@ -23,7 +26,7 @@ export const listQuerySchema = z.strictObject({
 export type ListQuery = z.infer<typeof listQuerySchema>;
 
 export function requiredText(min: number, max: number) {
-  return z.string({ error: MSG.required }).trim().min(1, MSG.required).min(min, MSG.tooShort).max(max, MSG.tooLong);
+  return z.string({ error: MSG.required }).trim().min(1, requiredCheck).min(min, MSG.tooShort).max(max, MSG.tooLong);
 }
 
 export const emailSchema = z

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { MSG, requiredText } from "./common.js";
+import { MSG, requiredCheck, requiredText } from "./common.js";
 
 export const queueInputSchema = z.strictObject({
   name: requiredText(2, 50),
-  color: z.string({ error: MSG.required }).trim().min(1, MSG.required).min(3, MSG.tooShort).max(9, MSG.tooLong),
+  color: z.string({ error: MSG.required }).trim().min(1, requiredCheck).min(3, MSG.tooShort).max(9, MSG.tooLong),
   greetingMessage: z
     .string()
     .max(30000, MSG.tooLong)
