@@ -1,0 +1,46 @@
+import { type AnyMessageContent, proto, type WAMessage, type WAMessageKey } from "@whiskeysockets/baileys";
+import type { ChatNumber, OutboundMessage } from "../channel.js";
+import { numberToJid } from "./baileys-jid.js";
+import { fromRaw, isBaileysRaw } from "./baileys-translate.js";
+
+/** What sendMessage gets for an outbound message: text, or media with the body as caption. */
+export function toMessageContent(message: OutboundMessage): AnyMessageContent {
+  const media = message.media;
+  if (!media) return { text: message.body };
+  const caption = message.body || undefined;
+  const major = media.mimetype.split("/")[0];
+  if (major === "image" && media.mimetype !== "image/gif") return { image: media.data, mimetype: media.mimetype, caption };
+  if (major === "video" || media.mimetype === "image/gif") {
+    return { video: media.data, mimetype: media.mimetype, caption, gifPlayback: media.mimetype === "image/gif" };
+  }
+  if (major === "audio") {
+    // A voice note is a ptt audio; WhatsApp plays ogg/opus best, but the caller's format is kept.
+    const audio: AnyMessageContent = { audio: media.data, mimetype: media.mimetype, ptt: !!media.asVoice };
+    return audio;
+  }
+  return { document: media.data, mimetype: media.mimetype, fileName: media.filename, caption };
+}
+
+/**
+ * The message a reply quotes. The stored provider data is the real message (with the group
+ * participant and media); without it a plain-text stand-in with the right key still threads.
+ */
+export function quotedMessage(quoted: NonNullable<OutboundMessage["quoted"]>, to: ChatNumber, isGroup: boolean): WAMessage {
+  if (isBaileysRaw(quoted.raw)) return fromRaw(quoted.raw);
+  return {
+    key: { remoteJid: numberToJid(to, isGroup), id: quoted.wid, fromMe: quoted.fromMe },
+    message: proto.Message.fromObject({ conversation: quoted.body }),
+  };
+}
+
+/** The key of a stored message, for deletes and read receipts. */
+export function messageKey(target: {
+  chat: ChatNumber;
+  isGroup: boolean;
+  wid: string;
+  fromMe: boolean;
+  raw?: unknown;
+}): WAMessageKey {
+  if (isBaileysRaw(target.raw) && target.raw.key.id === target.wid) return fromRaw(target.raw).key;
+  return { remoteJid: numberToJid(target.chat, target.isGroup), id: target.wid, fromMe: target.fromMe };
+}
