@@ -1,32 +1,54 @@
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
+import { hostname } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import cookie from "@fastify/cookie";
 import helmet from "@fastify/helmet";
+import multipart from "@fastify/multipart";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { Redis } from "ioredis";
+import type { ChannelFactories, ChannelFactory } from "./channels/channel.js";
+import { createSessionManager, type SessionManager } from "./channels/session-manager.js";
+import { simulatorRoutes } from "./channels/simulator/simulator.routes.js";
+import { createSimulatorHub, type SimulatorHub, type SimulatorHubOptions } from "./channels/simulator/simulator-hub.js";
 import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
 import { createAuthenticate } from "./http/auth.js";
 import { registerErrorHandler } from "./http/error-handler.js";
 import { registerOpenApi } from "./http/openapi.js";
 import type { RouteContext, Services } from "./http/route-context.js";
+import { createOutboxWorker, type OutboxWorker } from "./jobs/outbox-worker.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from "./lib/rate-limiter.js";
+import { createMediaStorage } from "./media/storage.js";
 import { authRoutes } from "./modules/auth/auth.routes.js";
 import { createAuthService } from "./modules/auth/auth.service.js";
 import { createTokenService } from "./modules/auth/tokens.js";
+import { connectionRoutes } from "./modules/connections/connections.routes.js";
+import { createConnectionService } from "./modules/connections/connections.service.js";
 import { contactRoutes } from "./modules/contacts/contacts.routes.js";
 import { createContactService } from "./modules/contacts/contacts.service.js";
+import { createContactWhatsApp } from "./modules/contacts/contacts-whatsapp.js";
+import { contactWhatsAppRoutes } from "./modules/contacts/contacts-whatsapp.routes.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
+import { createApiSend } from "./modules/messages/api-send.js";
+import { createInboundPipeline } from "./modules/messages/inbound.js";
+import { messageRoutes } from "./modules/messages/messages.routes.js";
+import { createMessageService } from "./modules/messages/messages.service.js";
+import { UPLOAD_LIMITS } from "./modules/messages/uploads.js";
 import { queueRoutes } from "./modules/queues/queues.routes.js";
 import { createQueueService } from "./modules/queues/queues.service.js";
 import { quickAnswerRoutes } from "./modules/quick-answers/quick-answers.routes.js";
 import { createQuickAnswerService } from "./modules/quick-answers/quick-answers.service.js";
 import { settingRoutes } from "./modules/settings/settings.routes.js";
 import { createSettingService } from "./modules/settings/settings.service.js";
+import { createProtocolService } from "./modules/tickets/protocol.js";
+import * as ticketsRepo from "./modules/tickets/tickets.repo.js";
+import { ticketRoutes } from "./modules/tickets/tickets.routes.js";
+import { createTicketService } from "./modules/tickets/tickets.service.js";
 import { userRoutes } from "./modules/users/users.routes.js";
 import { createUserService } from "./modules/users/users.service.js";
 import { createRealtime, type Realtime } from "./realtime/server.js";
@@ -38,15 +60,30 @@ export interface BuildAppOptions {
   /** Override the access-token lifetime (tests of expiry). */
   accessTtlSeconds?: number;
   logger?: boolean;
+  simulator?: SimulatorHubOptions;
+  /** Channel factories to use instead of the real ones (tests of the Baileys adapter). */
+  factories?: Partial<ChannelFactories>;
+  sessionBackoff?: { initialMs: number; maxMs: number };
+  outboxPollMs?: number;
 }
 
 export interface AppHandle {
   app: FastifyInstance;
   services: Services;
   realtime: Realtime;
+  sessions: SessionManager;
+  simulator: SimulatorHub;
+  outbox: OutboxWorker;
+  /** Start the WhatsApp sessions and the outbox worker (after listen, or after ready in tests). */
+  start(): Promise<void>;
 }
 
 const DEFAULT_WEB_DIST = resolve(dirname(fileURLToPath(import.meta.url)), "../../web/dist");
+
+// INTEGRATION: replaced by the Baileys channel once it lands.
+const createBaileysChannel: ChannelFactory = () => {
+  throw new Error("Baileys channel not wired yet");
+};
 
 export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   const { config, database } = options;
@@ -77,8 +114,70 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     refreshSecret: config.jwtRefreshSecret,
     accessTtlSeconds: options.accessTtlSeconds,
   });
-  const realtime = createRealtime({ httpServer: app.server, db, tokens, logger: app.log, redisUrl: config.redisUrl });
+  const realtime = createRealtime({
+    httpServer: app.server,
+    db,
+    tokens,
+    logger: app.log,
+    redisUrl: config.redisUrl,
+    canOpenTicket: (user, ticketId) => services.tickets.canOpen(user, ticketId),
+  });
   const events = realtime;
+  const storage = createMediaStorage(join(config.dataDir, "media"));
+  const simulator = createSimulatorHub(options.simulator);
+
+  // Late-bound: the session manager, the pipeline and the outbox refer to each other.
+  let sessions!: SessionManager;
+  let outbox!: OutboxWorker;
+  const notifyOutbox = () => outbox.notify();
+  const session = (whatsappId: number) => sessions.get(whatsappId);
+  const optionalSession = (whatsappId: number) => (sessions.isConnected(whatsappId) ? sessions.get(whatsappId) : undefined);
+
+  const connections = createConnectionService({ db, events, sessions: () => sessions });
+  const tickets = createTicketService({
+    db,
+    events,
+    notifyOutbox,
+    markReadOnWhatsApp: (ticket, wids) => {
+      const live = ticket.whatsappId !== null ? optionalSession(ticket.whatsappId) : undefined;
+      if (!live) return;
+      void ticketsRepo
+        .findJoinedTicket(db, ticket.id)
+        .then((row) => row && live.markRead({ chat: row.contact.number, isGroup: ticket.isGroup, wids }))
+        .catch((error) => app.log.debug({ err: error }, "mark read failed"));
+    },
+  });
+  const messages = createMessageService({ db, events, tickets, storage, notifyOutbox, session });
+  const announce = (ticketId: number, messageId: number) => messages.announceCreated(ticketId, [messageId]);
+  const pipeline = createInboundPipeline({
+    db,
+    events,
+    storage,
+    clock,
+    logger: app.log,
+    notifyOutbox,
+    session: optionalSession,
+    announce,
+  });
+  sessions = createSessionManager({
+    db,
+    logger: app.log,
+    factories: { baileys: createBaileysChannel, simulator: simulator.factory, ...options.factories },
+    sink: pipeline,
+    onState: (id, state) => connections.applyState(id, state),
+    backoff: options.sessionBackoff,
+    lease: config.redisUrl
+      ? { owner: `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`, ttlMs: 30_000 }
+      : undefined,
+  });
+  outbox = createOutboxWorker({
+    db,
+    mediaRoot: join(config.dataDir, "media"),
+    session,
+    connectedIds: async () => (await connections.listAll()).map((c) => c.id).filter((id) => sessions.isConnected(id)),
+    logger: app.log,
+    pollMs: options.outboxPollMs,
+  });
 
   const services: Services = {
     tokens,
@@ -93,6 +192,13 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     contacts: createContactService({ db, events }),
     quickAnswers: createQuickAnswerService({ db, events }),
     settings: createSettingService({ db, events }),
+    connections,
+    tickets,
+    protocol: createProtocolService({ db, tickets, clock, logger: app.log, notifyOutbox }),
+    messages,
+    storage,
+    apiSend: createApiSend({ db, session, notifyOutbox, announce, present: messages.present }),
+    contactWhatsApp: createContactWhatsApp({ db, events, session }),
   };
 
   await app.register(helmet, {
@@ -110,15 +216,28 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     crossOriginEmbedderPolicy: false,
   });
   await app.register(cookie);
+  await app.register(multipart, { limits: UPLOAD_LIMITS });
   await registerOpenApi(app);
 
   const context: RouteContext = { config, services, authenticate: createAuthenticate({ db, tokens }) };
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { database });
-      for (const routes of [authRoutes, userRoutes, queueRoutes, contactRoutes, quickAnswerRoutes, settingRoutes]) {
+      for (const routes of [
+        authRoutes,
+        userRoutes,
+        queueRoutes,
+        contactRoutes,
+        contactWhatsAppRoutes,
+        quickAnswerRoutes,
+        settingRoutes,
+        connectionRoutes,
+        ticketRoutes,
+        messageRoutes,
+      ]) {
         await api.register(routes, context);
       }
+      await api.register(simulatorRoutes, { authenticate: context.authenticate, hub: simulator, sessions });
     },
     { prefix: "/api" },
   );
@@ -126,13 +245,26 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   await registerWeb(app, config.webDist ?? DEFAULT_WEB_DIST);
 
   app.addHook("preClose", async () => {
+    await outbox.stop();
+    await sessions.stopAll();
     await realtime.close();
   });
   app.addHook("onClose", async () => {
     await redis?.quit().catch(() => redis.disconnect());
   });
 
-  return { app, services, realtime };
+  return {
+    app,
+    services,
+    realtime,
+    sessions,
+    simulator,
+    outbox,
+    async start() {
+      await sessions.startAll();
+      outbox.start();
+    },
+  };
 }
 
 /** The SPA at `/` with history fallback; anything under /api that matched nothing is a JSON 404. */

@@ -20,7 +20,7 @@ async function main() {
   const applied = await migrate(database);
   const seeded = await seed(database.db, { email: config.adminEmail, password: config.adminPassword, name: config.adminName });
 
-  const { app } = await buildApp({ config, database });
+  const { app, start } = await buildApp({ config, database });
   if (applied.length) app.log.info({ applied }, "migrations applied");
   if (seeded.adminCreated) {
     app.log.info({ email: config.adminEmail }, "administrator created");
@@ -45,6 +45,7 @@ async function main() {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
   await app.listen({ port: config.port, host: config.host });
+  await start();
   app.log.info(
     { mode: config.databaseUrl ? (config.redisUrl ? "scaled-out" : "postgres") : "embedded" },
     `Zapdesk listening on http://localhost:${config.port}`,

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { inject } from "vitest";
 import { type AppHandle, buildApp } from "../src/app.js";
+import type { SimulatorHubOptions } from "../src/channels/simulator/simulator-hub.js";
 import type { Config } from "../src/config.js";
 import { type Database, openDatabase } from "../src/db/client.js";
 import { seed } from "../src/db/seed.js";
@@ -67,7 +68,15 @@ export interface TestApp extends AppHandle {
 }
 
 export async function createTestApp(
-  options: { config?: Partial<Config>; accessTtlSeconds?: number; database?: Database; clock?: Clock } = {},
+  options: {
+    config?: Partial<Config>;
+    accessTtlSeconds?: number;
+    database?: Database;
+    clock?: Clock;
+    simulator?: SimulatorHubOptions;
+    /** Start WhatsApp sessions and the outbox worker (default true). */
+    start?: boolean;
+  } = {},
 ): Promise<TestApp> {
   const owned = options.database ? undefined : await openTestDatabase();
   const database = options.database ?? owned!;
@@ -79,8 +88,12 @@ export async function createTestApp(
     logger: process.env.TEST_LOG ? undefined : false,
     accessTtlSeconds: options.accessTtlSeconds,
     clock: options.clock,
+    simulator: { qrDelayMs: 0, autoAckMs: null, ...options.simulator },
+    sessionBackoff: { initialMs: 50, maxMs: 500 },
+    outboxPollMs: 100,
   });
   await handle.app.ready();
+  if (options.start !== false) await handle.start();
   return {
     ...handle,
     database,

@@ -1,0 +1,66 @@
+import { timingSafeEqual } from "node:crypto";
+import type { Message } from "@zapdesk/core";
+import { sql } from "drizzle-orm";
+import type { ChannelSession } from "../../channels/channel.js";
+import type { Db } from "../../db/client.js";
+import { contacts } from "../../db/schema.js";
+import { bearerToken } from "../../http/auth.js";
+import { AppError } from "../../lib/app-error.js";
+import { findDefaultConnection } from "../connections/connections.repo.js";
+import { getSettingValue } from "../settings/settings.repo.js";
+import * as ticketsRepo from "../tickets/tickets.repo.js";
+import { enqueueOutbound } from "./outbound.js";
+import type { UploadedMedia } from "./uploads.js";
+
+/** POST /api/messages/send: Whaticket-compatible sending for integrations, authorised by userApiToken only. */
+export function createApiSend(deps: {
+  db: Db;
+  session(whatsappId: number): ChannelSession;
+  notifyOutbox: () => void;
+  announce(ticketId: number, messageId: number): Promise<void>;
+  present(messageId: number): Promise<Message>;
+}) {
+  const { db } = deps;
+  return {
+    async authorize(header: string | undefined): Promise<void> {
+      const given = bearerToken(header);
+      if (!given) throw new AppError("ERR_SESSION_EXPIRED");
+      const expected = (await getSettingValue(db, "userApiToken")) ?? "";
+      const a = Buffer.from(given);
+      const b = Buffer.from(expected);
+      if (!expected || a.length !== b.length || !timingSafeEqual(a, b)) throw new AppError("ERR_NO_PERMISSION");
+    },
+
+    async send(input: { number: string; body: string }, medias: UploadedMedia[]) {
+      const connection = await findDefaultConnection(db);
+      if (!connection) throw new AppError("ERR_NO_DEF_WAPP_FOUND");
+      const number = await deps.session(connection.id).checkNumber(input.number);
+      const { ticketId, ids } = await db.transaction(async (tx) => {
+        const [contact] = await tx
+          .insert(contacts)
+          .values({ number, name: number })
+          .onConflictDoUpdate({ target: contacts.number, set: { number: sql`excluded.number` } })
+          .returning();
+        let ticket = await ticketsRepo.findActiveTicket(tx, contact.id, connection.id);
+        ticket ??= await ticketsRepo.insertTicketIfNoneActive(tx, {
+          contactId: contact.id,
+          whatsappId: connection.id,
+          status: "pending",
+          isGroup: false,
+        });
+        if (!ticket) throw new AppError("ERR_CREATING_TICKET");
+        const created: number[] = [];
+        if (medias.length === 0) created.push((await enqueueOutbound(tx, { ticket, body: input.body })).id);
+        for (const [index, media] of medias.entries()) {
+          created.push((await enqueueOutbound(tx, { ticket, body: index === 0 ? input.body : "", media })).id);
+        }
+        return { ticketId: ticket.id, ids: created };
+      });
+      deps.notifyOutbox();
+      for (const id of ids) await deps.announce(ticketId, id);
+      return { message: await deps.present(ids[0]), ticketId };
+    },
+  };
+}
+
+export type ApiSend = ReturnType<typeof createApiSend>;

@@ -1,0 +1,36 @@
+import type { MediaType, Message } from "@zapdesk/core";
+import type { JoinedMessage } from "./messages.repo.js";
+
+export const mediaUrlOf = (messageId: number) => `/api/messages/${messageId}/media`;
+
+export function presentMessage(row: JoinedMessage): Message {
+  const { message } = row;
+  return {
+    id: message.id,
+    ticketId: message.ticketId,
+    body: message.body,
+    fromMe: message.fromMe,
+    read: message.read,
+    ack: message.ack,
+    mediaType: message.mediaType as MediaType,
+    mediaUrl: message.mediaPath ? mediaUrlOf(message.id) : null,
+    mediaName: message.mediaName,
+    mediaError: message.mediaError,
+    isDeleted: message.isDeleted,
+    isEdited: message.isEdited,
+    fromBot: message.fromBot,
+    createdAt: message.createdAt.toISOString(),
+    contact: row.contact,
+    user: row.user,
+    quotedMsg: row.quoted
+      ? {
+          id: row.quoted.id,
+          body: row.quoted.body,
+          fromMe: row.quoted.fromMe,
+          mediaType: row.quoted.mediaType as MediaType,
+          isDeleted: row.quoted.isDeleted,
+          contact: row.quotedContact,
+        }
+      : null,
+  };
+}

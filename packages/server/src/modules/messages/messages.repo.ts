@@ -1,0 +1,110 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { Db } from "../../db/client.js";
+import { contacts, messages, users } from "../../db/schema.js";
+
+export type MessageRow = typeof messages.$inferSelect;
+export type NewMessage = typeof messages.$inferInsert;
+
+const quoted = alias(messages, "quoted");
+const quotedContact = alias(contacts, "quoted_contact");
+const contactLite = (table: typeof contacts | typeof quotedContact) => ({
+  id: table.id,
+  name: table.name,
+  number: table.number,
+  profilePicUrl: table.profilePicUrl,
+});
+
+export interface JoinedMessage {
+  message: MessageRow;
+  contact: { id: number; name: string; number: string; profilePicUrl: string } | null;
+  user: { id: number; name: string } | null;
+  quoted: Pick<MessageRow, "id" | "body" | "fromMe" | "mediaType" | "isDeleted"> | null;
+  quotedContact: { id: number; name: string; number: string; profilePicUrl: string } | null;
+}
+
+function joined(db: Db) {
+  return db
+    .select({
+      message: messages,
+      contact: contactLite(contacts),
+      user: { id: users.id, name: users.name },
+      quoted: {
+        id: quoted.id,
+        body: quoted.body,
+        fromMe: quoted.fromMe,
+        mediaType: quoted.mediaType,
+        isDeleted: quoted.isDeleted,
+      },
+      quotedContact: contactLite(quotedContact),
+    })
+    .from(messages)
+    .leftJoin(contacts, eq(contacts.id, messages.contactId))
+    .leftJoin(users, eq(users.id, messages.userId))
+    .leftJoin(quoted, eq(quoted.id, messages.quotedMsgId))
+    .leftJoin(quotedContact, eq(quotedContact.id, quoted.contactId));
+}
+
+/** Newest first from the index (ticket_id, created_at desc, id desc); the caller reverses each page. */
+export async function listTicketMessages(db: Db, ticketId: number, page: { limit: number; offset: number }) {
+  const [rows, [total]] = await Promise.all([
+    joined(db)
+      .where(eq(messages.ticketId, ticketId))
+      .orderBy(desc(messages.createdAt), desc(messages.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ value: sql<number>`count(*)::int` }).from(messages).where(eq(messages.ticketId, ticketId)),
+  ]);
+  return { rows: rows as JoinedMessage[], count: total.value };
+}
+
+export async function findJoinedMessage(db: Db, id: number): Promise<JoinedMessage | undefined> {
+  const [row] = await joined(db).where(eq(messages.id, id));
+  return row as JoinedMessage | undefined;
+}
+
+export async function findMessage(db: Db, id: number): Promise<MessageRow | undefined> {
+  const [row] = await db.select().from(messages).where(eq(messages.id, id));
+  return row;
+}
+
+export async function findMessageByWid(db: Db, whatsappId: number, wid: string): Promise<MessageRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.whatsappId, whatsappId), eq(messages.wid, wid)));
+  return row;
+}
+
+/** Idempotent insert: a redelivered WhatsApp message (same connection and wid) inserts nothing. */
+export async function insertMessage(db: Db, values: NewMessage): Promise<MessageRow | undefined> {
+  const [row] = await db
+    .insert(messages)
+    .values(values)
+    .onConflictDoNothing({ target: [messages.whatsappId, messages.wid] })
+    .returning();
+  return row;
+}
+
+export async function updateMessage(
+  db: Db,
+  id: number,
+  values: Partial<Omit<MessageRow, "id">>,
+): Promise<MessageRow | undefined> {
+  const [row] = await db
+    .update(messages)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(messages.id, id))
+    .returning();
+  return row;
+}
+
+/** Mark the customer's messages of a ticket read (opening the ticket). */
+export async function markTicketRead(db: Db, ticketId: number): Promise<string[]> {
+  const rows = await db
+    .update(messages)
+    .set({ read: true })
+    .where(and(eq(messages.ticketId, ticketId), eq(messages.read, false), eq(messages.fromMe, false)))
+    .returning({ wid: messages.wid });
+  return rows.flatMap((r) => (r.wid ? [r.wid] : []));
+}

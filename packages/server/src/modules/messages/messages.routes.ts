@@ -1,0 +1,147 @@
+import {
+  apiSendSchema,
+  idParamsSchema,
+  MESSAGE_MAX_LENGTH,
+  messageListQuerySchema,
+  messageListSchema,
+  messageSchema,
+  messageSendSchema,
+  ticketIdParamsSchema,
+} from "@zapdesk/core";
+import type { FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { actorOf } from "../../http/auth.js";
+import type { RouteContext } from "../../http/route-context.js";
+import { AppError } from "../../lib/app-error.js";
+import { isInlineSafe } from "../../media/sniff.js";
+import type { MediaStorage } from "../../media/storage.js";
+import { storeUpload, type UploadedMedia } from "./uploads.js";
+
+function validationError(issues: { path: PropertyKey[]; message: string }[]): AppError {
+  return new AppError("ERR_VALIDATION", {
+    details: issues.map((i) => ({ path: i.path.map((p) => (typeof p === "number" ? p : String(p))), message: i.message })),
+  });
+}
+
+/** Multipart fields and `medias` files; files are stored as they stream in, under random names. */
+async function readMultipart(request: FastifyRequest, storage: MediaStorage) {
+  const fields: Record<string, string> = {};
+  const files: UploadedMedia[] = [];
+  for await (const part of request.parts()) {
+    if (part.type === "file") {
+      if (part.fieldname !== "medias" && part.fieldname !== "media") {
+        await part.toBuffer();
+        throw validationError([{ path: [part.fieldname], message: "Unexpected file field" }]);
+      }
+      files.push(await storeUpload(storage, part));
+    } else {
+      fields[part.fieldname] = String(part.value ?? "");
+    }
+  }
+  const asVoice = fields.isVoice === "true";
+  return { fields, medias: files.map((f) => ({ ...f, asVoice: asVoice && f.mediaType === "audio" })) };
+}
+
+/** A send is JSON `{ body, quotedMsg? }` or multipart (`medias`, `body`, `quotedMsgId`, `isVoice`), as the spec allows. */
+async function readSendBody(request: FastifyRequest, storage: MediaStorage) {
+  if (!request.isMultipart()) {
+    const parsed = messageSendSchema.safeParse(request.body ?? {});
+    if (!parsed.success) throw validationError(parsed.error.issues);
+    return { body: parsed.data.body, quotedMsg: parsed.data.quotedMsg ? { id: parsed.data.quotedMsg.id } : null, medias: [] };
+  }
+  const { fields, medias } = await readMultipart(request, storage);
+  const body = fields.body ?? "";
+  if (body.length > MESSAGE_MAX_LENGTH) throw validationError([{ path: ["body"], message: "Too Long!" }]);
+  if (medias.length === 0 && !body.trim()) throw validationError([{ path: ["body"], message: "Required" }]);
+  const quotedId = Number(fields.quotedMsgId);
+  return { body, quotedMsg: Number.isInteger(quotedId) && quotedId > 0 ? { id: quotedId } : null, medias };
+}
+
+async function readApiSendBody(request: FastifyRequest, storage: MediaStorage) {
+  const { fields, medias } = request.isMultipart()
+    ? await readMultipart(request, storage)
+    : { fields: (request.body ?? {}) as Record<string, unknown>, medias: [] };
+  const parsed = apiSendSchema.safeParse(fields);
+  if (!parsed.success) throw validationError(parsed.error.issues);
+  if (medias.length === 0 && !parsed.data.body.trim()) throw validationError([{ path: ["body"], message: "Required" }]);
+  return { ...parsed.data, medias };
+}
+
+export const messageRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { services, authenticate }) => {
+  const tags = ["messages"];
+  const { messages, storage } = services;
+
+  app.register(async (plugin) => {
+    const secured = plugin.withTypeProvider<ZodTypeProvider>();
+    secured.addHook("onRequest", authenticate);
+
+    secured.get(
+      "/messages/:ticketId",
+      {
+        schema: { tags, params: ticketIdParamsSchema, querystring: messageListQuerySchema, response: { 200: messageListSchema } },
+      },
+      (request) => messages.list(actorOf(request), request.params.ticketId, request.query.pageNumber),
+    );
+
+    secured.post(
+      "/messages/:ticketId",
+      {
+        schema: {
+          tags,
+          description: "JSON `{ body, quotedMsg? }`, or multipart with `medias` files, `body` (caption) and `isVoice`.",
+          params: ticketIdParamsSchema,
+          response: { 201: messageSchema },
+        },
+      },
+      async (request, reply) => {
+        const input = await readSendBody(request, storage);
+        const sent = await messages.send(
+          actorOf(request),
+          request.params.ticketId,
+          { body: input.body, quotedMsg: input.quotedMsg },
+          input.medias,
+        );
+        return reply.status(201).send(sent[0]);
+      },
+    );
+
+    secured.delete("/messages/:id", { schema: { tags, params: idParamsSchema, response: { 200: messageSchema } } }, (request) =>
+      messages.remove(actorOf(request), request.params.id),
+    );
+
+    secured.get("/messages/:id/media", { schema: { tags, params: idParamsSchema } }, async (request, reply) => {
+      const file = await messages.media(actorOf(request), request.params.id);
+      const inline = isInlineSafe(file.mime);
+      reply
+        .header("Content-Type", inline ? file.mime : "application/octet-stream")
+        .header("Content-Length", String(file.size))
+        .header(
+          "Content-Disposition",
+          `${inline ? "inline" : "attachment"}; filename="${file.name.replace(/[^\x20-\x7e]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+        )
+        .header("X-Content-Type-Options", "nosniff")
+        .header("Content-Security-Policy", "default-src 'none'; sandbox")
+        .header("Cache-Control", "private, max-age=3600");
+      return reply.send(file.stream);
+    });
+  });
+
+  // The Whaticket-compatible API: authorised by the userApiToken setting, nothing else.
+  app.post(
+    "/messages/send",
+    {
+      schema: {
+        tags,
+        description: "Bearer userApiToken. JSON `{ number, body }` or multipart with `medias`.",
+        response: { 201: z.object({ message: messageSchema, ticketId: z.number() }) },
+      },
+    },
+    async (request, reply) => {
+      await services.apiSend.authorize(request.headers.authorization);
+      const input = await readApiSendBody(request, storage);
+      const result = await services.apiSend.send({ number: input.number, body: input.body }, input.medias);
+      return reply.status(201).send(result);
+    },
+  );
+};

@@ -1,0 +1,154 @@
+import { type Message, type MessageSendInput, PAGE_SIZE } from "@zapdesk/core";
+import { eq } from "drizzle-orm";
+import type { ChannelSession } from "../../channels/channel.js";
+import type { Db } from "../../db/client.js";
+import { outbox } from "../../db/schema.js";
+import { AppError } from "../../lib/app-error.js";
+import type { MediaStorage } from "../../media/storage.js";
+import type { Publisher } from "../../realtime/publisher.js";
+import * as ticketsRepo from "../tickets/tickets.repo.js";
+import { scopeOf, type TicketService } from "../tickets/tickets.service.js";
+import type { AuthUser } from "../users/users.repo.js";
+import { presentMessage } from "./messages.presenter.js";
+import * as repo from "./messages.repo.js";
+import { enqueueOutbound } from "./outbound.js";
+import type { UploadedMedia } from "./uploads.js";
+
+export interface MessageServiceDeps {
+  db: Db;
+  events: Publisher;
+  tickets: TicketService;
+  storage: MediaStorage;
+  notifyOutbox: () => void;
+  /** The live session of a connection, or throw ERR_WAPP_NOT_INITIALIZED. */
+  session(whatsappId: number): ChannelSession;
+}
+
+export function createMessageService(deps: MessageServiceDeps) {
+  const { db, events, tickets } = deps;
+
+  async function present(id: number): Promise<Message> {
+    const row = await repo.findJoinedMessage(db, id);
+    if (!row) throw new AppError("ERR_NO_MESSAGE_FOUND");
+    return presentMessage(row);
+  }
+
+  /** Publish a new outbound message and the ticket it moved. */
+  async function announceCreated(ticketId: number, messageIds: number[]) {
+    const ticket = await tickets.present(ticketId);
+    for (const id of messageIds) {
+      events.publishTicket(
+        "appMessage",
+        { action: "create", message: await present(id), ticket, contact: ticket.contact },
+        scopeOf(ticket),
+      );
+    }
+    events.publishTicket("ticket", { action: "update", ticket }, scopeOf(ticket));
+  }
+
+  return {
+    present,
+    announceCreated,
+
+    /** Page 1 holds the newest 20; each page is in chronological order. */
+    async list(actor: AuthUser, ticketId: number, pageNumber: number) {
+      await tickets.accessible(actor, ticketId);
+      const limit = PAGE_SIZE.messages;
+      const { rows, count } = await repo.listTicketMessages(db, ticketId, { limit, offset: (pageNumber - 1) * limit });
+      return {
+        messages: rows.reverse().map(presentMessage),
+        ticket: await tickets.present(ticketId),
+        count,
+        hasMore: count > pageNumber * limit,
+      };
+    },
+
+    /** Store first (ack 0), send through the outbox after commit. */
+    async send(
+      actor: AuthUser,
+      ticketId: number,
+      input: MessageSendInput | { body: string; quotedMsg?: null },
+      medias: UploadedMedia[] = [],
+    ) {
+      const ticket = await tickets.accessible(actor, ticketId);
+      if (ticket.status !== "open") {
+        throw new AppError("ERR_VALIDATION", { status: 409, message: "Reopen or accept this ticket to send a message." });
+      }
+      if (ticket.whatsappId === null) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+      const quotedMsgId = "quotedMsg" in input && input.quotedMsg ? input.quotedMsg.id : null;
+      if (quotedMsgId) {
+        const quoted = await repo.findMessage(db, quotedMsgId);
+        if (!quoted || quoted.ticketId !== ticketId) {
+          throw new AppError("ERR_VALIDATION", {
+            details: [{ path: ["quotedMsg", "id"], message: "Not a message of this ticket" }],
+          });
+        }
+      }
+      const ids = await db.transaction(async (tx) => {
+        const created: number[] = [];
+        if (medias.length === 0) {
+          created.push((await enqueueOutbound(tx, { ticket, body: input.body, userId: actor.id, quotedMsgId })).id);
+        }
+        for (const [index, media] of medias.entries()) {
+          const row = await enqueueOutbound(tx, {
+            ticket,
+            body: index === 0 ? input.body : "",
+            userId: actor.id,
+            quotedMsgId: index === 0 ? quotedMsgId : null,
+            media,
+          });
+          created.push(row.id);
+        }
+        return created;
+      });
+      deps.notifyOutbox();
+      await announceCreated(ticketId, ids);
+      return Promise.all(ids.map(present));
+    },
+
+    /** Delete for everyone: only our own side's messages, and the revoke must reach WhatsApp. */
+    async remove(actor: AuthUser, id: number): Promise<Message> {
+      const message = await repo.findMessage(db, id);
+      if (!message) throw new AppError("ERR_NO_MESSAGE_FOUND");
+      const ticket = await tickets.accessible(actor, message.ticketId).catch(() => {
+        throw new AppError("ERR_NO_MESSAGE_FOUND");
+      });
+      if (!message.fromMe) throw new AppError("ERR_NO_PERMISSION", { message: "Only your own messages can be deleted." });
+      if (message.isDeleted) return present(id);
+      const unsent = await db.delete(outbox).where(eq(outbox.messageId, id)).returning();
+      if (unsent.length === 0 && message.wid && message.whatsappId !== null) {
+        const contact = await ticketsRepo.findJoinedTicket(db, ticket.id);
+        try {
+          await deps.session(message.whatsappId).deleteMessage({
+            chat: contact?.contact.number ?? "",
+            isGroup: ticket.isGroup,
+            wid: message.wid,
+            fromMe: true,
+            raw: message.raw ?? undefined,
+          });
+        } catch (error) {
+          if (error instanceof AppError && error.code === "ERR_WAPP_NOT_INITIALIZED") throw error;
+          throw new AppError("ERR_DELETE_WAPP_MSG");
+        }
+      }
+      await repo.updateMessage(db, id, { isDeleted: true });
+      const presented = await present(id);
+      events.publishTicket("appMessage", { action: "update", message: presented }, scopeOf(ticket));
+      return presented;
+    },
+
+    /** The stored file of a message, for the authenticated media route. */
+    async media(actor: AuthUser, id: number) {
+      const message = await repo.findMessage(db, id);
+      if (!message?.mediaPath) throw new AppError("ERR_NO_MESSAGE_FOUND");
+      await tickets.accessible(actor, message.ticketId).catch(() => {
+        throw new AppError("ERR_NO_MESSAGE_FOUND");
+      });
+      const file = await deps.storage.open(message.mediaPath);
+      if (!file) throw new AppError("ERR_NO_MESSAGE_FOUND");
+      return { ...file, mime: message.mediaMime ?? "application/octet-stream", name: message.mediaName ?? "file" };
+    },
+  };
+}
+
+export type MessageService = ReturnType<typeof createMessageService>;

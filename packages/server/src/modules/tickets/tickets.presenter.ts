@@ -1,0 +1,23 @@
+import type { Ticket, TicketStatus } from "@zapdesk/core";
+import type { JoinedTicket } from "./tickets.repo.js";
+
+export function presentTicket(row: JoinedTicket): Ticket {
+  const { ticket } = row;
+  return {
+    id: ticket.id,
+    status: ticket.status as TicketStatus,
+    unreadMessages: ticket.unreadMessages,
+    lastMessage: ticket.lastMessage,
+    isGroup: ticket.isGroup,
+    userId: ticket.userId,
+    queueId: ticket.queueId,
+    contactId: ticket.contactId,
+    whatsappId: ticket.whatsappId,
+    createdAt: ticket.createdAt.toISOString(),
+    updatedAt: ticket.updatedAt.toISOString(),
+    contact: row.contact,
+    queue: row.queue,
+    user: row.user,
+    whatsapp: row.whatsapp,
+  };
+}

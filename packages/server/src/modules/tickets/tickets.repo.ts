@@ -1,0 +1,175 @@
+import { and, desc, eq, gte, inArray, isNull, lt, or, type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.js";
+import { contacts, messages, queues, tickets, users, whatsapps } from "../../db/schema.js";
+import { escapeLike } from "../users/users.repo.js";
+
+export type TicketRow = typeof tickets.$inferSelect;
+
+const joinedColumns = {
+  ticket: tickets,
+  contact: { id: contacts.id, name: contacts.name, number: contacts.number, profilePicUrl: contacts.profilePicUrl },
+  queue: { id: queues.id, name: queues.name, color: queues.color },
+  user: { id: users.id, name: users.name },
+  whatsapp: { id: whatsapps.id, name: whatsapps.name },
+};
+
+export interface JoinedTicket {
+  ticket: TicketRow;
+  contact: { id: number; name: string; number: string; profilePicUrl: string };
+  queue: { id: number; name: string; color: string } | null;
+  user: { id: number; name: string } | null;
+  whatsapp: { id: number; name: string } | null;
+}
+
+function joined(db: Db) {
+  return db
+    .select(joinedColumns)
+    .from(tickets)
+    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+    .leftJoin(queues, eq(queues.id, tickets.queueId))
+    .leftJoin(users, eq(users.id, tickets.userId))
+    .leftJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId));
+}
+
+export async function findJoinedTicket(db: Db, id: number): Promise<JoinedTicket | undefined> {
+  const [row] = await joined(db).where(eq(tickets.id, id));
+  return row;
+}
+
+export async function findTicket(db: Db, id: number, options: { lock?: boolean } = {}): Promise<TicketRow | undefined> {
+  const query = db.select().from(tickets).where(eq(tickets.id, id));
+  const [row] = options.lock ? await query.for("update") : await query;
+  return row;
+}
+
+export interface TicketFilter {
+  actor: { id: number; admin: boolean; queueIds: number[] };
+  status?: string;
+  /** yyyy-MM-dd: created that (UTC) day. */
+  date?: string;
+  showAll: boolean;
+  queueIds?: number[];
+  withUnreadMessages?: boolean;
+  search?: string;
+}
+
+/** The WHERE of the ticket list (design §4): access, then the inbox narrowing, then the user's filters. */
+export function ticketListWhere(filter: TicketFilter): SQL | undefined {
+  const { actor } = filter;
+  const conditions: (SQL | undefined)[] = [];
+  if (!actor.admin) {
+    conditions.push(
+      or(
+        eq(tickets.userId, actor.id),
+        isNull(tickets.queueId),
+        actor.queueIds.length ? inArray(tickets.queueId, actor.queueIds) : undefined,
+      ),
+    );
+  }
+  // Without showAll the inbox is the user's own tickets and the unassigned ones; a search looks further.
+  if (!filter.showAll && !filter.search) conditions.push(or(eq(tickets.userId, actor.id), isNull(tickets.userId)));
+  if (filter.status) conditions.push(eq(tickets.status, filter.status));
+  if (filter.queueIds?.length) conditions.push(or(inArray(tickets.queueId, filter.queueIds), isNull(tickets.queueId)));
+  if (filter.withUnreadMessages) conditions.push(sql`${tickets.unreadMessages} > 0`);
+  if (filter.date) {
+    const start = new Date(`${filter.date}T00:00:00.000Z`);
+    const end = new Date(start.getTime() + 24 * 60 * 60 * 1000);
+    conditions.push(gte(tickets.createdAt, start), lt(tickets.createdAt, end));
+  }
+  if (filter.search) {
+    const pattern = `%${escapeLike(filter.search)}%`;
+    conditions.push(
+      or(
+        inArray(
+          tickets.contactId,
+          sql`(select ${contacts.id} from ${contacts} where ${contacts.name} ilike ${pattern} or ${contacts.number} ilike ${pattern})`,
+        ),
+        inArray(tickets.id, sql`(select ${messages.ticketId} from ${messages} where ${messages.body} ilike ${pattern})`),
+      ),
+    );
+  }
+  return and(...conditions);
+}
+
+export async function listTickets(
+  db: Db,
+  filter: TicketFilter,
+  page: { limit: number; offset: number },
+): Promise<{ rows: JoinedTicket[]; count: number }> {
+  const where = ticketListWhere(filter);
+  const [rows, [total]] = await Promise.all([
+    joined(db).where(where).orderBy(desc(tickets.updatedAt), desc(tickets.id)).limit(page.limit).offset(page.offset),
+    db.select({ value: sql<number>`count(*)::int` }).from(tickets).where(where),
+  ]);
+  return { rows, count: total.value };
+}
+
+export async function findActiveTicket(db: Db, contactId: number, whatsappId: number): Promise<TicketRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(tickets)
+    .where(
+      and(eq(tickets.contactId, contactId), eq(tickets.whatsappId, whatsappId), inArray(tickets.status, ["pending", "open"])),
+    )
+    .for("update");
+  return row;
+}
+
+/** The contact's most recent ticket on this connection, if it moved after `since`. */
+export async function findRecentTicket(db: Db, contactId: number, whatsappId: number, since: Date) {
+  const [row] = await db
+    .select()
+    .from(tickets)
+    .where(and(eq(tickets.contactId, contactId), eq(tickets.whatsappId, whatsappId), gte(tickets.updatedAt, since)))
+    .orderBy(desc(tickets.updatedAt))
+    .limit(1)
+    .for("update");
+  return row as TicketRow | undefined;
+}
+
+/**
+ * Insert a ticket unless the contact already has an active one on this connection:
+ * the partial unique index decides, so concurrent first messages cannot make two.
+ */
+export async function insertTicketIfNoneActive(
+  db: Db,
+  values: Pick<TicketRow, "contactId" | "whatsappId" | "status" | "isGroup"> & Partial<Pick<TicketRow, "userId" | "queueId">>,
+): Promise<TicketRow | undefined> {
+  const [row] = await db
+    .insert(tickets)
+    .values(values)
+    .onConflictDoNothing({
+      target: [tickets.contactId, tickets.whatsappId],
+      where: sql`status in ('pending', 'open')`,
+    })
+    .returning();
+  return row;
+}
+
+export async function updateTicket(
+  db: Db,
+  id: number,
+  values: Partial<Omit<TicketRow, "id" | "createdAt">>,
+): Promise<TicketRow | undefined> {
+  const [row] = await db
+    .update(tickets)
+    .set({ updatedAt: new Date(), ...values })
+    .where(eq(tickets.id, id))
+    .returning();
+  return row;
+}
+
+export async function deleteTicket(db: Db, id: number): Promise<boolean> {
+  const rows = await db.delete(tickets).where(eq(tickets.id, id)).returning({ id: tickets.id });
+  return rows.length > 0;
+}
+
+/** Tickets of a deleted agent go back to the queue instead of disappearing with them. */
+export async function releaseUserTickets(db: Db, userId: number): Promise<number[]> {
+  const rows = await db
+    .update(tickets)
+    .set({ status: "pending", userId: null, updatedAt: new Date() })
+    .where(and(eq(tickets.userId, userId), eq(tickets.status, "open")))
+    .returning({ id: tickets.id });
+  return rows.map((r) => r.id);
+}

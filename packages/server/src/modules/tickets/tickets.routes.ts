@@ -1,0 +1,50 @@
+import {
+  deletedSchema,
+  idParamsSchema,
+  protocolResultSchema,
+  ticketCreateSchema,
+  ticketListQuerySchema,
+  ticketListSchema,
+  ticketSchema,
+  ticketUpdateSchema,
+} from "@zapdesk/core";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { actorOf } from "../../http/auth.js";
+import type { RouteContext } from "../../http/route-context.js";
+
+export const ticketRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { services, authenticate }) => {
+  app.addHook("onRequest", authenticate);
+  const tags = ["tickets"];
+  const { tickets } = services;
+
+  app.get("/tickets", { schema: { tags, querystring: ticketListQuerySchema, response: { 200: ticketListSchema } } }, (request) =>
+    tickets.list(actorOf(request), request.query),
+  );
+  app.get("/tickets/:id", { schema: { tags, params: idParamsSchema, response: { 200: ticketSchema } } }, (request) =>
+    tickets.open(actorOf(request), request.params.id),
+  );
+  app.post("/tickets", { schema: { tags, body: ticketCreateSchema, response: { 200: ticketSchema } } }, (request) =>
+    tickets.create(actorOf(request), request.body),
+  );
+  app.put(
+    "/tickets/:id",
+    { schema: { tags, params: idParamsSchema, body: ticketUpdateSchema, response: { 200: ticketSchema } } },
+    (request) => tickets.update(actorOf(request), request.params.id, request.body),
+  );
+  app.delete("/tickets/:id", { schema: { tags, params: idParamsSchema, response: { 200: deletedSchema } } }, async (request) => {
+    await tickets.remove(actorOf(request), request.params.id);
+    return { message: "Ticket deleted" };
+  });
+  app.post(
+    "/tickets/:id/protocol",
+    {
+      schema: {
+        tags,
+        params: idParamsSchema,
+        response: { 200: protocolResultSchema.extend({ webhook: z.enum(["sent", "failed", "skipped"]) }) },
+      },
+    },
+    (request) => services.protocol(actorOf(request), request.params.id),
+  );
+};

@@ -1,0 +1,186 @@
+import {
+  can,
+  canAccessTicket,
+  classifyTicketChange,
+  isAdmin,
+  PAGE_SIZE,
+  type Ticket,
+  type TicketListQuery,
+  type TicketUpdateInput,
+  type ticketCreateSchema,
+} from "@zapdesk/core";
+import type { z } from "zod";
+import type { Db } from "../../db/client.js";
+import { AppError } from "../../lib/app-error.js";
+import { isUniqueViolation } from "../../lib/pg-errors.js";
+import type { Publisher, TicketScope } from "../../realtime/publisher.js";
+import { findConnection, findDefaultConnection } from "../connections/connections.repo.js";
+import { findContactById, listExtraInfo } from "../contacts/contacts.repo.js";
+import * as messagesRepo from "../messages/messages.repo.js";
+import { enqueueOutbound } from "../messages/outbound.js";
+import { findQueueById } from "../queues/queues.repo.js";
+import { type AuthUser, findUserById } from "../users/users.repo.js";
+import { presentTicket } from "./tickets.presenter.js";
+import * as repo from "./tickets.repo.js";
+
+export const scopeOf = (ticket: { userId: number | null; queueId: number | null }): TicketScope => ({
+  userId: ticket.userId,
+  queueId: ticket.queueId,
+});
+
+export interface TicketServiceDeps {
+  db: Db;
+  events: Publisher;
+  /** Wake the outbox after a commit that enqueued messages. */
+  notifyOutbox: () => void;
+  /** Best-effort read receipts on WhatsApp when an agent opens a ticket. */
+  markReadOnWhatsApp?: (ticket: repo.TicketRow, wids: string[]) => void;
+}
+
+export function createTicketService(deps: TicketServiceDeps) {
+  const { db, events } = deps;
+
+  /** Load a ticket the actor may reach; others get the same answer as a missing one. */
+  async function accessible(actor: AuthUser, id: number, executor: Db = db, lock = false): Promise<repo.TicketRow> {
+    const ticket = await repo.findTicket(executor, id, { lock });
+    if (!ticket || !canAccessTicket(actor, ticket)) throw new AppError("ERR_NO_TICKET_FOUND");
+    return ticket;
+  }
+
+  async function present(id: number): Promise<Ticket> {
+    const row = await repo.findJoinedTicket(db, id);
+    if (!row) throw new AppError("ERR_NO_TICKET_FOUND");
+    return presentTicket(row);
+  }
+
+  async function publishUpdate(ticket: Ticket, previous?: TicketScope) {
+    const scope = scopeOf(ticket);
+    if (previous) events.ticketMoved(ticket.id, previous, scope);
+    events.publishTicket("ticket", { action: "update", ticket }, scope);
+  }
+
+  return {
+    accessible,
+    present,
+
+    async canOpen(actor: AuthUser, id: number): Promise<boolean> {
+      const ticket = await repo.findTicket(db, id);
+      return !!ticket && canAccessTicket(actor, ticket);
+    },
+
+    async list(actor: AuthUser, query: TicketListQuery) {
+      if (query.showAll && !can(actor, "tickets-manager:showall")) throw new AppError("ERR_NO_PERMISSION");
+      const limit = PAGE_SIZE.tickets;
+      const { rows, count } = await repo.listTickets(
+        db,
+        {
+          actor: { id: actor.id, admin: isAdmin(actor), queueIds: actor.queueIds },
+          status: query.status,
+          date: query.date,
+          showAll: query.showAll ?? false,
+          queueIds: query.queueIds,
+          withUnreadMessages: query.withUnreadMessages,
+          search: query.searchParam.toLowerCase(),
+        },
+        { limit, offset: (query.pageNumber - 1) * limit },
+      );
+      return { tickets: rows.map(presentTicket), count, hasMore: count > query.pageNumber * limit };
+    },
+
+    /** Opening a ticket reads it: unread back to 0, the customer's messages marked read. */
+    async open(actor: AuthUser, id: number): Promise<Ticket> {
+      const ticket = await accessible(actor, id);
+      if (ticket.unreadMessages > 0) {
+        const wids = await db.transaction(async (tx) => {
+          await repo.updateTicket(tx, id, { unreadMessages: 0, updatedAt: ticket.updatedAt });
+          return messagesRepo.markTicketRead(tx, id);
+        });
+        events.publishTicket("ticket", { action: "updateUnread", ticketId: id }, scopeOf(ticket));
+        if (wids.length) deps.markReadOnWhatsApp?.(ticket, wids);
+      }
+      const row = await repo.findJoinedTicket(db, id);
+      if (!row) throw new AppError("ERR_NO_TICKET_FOUND");
+      const extraInfo = await listExtraInfo(db, ticket.contactId);
+      const presented = presentTicket(row);
+      return {
+        ...presented,
+        contact: { ...presented.contact, extraInfo: extraInfo.map(({ id, name, value }) => ({ id, name, value })) },
+      };
+    },
+
+    /** A ticket started from a contact: open, assigned, on the default connection unless one is named. */
+    async create(actor: AuthUser, input: z.output<typeof ticketCreateSchema>): Promise<Ticket> {
+      if (!(await findContactById(db, input.contactId))) throw new AppError("ERR_NO_CONTACT_FOUND");
+      const connection = input.whatsappId ? await findConnection(db, input.whatsappId) : await findDefaultConnection(db);
+      if (!connection) throw new AppError(input.whatsappId ? "ERR_NO_WAPP_FOUND" : "ERR_NO_DEF_WAPP_FOUND");
+      const userId = input.userId ?? actor.id;
+      if (userId !== actor.id && !isAdmin(actor)) throw new AppError("ERR_NO_PERMISSION");
+      if (userId !== actor.id && !(await findUserById(db, userId))) throw new AppError("ERR_NO_USER_FOUND");
+      const status = input.status === "closed" ? "open" : input.status;
+      const row = await repo
+        .insertTicketIfNoneActive(db, {
+          contactId: input.contactId,
+          whatsappId: connection.id,
+          status,
+          isGroup: false,
+          userId: status === "open" ? userId : null,
+        })
+        .catch((error: unknown) => {
+          if (isUniqueViolation(error)) throw new AppError("ERR_OTHER_OPEN_TICKET");
+          throw error;
+        });
+      if (!row) throw new AppError("ERR_OTHER_OPEN_TICKET");
+      const ticket = await present(row.id);
+      await publishUpdate(ticket);
+      return ticket;
+    },
+
+    async update(actor: AuthUser, id: number, change: TicketUpdateInput): Promise<Ticket> {
+      const outcome = await db
+        .transaction(async (tx) => {
+          const current = await accessible(actor, id, tx, true);
+          const result = classifyTicketChange(current as Parameters<typeof classifyTicketChange>[0], change);
+          if (!result.ok) throw new AppError("ERR_VALIDATION", { message: result.reason, status: 409 });
+          const { transition, next } = result;
+          // Agents take and resolve tickets for themselves; only admins act on someone else's behalf.
+          if ((transition === "accept" || transition === "reopen") && next.userId !== actor.id && !isAdmin(actor)) {
+            throw new AppError("ERR_NO_PERMISSION");
+          }
+          if (next.userId !== null && next.userId !== current.userId && !(await findUserById(tx, next.userId))) {
+            throw new AppError("ERR_NO_USER_FOUND");
+          }
+          if (next.queueId !== null && next.queueId !== current.queueId && !(await findQueueById(tx, next.queueId))) {
+            throw new AppError("ERR_NO_QUEUE_FOUND");
+          }
+          const updated = await repo.updateTicket(tx, id, { status: next.status, userId: next.userId, queueId: next.queueId });
+          let enqueued = false;
+          if (transition === "resolve" && updated && current.whatsappId !== null) {
+            const connection = await findConnection(tx, current.whatsappId);
+            if (connection?.farewellMessage.trim()) {
+              await enqueueOutbound(tx, { ticket: updated, body: connection.farewellMessage, fromBot: true });
+              await repo.updateTicket(tx, id, { status: "closed" });
+              enqueued = true;
+            }
+          }
+          return { previous: scopeOf(current), enqueued };
+        })
+        .catch((error: unknown) => {
+          if (isUniqueViolation(error)) throw new AppError("ERR_OTHER_OPEN_TICKET");
+          throw error;
+        });
+      if (outcome.enqueued) deps.notifyOutbox();
+      const ticket = await present(id);
+      await publishUpdate(ticket, outcome.previous);
+      return ticket;
+    },
+
+    async remove(actor: AuthUser, id: number): Promise<void> {
+      if (!can(actor, "ticket-options:deleteTicket")) throw new AppError("ERR_NO_PERMISSION");
+      const ticket = await repo.findTicket(db, id);
+      if (!ticket || !(await repo.deleteTicket(db, id))) throw new AppError("ERR_NO_TICKET_FOUND");
+      events.publishTicket("ticket", { action: "delete", ticketId: id }, scopeOf(ticket));
+    },
+  };
+}
+
+export type TicketService = ReturnType<typeof createTicketService>;
