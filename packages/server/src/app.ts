@@ -10,7 +10,8 @@ import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { Redis } from "ioredis";
-import type { ChannelFactories, ChannelFactory } from "./channels/channel.js";
+import { createBaileysChannel } from "./channels/baileys/baileys-channel.js";
+import type { ChannelFactories } from "./channels/channel.js";
 import { createSessionManager, type SessionManager } from "./channels/session-manager.js";
 import { simulatorRoutes } from "./channels/simulator/simulator.routes.js";
 import { createSimulatorHub, type SimulatorHub, type SimulatorHubOptions } from "./channels/simulator/simulator-hub.js";
@@ -79,11 +80,6 @@ export interface AppHandle {
 }
 
 const DEFAULT_WEB_DIST = resolve(dirname(fileURLToPath(import.meta.url)), "../../web/dist");
-
-// INTEGRATION: replaced by the Baileys channel once it lands.
-const createBaileysChannel: ChannelFactory = () => {
-  throw new Error("Baileys channel not wired yet");
-};
 
 export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   const { config, database } = options;
