@@ -1,5 +1,5 @@
 import type { ErrorBody, ErrorDetail } from "@zapdesk/core";
-import type { FastifyError, FastifyInstance } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { AppError } from "../lib/app-error.js";
 import { pgErrorCode } from "../lib/pg-errors.js";
@@ -24,6 +24,8 @@ const FRAMEWORK_CLIENT_ERRORS: Record<string, string> = {
   FST_PARTS_LIMIT: "Too many parts",
   FST_FIELDS_LIMIT: "Too many fields",
   FST_ERR_VALIDATION: "Invalid request",
+  FST_ERR_BAD_URL: "Invalid URL",
+  FST_ERR_MAX_PARAM_LENGTH: "A path parameter is too long",
 };
 
 export function toErrorResponse(error: unknown): { status: number; body: ErrorBody; unexpected: boolean } {
@@ -61,6 +63,14 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
   if (sqlState === "23503") {
     return { status: 400, body: { error: "ERR_VALIDATION", message: "A referenced record does not exist" }, unexpected: false };
   }
+  // NUL bytes and other characters PostgreSQL cannot store in text.
+  if (sqlState === "22021" || sqlState === "22P05") {
+    return {
+      status: 400,
+      body: { error: "ERR_VALIDATION", message: "Text contains a character that is not allowed" },
+      unexpected: false,
+    };
+  }
   if (sqlState === "22P02" || sqlState === "22003" || sqlState === "22001") {
     return { status: 400, body: { error: "ERR_VALIDATION", message: "A value is out of range" }, unexpected: false };
   }
@@ -68,6 +78,16 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
     return { status: fastifyError.statusCode, body: { error: "ERR_VALIDATION", message: "Invalid request" }, unexpected: false };
   }
   return { status: 500, body: { error: "ERR_INTERNAL", message: "An internal error occurred." }, unexpected: true };
+}
+
+/**
+ * For Fastify's `frameworkErrors` option: errors the router raises before any
+ * handler (a badly encoded URL, an over-long path parameter) in the same shape.
+ */
+export function frameworkErrorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  const { status, body } = toErrorResponse(error);
+  request.log.debug({ code: body.error }, "request refused by the router");
+  reply.status(status).send(body);
 }
 
 export function registerErrorHandler(app: FastifyInstance): void {
