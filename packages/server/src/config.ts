@@ -51,7 +51,9 @@ export class ConfigError extends Error {}
 
 /** Parse the environment; a bad value names the variable and what it expects. */
 export function parseEnv(source: Record<string, string | undefined>): Env {
-  const parsed = envSchema.safeParse(source);
+  // `PORT=` in a compose file means "unset", not port 0.
+  const given = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value.trim() !== ""));
+  const parsed = envSchema.safeParse(given);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: expected ${issue.message}`);
     throw new ConfigError(`Invalid environment:\n${lines.join("\n")}`);

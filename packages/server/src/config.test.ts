@@ -1,0 +1,138 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { ConfigError, loadConfig, parseEnv } from "./config.js";
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), "zapdesk-config-"));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function configError(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("parseEnv", () => {
+  it("applies the defaults", () => {
+    const env = parseEnv({});
+    expect(env).toMatchObject({ PORT: 8080, DATA_DIR: "./data", NODE_ENV: "development", LOG_LEVEL: "info" });
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.REDIS_URL).toBeUndefined();
+  });
+
+  it("treats empty variables as unset", () => {
+    const env = parseEnv({ PORT: "", DATABASE_URL: "", REDIS_URL: " ", JWT_SECRET: "", LOG_LEVEL: "" });
+    expect(env.PORT).toBe(8080);
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.REDIS_URL).toBeUndefined();
+    expect(env.JWT_SECRET).toBeUndefined();
+    expect(env.LOG_LEVEL).toBe("info");
+  });
+
+  it("names the variable and what it expects for a bad PORT", () => {
+    for (const port of ["abc", "70000", "-1", "80.5"]) {
+      const message = configError(() => parseEnv({ PORT: port }));
+      expect(message, port).toMatch(/^Invalid environment:\n\s+PORT: expected /m);
+    }
+  });
+
+  it("names DATABASE_URL and REDIS_URL with the scheme they need", () => {
+    expect(configError(() => parseEnv({ DATABASE_URL: "mysql://db/zapdesk" }))).toContain(
+      "DATABASE_URL: expected a postgres:// or postgresql:// URL",
+    );
+    expect(configError(() => parseEnv({ DATABASE_URL: "not a url" }))).toContain("DATABASE_URL: expected");
+    expect(configError(() => parseEnv({ REDIS_URL: "http://cache" }))).toContain(
+      "REDIS_URL: expected a redis:// or rediss:// URL",
+    );
+    expect(parseEnv({ DATABASE_URL: "postgresql://u:p@db:5432/z", REDIS_URL: "rediss://cache:6380" })).toMatchObject({
+      DATABASE_URL: "postgresql://u:p@db:5432/z",
+      REDIS_URL: "rediss://cache:6380",
+    });
+  });
+
+  it("lists every bad variable at once", () => {
+    const message = configError(() =>
+      parseEnv({ PORT: "x", ADMIN_EMAIL: "nope", JWT_SECRET: "short", NODE_ENV: "staging", PUBLIC_URL: "ftp://x" }),
+    );
+    for (const name of ["PORT", "ADMIN_EMAIL", "JWT_SECRET", "NODE_ENV", "PUBLIC_URL"])
+      expect(message).toContain(`${name}: expected`);
+    expect(message).toContain("JWT_SECRET: expected at least 32 characters");
+  });
+});
+
+describe("loadConfig", () => {
+  const secret = "s".repeat(40);
+
+  it("stops in production without JWT secrets, with a clear message, writing nothing", () => {
+    const dir = tempDir();
+    expect(configError(() => loadConfig({ NODE_ENV: "production", DATA_DIR: dir }))).toMatch(
+      /JWT_SECRET is required when NODE_ENV=production/,
+    );
+    expect(configError(() => loadConfig({ NODE_ENV: "production", DATA_DIR: dir, JWT_SECRET: secret }))).toMatch(
+      /JWT_REFRESH_SECRET is required when NODE_ENV=production/,
+    );
+    expect(() => statSync(join(dir, ".jwt_secret"))).toThrow();
+    const config = loadConfig({ NODE_ENV: "production", DATA_DIR: dir, JWT_SECRET: secret, JWT_REFRESH_SECRET: `r${secret}` });
+    expect(config).toMatchObject({ jwtSecret: secret, jwtRefreshSecret: `r${secret}`, env: "production" });
+  });
+
+  it("generates the JWT secrets in DATA_DIR on first start and reuses them", () => {
+    const dir = tempDir();
+    const first = loadConfig({ DATA_DIR: dir });
+    expect(first.jwtSecret.length).toBeGreaterThanOrEqual(32);
+    expect(first.jwtRefreshSecret.length).toBeGreaterThanOrEqual(32);
+    expect(first.jwtSecret).not.toBe(first.jwtRefreshSecret);
+    expect(statSync(join(dir, ".jwt_secret")).mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(dir, ".jwt_secret"), "utf8")).toBe(first.jwtSecret);
+
+    const second = loadConfig({ DATA_DIR: dir });
+    expect(second.jwtSecret).toBe(first.jwtSecret);
+    expect(second.jwtRefreshSecret).toBe(first.jwtRefreshSecret);
+
+    const elsewhere = loadConfig({ DATA_DIR: tempDir() });
+    expect(elsewhere.jwtSecret).not.toBe(first.jwtSecret);
+  });
+
+  it("prefers given secrets and replaces a damaged stored one", () => {
+    const dir = tempDir();
+    expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: secret }).jwtSecret).toBe(secret);
+    writeFileSync(join(dir, ".jwt_refresh_secret"), "too-short");
+    const config = loadConfig({ DATA_DIR: dir });
+    expect(config.jwtRefreshSecret).not.toBe("too-short");
+    expect(config.jwtRefreshSecret.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it("maps the environment to the config", () => {
+    const dir = tempDir();
+    const config = loadConfig({
+      DATA_DIR: dir,
+      PORT: "9000",
+      ADMIN_EMAIL: "Boss@Example.com",
+      ADMIN_PASSWORD: "secret",
+      DATABASE_URL: "postgres://db/zapdesk",
+      REDIS_URL: "redis://cache",
+      PUBLIC_URL: "https://desk.example.com",
+    });
+    expect(config).toMatchObject({
+      port: 9000,
+      dataDir: dir,
+      adminEmail: "boss@example.com",
+      adminPassword: "secret",
+      databaseUrl: "postgres://db/zapdesk",
+      redisUrl: "redis://cache",
+      publicUrl: "https://desk.example.com",
+    });
+  });
+});
