@@ -6,6 +6,7 @@ export * from "./schemas/auth.js";
 export * from "./schemas/common.js";
 export * from "./schemas/connections.js";
 export * from "./schemas/contacts.js";
+export * from "./schemas/dashboard.js";
 export * from "./schemas/messages.js";
 export * from "./schemas/queues.js";
 export * from "./schemas/quick-answers.js";

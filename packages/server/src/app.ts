@@ -34,6 +34,8 @@ import { contactRoutes } from "./modules/contacts/contacts.routes.js";
 import { createContactService } from "./modules/contacts/contacts.service.js";
 import { createContactWhatsApp } from "./modules/contacts/contacts-whatsapp.js";
 import { contactWhatsAppRoutes } from "./modules/contacts/contacts-whatsapp.routes.js";
+import { dashboardRoutes } from "./modules/dashboard/dashboard.routes.js";
+import { createDashboardService } from "./modules/dashboard/dashboard.service.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
 import { createApiSend } from "./modules/messages/api-send.js";
 import { createInboundPipeline } from "./modules/messages/inbound.js";
@@ -183,7 +185,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
       events,
       limiters: { ip: limiter("ip", config.rateLimit.perIp), email: limiter("email", config.rateLimit.perEmail) },
     }),
-    users: createUserService({ db, events, tokens }),
+    users: createUserService({ db, events, tokens, announceTicket: (id) => tickets.announce(id) }),
     queues: createQueueService({ db, events }),
     contacts: createContactService({ db, events }),
     quickAnswers: createQuickAnswerService({ db, events }),
@@ -195,6 +197,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     storage,
     apiSend: createApiSend({ db, session, notifyOutbox, announce, present: messages.present }),
     contactWhatsApp: createContactWhatsApp({ db, events, session }),
+    dashboard: createDashboardService({ db, clock }),
   };
 
   await app.register(helmet, {
@@ -230,6 +233,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
         connectionRoutes,
         ticketRoutes,
         messageRoutes,
+        dashboardRoutes,
       ]) {
         await api.register(routes, context);
       }

@@ -192,6 +192,7 @@ export const tickets = pgTable(
     index("tickets_user_status_updated_idx").on(t.userId, t.status, t.updatedAt.desc()),
     index("tickets_contact_idx").on(t.contactId, t.whatsappId, t.updatedAt.desc()),
     index("tickets_updated_idx").on(t.updatedAt.desc(), t.id.desc()),
+    index("tickets_created_idx").on(t.createdAt),
   ],
 );
 

@@ -6,6 +6,7 @@ import type { TokenService } from "../modules/auth/tokens.js";
 import type { ConnectionService } from "../modules/connections/connections.service.js";
 import type { ContactService } from "../modules/contacts/contacts.service.js";
 import type { ContactWhatsApp } from "../modules/contacts/contacts-whatsapp.js";
+import type { createDashboardService } from "../modules/dashboard/dashboard.service.js";
 import type { ApiSend } from "../modules/messages/api-send.js";
 import type { MessageService } from "../modules/messages/messages.service.js";
 import type { QueueService } from "../modules/queues/queues.service.js";
@@ -30,6 +31,7 @@ export interface Services {
   storage: MediaStorage;
   apiSend: ApiSend;
   contactWhatsApp: ContactWhatsApp;
+  dashboard: ReturnType<typeof createDashboardService>;
 }
 
 /** What every route plugin is registered with. */

@@ -63,6 +63,10 @@ export function createTicketService(deps: TicketServiceDeps) {
     accessible,
     present,
 
+    async announce(id: number): Promise<void> {
+      await publishUpdate(await present(id));
+    },
+
     async canOpen(actor: AuthUser, id: number): Promise<boolean> {
       const ticket = await repo.findTicket(db, id);
       return !!ticket && canAccessTicket(actor, ticket);

@@ -17,6 +17,7 @@ import { isUniqueViolation } from "../../lib/pg-errors.js";
 import type { Publisher } from "../../realtime/publisher.js";
 import type { TokenService } from "../auth/tokens.js";
 import { existingQueueIds } from "../queues/queues.repo.js";
+import { releaseUserTickets } from "../tickets/tickets.repo.js";
 import { presentUser } from "./users.presenter.js";
 import * as repo from "./users.repo.js";
 
@@ -26,7 +27,13 @@ type UpdateInput = z.output<typeof userUpdateSchema>;
 const sameIds = (a: number[], b: number[]) => a.length === b.length && a.every((id) => b.includes(id));
 const duplicateEmail = () => fieldError("email", "An user with this email already exists");
 
-export function createUserService(deps: { db: Db; events: Publisher; tokens: TokenService }) {
+export function createUserService(deps: {
+  db: Db;
+  events: Publisher;
+  tokens: TokenService;
+  /** Publish a ticket that changed as a side effect (released by a deleted agent). */
+  announceTicket?: (ticketId: number) => Promise<void>;
+}) {
   const { db, events, tokens } = deps;
 
   async function assertQueuesExist(ids: number[]) {
@@ -127,7 +134,7 @@ export function createUserService(deps: { db: Db; events: Publisher; tokens: Tok
 
     async remove(actor: Actor, id: number): Promise<void> {
       if (!can(actor, "users:manage")) throw new AppError("ERR_NO_PERMISSION");
-      await db.transaction(async (tx) => {
+      const released = await db.transaction(async (tx) => {
         const target = await repo.findUserById(tx, id);
         if (!target) throw new AppError("ERR_NO_USER_FOUND");
         if (isAdmin(target)) {
@@ -136,10 +143,14 @@ export function createUserService(deps: { db: Db; events: Publisher; tokens: Tok
             throw new AppError("ERR_NO_PERMISSION", { message: "The last administrator cannot be deleted." });
           }
         }
+        // Their open conversations go back to the queue rather than being left without anyone.
+        const released = await releaseUserTickets(tx, id);
         await repo.deleteUser(tx, id);
+        return released;
       });
       events.publish("user", { action: "delete", userId: id });
       events.userAccessChanged(id, { deleted: true });
+      for (const ticketId of released) await deps.announceTicket?.(ticketId);
     },
   };
 }

@@ -1,0 +1,1 @@
+CREATE INDEX "tickets_created_idx" ON "tickets" USING btree ("created_at");
