@@ -21,9 +21,13 @@ export interface DatabaseAuthState {
 
 const CREDS_KEY = "creds";
 
-/** Buffers become { type: "Buffer", data: base64 } so they survive jsonb (which rejects \u0000). */
-const toJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value, BufferJSON.replacer));
-const fromJson = <T>(value: unknown): T => JSON.parse(JSON.stringify(value), BufferJSON.reviver) as T;
+/**
+ * Buffers become { type: "Buffer", data: base64 } so they survive jsonb (which rejects \u0000).
+ * Values sit in an envelope: drizzle's jsonb reader JSON-parses top-level strings a second
+ * time, which turned a LID mapping such as "98765432101234" into a number.
+ */
+const toJson = (value: unknown): unknown => ({ v: JSON.parse(JSON.stringify(value, BufferJSON.replacer)) });
+const fromJson = <T>(stored: unknown): T => JSON.parse(JSON.stringify((stored as { v: unknown }).v), BufferJSON.reviver) as T;
 
 /**
  * Baileys' auth state in the whatsapp_auth table, one row per key (design §5): any process
