@@ -23,6 +23,16 @@ export default defineConfig({
           pool: "forks",
         },
       },
+      {
+        test: {
+          name: "web",
+          root: "packages/web",
+          include: ["src/**/*.test.tsx", "src/**/*.test.ts"],
+          environment: "jsdom",
+          setupFiles: ["src/testing/setup.ts"],
+          testTimeout: 20_000,
+        },
+      },
     ],
   },
 });

@@ -1,9 +1,7 @@
+import "./lib/i18n";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-
-function App() {
-  return <h1>Zapdesk</h1>;
-}
+import { App } from "./app/app";
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>

@@ -1,0 +1,61 @@
+import { lazy, Suspense } from "react";
+import { createBrowserRouter, Navigate, type RouteObject } from "react-router";
+import { MainLayout } from "./layout/main-layout";
+import { AdminRoute, Loading, PrivateRoute, PublicRoute } from "./routes/guards";
+
+// Pages are split per route so the first paint carries only the shell and the login screen.
+const page = (load: () => Promise<{ default: React.ComponentType }>) => {
+  const Component = lazy(load);
+  return (
+    <Suspense fallback={<Loading />}>
+      <Component />
+    </Suspense>
+  );
+};
+
+export const routes: RouteObject[] = [
+  {
+    element: <PublicRoute />,
+    children: [
+      { path: "/login", element: page(() => import("../features/auth/pages/login-page")) },
+      { path: "/signup", element: page(() => import("../features/auth/pages/signup-page")) },
+    ],
+  },
+  {
+    element: <PrivateRoute />,
+    children: [
+      {
+        element: <MainLayout />,
+        children: [
+          { path: "/", element: page(() => import("./routes/home-page")) },
+          { path: "/tickets/:ticketId?", element: page(() => import("./routes/tickets-placeholder-page")) },
+          { path: "/contacts", element: page(() => import("../features/contacts/pages/contacts-page")) },
+          { path: "/quickAnswers", element: page(() => import("../features/quick-answers/pages/quick-answers-page")) },
+          {
+            element: <AdminRoute />,
+            children: [
+              { path: "/users", element: page(() => import("../features/users/pages/users-page")) },
+              { path: "/connections", element: page(() => import("../features/connections/pages/connections-page")) },
+              { path: "/Queues", element: page(() => import("../features/queues/pages/queues-page")) },
+              { path: "/Settings", element: page(() => import("../features/settings/pages/settings-page")) },
+            ],
+          },
+          { path: "/ZDGChatbot", element: page(() => import("../features/tools/pages/chatbot-page")) },
+          { path: "/ZDGAgendamento", element: page(() => import("../features/tools/pages/schedule-page")) },
+          { path: "/ZDG", element: page(() => import("../features/tools/pages/bulk-messages-page")) },
+          { path: "/ZDGMedia", element: page(() => import("../features/tools/pages/bulk-media-page")) },
+          { path: "/ZDGGroups", element: page(() => import("../features/tools/pages/groups-page")) },
+          { path: "/InstaDirect", element: page(() => import("../features/tools/pages/insta-direct-page")) },
+          { path: "/SMS", element: page(() => import("../features/tools/pages/sms-page")) },
+          { path: "/VoiceCall", element: page(() => import("../features/tools/pages/voice-call-page")) },
+          { path: "/ZDGHistorico", element: page(() => import("../features/tools/pages/history-page")) },
+          { path: "/ZDGComunidade", element: page(() => import("../features/tools/pages/sales-page")) },
+          { path: "/ZDGPassaporte", element: page(() => import("../features/tools/pages/community-page")) },
+        ],
+      },
+    ],
+  },
+  { path: "*", element: <Navigate to="/" replace /> },
+];
+
+export const createRouter = () => createBrowserRouter(routes);

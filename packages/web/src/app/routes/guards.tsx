@@ -1,0 +1,35 @@
+import Box from "@mui/material/Box";
+import CircularProgress from "@mui/material/CircularProgress";
+import { can } from "@zapdesk/core";
+import { Navigate, Outlet } from "react-router";
+import { useAuth } from "../../lib/auth";
+
+function Loading() {
+  return (
+    <Box sx={{ display: "grid", placeItems: "center", height: "100vh" }}>
+      <CircularProgress aria-label="Loading" />
+    </Box>
+  );
+}
+
+/** Spec §4: unauthenticated users on private routes go to /login. */
+export function PrivateRoute() {
+  const { user, loading } = useAuth();
+  if (loading) return <Loading />;
+  return user ? <Outlet /> : <Navigate to="/login" replace />;
+}
+
+/** Authenticated users on public routes go to /. */
+export function PublicRoute() {
+  const { user, loading } = useAuth();
+  if (loading) return <Loading />;
+  return user ? <Navigate to="/" replace /> : <Outlet />;
+}
+
+/** The Administration screens: hidden from the drawer and refused by the server; here we just send agents home. */
+export function AdminRoute() {
+  const { user } = useAuth();
+  return can(user, "drawer-admin-items:view") ? <Outlet /> : <Navigate to="/" replace />;
+}
+
+export { Loading };

@@ -1,0 +1,171 @@
+import DeleteOutline from "@mui/icons-material/DeleteOutlined";
+import Edit from "@mui/icons-material/Edit";
+import WhatsAppIcon from "@mui/icons-material/WhatsApp";
+import Avatar from "@mui/material/Avatar";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import IconButton from "@mui/material/IconButton";
+import LinearProgress from "@mui/material/LinearProgress";
+import Table from "@mui/material/Table";
+import TableBody from "@mui/material/TableBody";
+import TableCell from "@mui/material/TableCell";
+import TableHead from "@mui/material/TableHead";
+import TableRow from "@mui/material/TableRow";
+import { type Contact, can } from "@zapdesk/core";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { ConfirmDialog } from "../../../components/ui/confirm-dialog";
+import { PageContainer } from "../../../components/ui/page-container";
+import { SearchField } from "../../../components/ui/search-field";
+import { TableLoadingRow } from "../../../components/ui/table-loading-row";
+import { useInfiniteScroll } from "../../../components/ui/use-infinite-scroll";
+import { visuallyHidden } from "../../../components/ui/visually-hidden";
+import { useAuth } from "../../../lib/auth";
+import { toastError } from "../../../lib/error-handler";
+import { toast } from "../../../lib/toast";
+import { useDebounce } from "../../../lib/use-debounce";
+import { useDeleteContact } from "../api/delete-contact";
+import { contactsToCsv, downloadCsv, fetchAllContacts } from "../api/export-contacts";
+import { useContacts } from "../api/get-contacts";
+import { useImportContacts } from "../api/import-contacts";
+import { useStartTicket } from "../api/start-ticket";
+import { ContactModal } from "../components/contact-modal";
+
+export default function ContactsPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { user } = useAuth();
+  const [search, setSearch] = useState("");
+  const debounced = useDebounce(search);
+  const { data, isLoading, hasNextPage, isFetchingNextPage, fetchNextPage } = useContacts(debounced);
+  const contacts = data?.pages.flatMap((p) => p.contacts) ?? [];
+  const onScroll = useInfiniteScroll({ hasNextPage, isFetching: isFetchingNextPage, fetchNextPage });
+  const [modal, setModal] = useState<{ open: boolean; contactId?: number }>({ open: false });
+  const [deleting, setDeleting] = useState<Contact | null>(null);
+  const [confirmImport, setConfirmImport] = useState(false);
+  const [exporting, setExporting] = useState(false);
+  const remove = useDeleteContact();
+  const importContacts = useImportContacts();
+  const startTicket = useStartTicket();
+
+  const onExport = async () => {
+    setExporting(true);
+    try {
+      downloadCsv(contactsToCsv(await fetchAllContacts(debounced)));
+    } catch (error) {
+      toastError(error);
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const onStartTicket = (contact: Contact) => {
+    if (!user) return;
+    startTicket.mutate({ contactId: contact.id, userId: user.id }, { onSuccess: (ticket) => navigate(`/tickets/${ticket.id}`) });
+  };
+
+  const busy = importContacts.isPending || exporting;
+  return (
+    <PageContainer
+      title={t("contacts.title")}
+      onScroll={onScroll}
+      actions={
+        <>
+          <SearchField value={search} onChange={setSearch} />
+          {can(user, "contacts:import") && (
+            <Button variant="contained" onClick={() => setConfirmImport(true)} disabled={busy}>
+              {t("contacts.buttons.import")}
+            </Button>
+          )}
+          <Button variant="contained" onClick={() => setModal({ open: true })}>
+            {t("contacts.buttons.add")}
+          </Button>
+          <Button variant="contained" onClick={onExport} disabled={busy}>
+            {t("contacts.buttons.export")}
+          </Button>
+        </>
+      }
+    >
+      {busy && (
+        <LinearProgress
+          aria-label={importContacts.isPending ? t("contacts.importing") : t("contacts.exporting")}
+          sx={{ mb: 1 }}
+        />
+      )}
+      <ContactModal open={modal.open} contactId={modal.contactId} onClose={() => setModal({ open: false })} />
+      <ConfirmDialog
+        open={!!deleting}
+        title={t("contacts.confirmationModal.deleteTitle", { name: deleting?.name ?? "" })}
+        onClose={() => setDeleting(null)}
+        onConfirm={() => deleting && remove.mutate(deleting.id, { onSuccess: () => toast.success(t("contacts.toasts.deleted")) })}
+      >
+        {t("contacts.confirmationModal.deleteMessage")}
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={confirmImport}
+        title={t("contacts.confirmationModal.importTitle")}
+        onClose={() => setConfirmImport(false)}
+        onConfirm={() => importContacts.mutate(undefined, { onSuccess: () => toast.success(t("contacts.toasts.imported")) })}
+      >
+        {t("contacts.confirmationModal.importMessage")}
+      </ConfirmDialog>
+      <Table size="small" aria-label={t("contacts.title")}>
+        <TableHead>
+          <TableRow>
+            <TableCell padding="checkbox">
+              <Box component="span" sx={visuallyHidden}>
+                {t("contacts.table.avatar")}
+              </Box>
+            </TableCell>
+            <TableCell>{t("contacts.table.name")}</TableCell>
+            <TableCell align="center">{t("contacts.table.whatsapp")}</TableCell>
+            <TableCell align="center">{t("contacts.table.email")}</TableCell>
+            <TableCell align="center">{t("contacts.table.actions")}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {contacts.map((contact) => (
+            <TableRow key={contact.id}>
+              <TableCell padding="checkbox">
+                <Avatar src={contact.profilePicUrl || undefined} alt="" sx={{ width: 32, height: 32 }}>
+                  {contact.name.charAt(0).toUpperCase()}
+                </Avatar>
+              </TableCell>
+              <TableCell>{contact.name}</TableCell>
+              <TableCell align="center">{contact.number}</TableCell>
+              <TableCell align="center">{contact.email}</TableCell>
+              <TableCell align="center" sx={{ whiteSpace: "nowrap" }}>
+                <IconButton
+                  size="small"
+                  aria-label={t("contacts.buttons.startTicket", { name: contact.name })}
+                  onClick={() => onStartTicket(contact)}
+                  disabled={startTicket.isPending}
+                >
+                  <WhatsAppIcon />
+                </IconButton>
+                <IconButton
+                  size="small"
+                  aria-label={t("common.editItem", { name: contact.name })}
+                  onClick={() => setModal({ open: true, contactId: contact.id })}
+                >
+                  <Edit />
+                </IconButton>
+                {can(user, "contacts-page:deleteContact") && (
+                  <IconButton
+                    size="small"
+                    aria-label={t("common.deleteItem", { name: contact.name })}
+                    onClick={() => setDeleting(contact)}
+                  >
+                    <DeleteOutline />
+                  </IconButton>
+                )}
+              </TableCell>
+            </TableRow>
+          ))}
+          {(isLoading || isFetchingNextPage) && <TableLoadingRow columns={5} />}
+        </TableBody>
+      </Table>
+    </PageContainer>
+  );
+}

@@ -1,0 +1,130 @@
+import ContentCopy from "@mui/icons-material/ContentCopy";
+import IconButton from "@mui/material/IconButton";
+import InputAdornment from "@mui/material/InputAdornment";
+import Paper from "@mui/material/Paper";
+import Stack from "@mui/material/Stack";
+import TextField from "@mui/material/TextField";
+import Typography from "@mui/material/Typography";
+import { NEW_TICKET_DELAYS, type SettingKey } from "@zapdesk/core";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { PageContainer } from "../../../components/ui/page-container";
+import { toast } from "../../../lib/toast";
+import { useSettings } from "../api/get-settings";
+import { useUpdateSetting } from "../api/update-setting";
+import { SettingSelect } from "../components/setting-select";
+import { SettingUrlField } from "../components/setting-url-field";
+
+/** One setting: its title is the accessible name of the control beside it (`setting-<id>-label`). */
+function Row({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <Paper variant="outlined" sx={{ p: 2, display: "flex", alignItems: "center", gap: 2, flexWrap: "wrap" }}>
+      <Typography id={`setting-${id}-label`} sx={{ flex: 1, minWidth: 220 }}>
+        {title}
+      </Typography>
+      {children}
+    </Paper>
+  );
+}
+
+/** Spec §9 delays, shown in the largest whole unit. */
+function delayLabel(seconds: number, t: (key: string, options?: Record<string, unknown>) => string) {
+  if (seconds < 60) return t("settings.delays.seconds", { count: seconds });
+  if (seconds < 3600) return t("settings.delays.minutes", { count: seconds / 60 });
+  return t("settings.delays.hours", { count: seconds / 3600 });
+}
+
+export default function SettingsPage() {
+  const { t } = useTranslation();
+  const { data: settings = [] } = useSettings();
+  const update = useUpdateSetting();
+  const value = (key: SettingKey) => settings.find((s) => s.key === key)?.value ?? "";
+  const save = (key: SettingKey, next: string) =>
+    update.mutate({ key, value: next }, { onSuccess: () => toast.success(t("settings.success"), `setting-${key}`) });
+  const enabledDisabled = [
+    { value: "enabled", label: t("settings.settings.userCreation.options.enabled") },
+    { value: "disabled", label: t("settings.settings.userCreation.options.disabled") },
+  ];
+  const token = value("userApiToken");
+
+  return (
+    <PageContainer title={t("settings.title")}>
+      <Stack spacing={1.5} sx={{ p: 1 }}>
+        <Row id="userCreation" title={t("settings.settings.userCreation.name")}>
+          <SettingSelect
+            labelledBy="setting-userCreation-label"
+            value={value("userCreation")}
+            options={enabledDisabled}
+            onChange={(v) => save("userCreation", v)}
+          />
+        </Row>
+        <Row id="timeCreateNewTicket" title={t("settings.settings.timeCreateNewTicket.name")}>
+          <SettingSelect
+            labelledBy="setting-timeCreateNewTicket-label"
+            value={value("timeCreateNewTicket")}
+            options={NEW_TICKET_DELAYS.map((s) => ({ value: String(s), label: delayLabel(s, t) }))}
+            onChange={(v) => save("timeCreateNewTicket", v)}
+          />
+        </Row>
+        <Row id="call" title={t("settings.settings.call.name")}>
+          <SettingSelect
+            labelledBy="setting-call-label"
+            value={value("call")}
+            options={enabledDisabled}
+            onChange={(v) => save("call", v)}
+          />
+        </Row>
+        <Row id="CheckMsgIsGroup" title={t("settings.settings.CheckMsgIsGroup.name")}>
+          <SettingSelect
+            labelledBy="setting-CheckMsgIsGroup-label"
+            value={value("CheckMsgIsGroup")}
+            options={enabledDisabled}
+            onChange={(v) => save("CheckMsgIsGroup", v)}
+          />
+        </Row>
+        {(["protocolWebhookUrl", "salesPageUrl", "communityPageUrl"] as const).map((key) => (
+          <Row key={key} id={key} title={t(`settings.settings.${key}.name`)}>
+            <SettingUrlField
+              settingKey={key}
+              labelledBy={`setting-${key}-label`}
+              label={t(`settings.settings.${key}.name`)}
+              value={value(key)}
+              onSave={(v) => save(key, v)}
+            />
+          </Row>
+        ))}
+        <Row id="userApiToken" title={t("settings.settings.userApiToken.name")}>
+          <TextField
+            id="userApiToken"
+            size="small"
+            value={token}
+            sx={{ flex: 1, minWidth: 280 }}
+            slotProps={{
+              htmlInput: { readOnly: true, "aria-labelledby": "setting-userApiToken-label" },
+              input: {
+                endAdornment: (
+                  <InputAdornment position="end">
+                    <IconButton
+                      aria-label={t("settings.settings.userApiToken.copy")}
+                      disabled={!token}
+                      onClick={async () => {
+                        try {
+                          await navigator.clipboard.writeText(token);
+                          toast.success(t("settings.settings.userApiToken.copied"));
+                        } catch {
+                          toast.error(t("settings.settings.userApiToken.copyFailed"));
+                        }
+                      }}
+                    >
+                      <ContentCopy />
+                    </IconButton>
+                  </InputAdornment>
+                ),
+              },
+            }}
+          />
+        </Row>
+      </Stack>
+    </PageContainer>
+  );
+}

@@ -1,0 +1,135 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import Button from "@mui/material/Button";
+import Dialog from "@mui/material/Dialog";
+import DialogActions from "@mui/material/DialogActions";
+import DialogContent from "@mui/material/DialogContent";
+import DialogTitle from "@mui/material/DialogTitle";
+import FormControl from "@mui/material/FormControl";
+import InputLabel from "@mui/material/InputLabel";
+import MenuItem from "@mui/material/MenuItem";
+import Select from "@mui/material/Select";
+import Stack from "@mui/material/Stack";
+import { can, PROFILES, type User, userCreateSchema, userUpdateSchema } from "@zapdesk/core";
+import { useEffect } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { QueueSelect } from "../../../components/queue-select";
+import { FormTextField } from "../../../components/ui/form-text-field";
+import { useAuth } from "../../../lib/auth";
+import { delay, handleFormError, SUBMIT_DELAY_MS } from "../../../lib/form-errors";
+import { toast } from "../../../lib/toast";
+import { useSaveUser } from "../api/save-user";
+
+interface UserModalProps {
+  open: boolean;
+  onClose(): void;
+  /** The user being edited; none to create one. */
+  user?: User | null;
+}
+
+interface UserForm {
+  name: string;
+  email: string;
+  password: string;
+  profile: "admin" | "user";
+  queueIds: number[];
+}
+
+const FIELDS = ["name", "email", "password", "profile", "queueIds"] as const;
+
+export function UserModal({ open, onClose, user }: UserModalProps) {
+  const { t } = useTranslation();
+  const { user: me } = useAuth();
+  const save = useSaveUser();
+  const editing = !!user;
+  const { control, handleSubmit, reset, setError, formState } = useForm<UserForm>({
+    // Same core schemas as the server: creating needs a password, editing keeps it when left empty.
+    resolver: zodResolver(editing ? userUpdateSchema : userCreateSchema) as never,
+    defaultValues: { name: "", email: "", password: "", profile: "user", queueIds: [] },
+  });
+
+  useEffect(() => {
+    if (!open) return;
+    reset({
+      name: user?.name ?? "",
+      email: user?.email ?? "",
+      password: "",
+      profile: user?.profile ?? "user",
+      queueIds: user?.queues.map((q) => q.id) ?? [],
+    });
+  }, [open, user, reset]);
+
+  const onSubmit = handleSubmit(async (values) => {
+    await delay(SUBMIT_DELAY_MS);
+    const input = { ...values };
+    // Agents may not change profile or queues (spec §6): leave them out rather than risk a 403.
+    if (!can(me, "user-modal:editProfile")) delete (input as Partial<UserForm>).profile;
+    if (!can(me, "user-modal:editQueues")) delete (input as Partial<UserForm>).queueIds;
+    try {
+      await save.mutateAsync({ id: user?.id, input });
+      toast.success(t("userModal.success"));
+      onClose();
+    } catch (error) {
+      handleFormError(error, setError, FIELDS);
+    }
+  });
+
+  return (
+    <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="user-modal-title">
+      <DialogTitle id="user-modal-title">{editing ? t("userModal.title.edit") : t("userModal.title.add")}</DialogTitle>
+      <form noValidate onSubmit={onSubmit}>
+        <DialogContent dividers>
+          <Stack spacing={2}>
+            <Stack direction={{ xs: "column", sm: "row" }} spacing={2}>
+              <FormTextField control={control} name="name" label={t("userModal.form.name")} autoFocus fullWidth />
+              <FormTextField
+                control={control}
+                name="password"
+                label={t("userModal.form.password")}
+                password
+                autoComplete="new-password"
+                fullWidth
+              />
+            </Stack>
+            <Stack direction={{ xs: "column", sm: "row" }} spacing={2}>
+              <FormTextField control={control} name="email" label={t("userModal.form.email")} autoComplete="off" fullWidth />
+              {can(me, "user-modal:editProfile") && (
+                <Controller
+                  control={control}
+                  name="profile"
+                  render={({ field }) => (
+                    <FormControl fullWidth>
+                      <InputLabel id="user-profile-label">{t("userModal.form.profile")}</InputLabel>
+                      <Select {...field} labelId="user-profile-label" label={t("userModal.form.profile")}>
+                        {PROFILES.map((p) => (
+                          <MenuItem key={p} value={p}>
+                            {t(`userModal.form.profiles.${p}`)}
+                          </MenuItem>
+                        ))}
+                      </Select>
+                    </FormControl>
+                  )}
+                />
+              )}
+            </Stack>
+            {can(me, "user-modal:editQueues") && (
+              <Controller
+                control={control}
+                name="queueIds"
+                render={({ field }) => <QueueSelect value={field.value} onChange={field.onChange} />}
+              />
+            )}
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose} color="inherit" disabled={formState.isSubmitting}>
+            {t("userModal.buttons.cancel")}
+          </Button>
+          <Button type="submit" variant="contained" disabled={formState.isSubmitting}>
+            {editing ? t("userModal.buttons.okEdit") : t("userModal.buttons.okAdd")}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it, vi } from "vitest";
+import { ADMIN, fakeApi } from "../testing/fake-api";
+import { ApiError, api, onSessionChange } from "./api-client";
+import { getToken } from "./token-storage";
+
+describe("api client (spec §4 session)", () => {
+  it("sends the stored token as a Bearer header with credentials", async () => {
+    localStorage.setItem("token", "abc");
+    const server = fakeApi({ "GET /api/users": { body: { users: [], count: 0, hasMore: false } } });
+    await api.get("/users", { searchParam: "", pageNumber: 1 });
+    expect(server.calls[0].headers.Authorization).toBe("Bearer abc");
+    expect(server.calls[0].query.get("pageNumber")).toBe("1");
+    expect(server.calls[0].query.has("searchParam")).toBe(false);
+    const init = vi.mocked(fetch).mock.calls[0][1];
+    expect(init?.credentials).toBe("include");
+  });
+
+  it("refreshes once on 403 and retries with the new token", async () => {
+    localStorage.setItem("token", "old");
+    const server = fakeApi({
+      "POST /api/auth/refresh_token": { body: { token: "new", user: ADMIN } },
+      "GET /api/queue": (req) =>
+        req.headers.Authorization === "Bearer new" ? { body: [] } : { status: 403, body: { error: "ERR_SESSION_EXPIRED" } },
+    });
+    await expect(api.get("/queue")).resolves.toEqual([]);
+    expect(server.callsTo("POST", "/api/auth/refresh_token")).toHaveLength(1);
+    expect(getToken()).toBe("new");
+  });
+
+  it("shares one refresh between requests that expire together", async () => {
+    localStorage.setItem("token", "old");
+    const server = fakeApi({
+      "POST /api/auth/refresh_token": { body: { token: "new", user: ADMIN } },
+      "GET /api/queue": (req) =>
+        req.headers.Authorization === "Bearer new" ? { body: [] } : { status: 403, body: { error: "ERR_SESSION_EXPIRED" } },
+    });
+    await Promise.all([api.get("/queue"), api.get("/queue"), api.get("/queue")]);
+    expect(server.callsTo("POST", "/api/auth/refresh_token")).toHaveLength(1);
+  });
+
+  it("does not refresh for a permission refusal and surfaces the 403", async () => {
+    localStorage.setItem("token", "t");
+    const server = fakeApi({ "POST /api/users": { status: 403, body: { error: "ERR_NO_PERMISSION" } } });
+    const error = await api.post("/users", {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).code).toBe("ERR_NO_PERMISSION");
+    expect(server.callsTo("POST", "/api/auth/refresh_token")).toHaveLength(0);
+    expect(getToken()).toBe("t");
+  });
+
+  it("logs out on 401", async () => {
+    localStorage.setItem("token", "t");
+    fakeApi({ "GET /api/queue": { status: 401, body: { error: "ERR_SESSION_EXPIRED" } } });
+    const events: string[] = [];
+    const off = onSessionChange((event) => events.push(event));
+    await expect(api.get("/queue")).rejects.toBeInstanceOf(ApiError);
+    off();
+    expect(events).toEqual(["expired"]);
+    expect(getToken()).toBeNull();
+  });
+
+  it("logs out when the refresh after a 403 is refused", async () => {
+    localStorage.setItem("token", "t");
+    fakeApi({ "GET /api/queue": { status: 403, body: { error: "ERR_SESSION_EXPIRED" } } });
+    await expect(api.get("/queue")).rejects.toMatchObject({ status: 401 });
+    expect(getToken()).toBeNull();
+  });
+});

@@ -1,0 +1,79 @@
+import { useQueryClient } from "@tanstack/react-query";
+import type { loginSchema, User } from "@zapdesk/core";
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
+import type { z } from "zod";
+import { api, onSessionChange, refreshedUser, refreshSession, request } from "./api-client";
+import { disconnectSocket } from "./socket";
+import { getToken, setToken } from "./token-storage";
+
+interface AuthState {
+  user: User | null;
+  /** True until the start-up refresh answered; routes wait for it instead of bouncing to /login. */
+  loading: boolean;
+  login(credentials: z.input<typeof loginSchema>): Promise<void>;
+  logout(): Promise<void>;
+  /** Realtime `user` events about oneself (name, profile, queues) land here. */
+  updateUser(user: User): void;
+}
+
+const AuthContext = createContext<AuthState | null>(null);
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [user, setUser] = useState<User | null>(null);
+  const [loading, setLoading] = useState(() => !!getToken());
+
+  useEffect(() => {
+    const off = onSessionChange((event) => {
+      if (event === "expired") {
+        disconnectSocket();
+        setUser(null);
+        queryClient.clear();
+      } else {
+        const refreshed = refreshedUser() as User | null;
+        if (refreshed) setUser(refreshed);
+      }
+    });
+    // Spec §4: on load, a stored token means "try to restore the session".
+    if (getToken()) {
+      refreshSession()
+        .then((token) => {
+          if (!token) setToken(null);
+        })
+        .catch(() => undefined)
+        .finally(() => setLoading(false));
+    }
+    return off;
+  }, [queryClient]);
+
+  const login = useCallback(async (credentials: z.input<typeof loginSchema>) => {
+    const session = await request<{ token: string; user: User }>("/auth/login", {
+      method: "POST",
+      body: credentials,
+      skipSessionHandling: true,
+    });
+    setToken(session.token);
+    setUser(session.user);
+  }, []);
+
+  const logout = useCallback(async () => {
+    try {
+      await api.delete("/auth/logout");
+    } catch {
+      // Logging out locally matters more than the server's answer.
+    }
+    setToken(null);
+    disconnectSocket();
+    setUser(null);
+    queryClient.clear();
+  }, [queryClient]);
+
+  const value = useMemo<AuthState>(() => ({ user, loading, login, logout, updateUser: setUser }), [user, loading, login, logout]);
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthState {
+  const context = useContext(AuthContext);
+  if (!context) throw new Error("useAuth outside AuthProvider");
+  return context;
+}

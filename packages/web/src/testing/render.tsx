@@ -1,0 +1,26 @@
+import { render } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { createMemoryRouter, MemoryRouter, RouterProvider } from "react-router";
+import { AppProviders } from "../app/providers";
+import { routes } from "../app/router";
+import { createQueryClient } from "../lib/query-client";
+
+/** The whole app at a given URL, as a user would meet it. */
+export function renderApp(url: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [url] });
+  const result = render(
+    <AppProviders queryClient={createQueryClient()}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return { ...result, router };
+}
+
+/** One component inside the real providers (theme, i18n, query cache, auth, toasts). */
+export function renderWithProviders(ui: ReactNode) {
+  return render(
+    <AppProviders queryClient={createQueryClient()}>
+      <MemoryRouter>{ui}</MemoryRouter>
+    </AppProviders>,
+  );
+}

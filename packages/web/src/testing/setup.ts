@@ -1,0 +1,29 @@
+import "@testing-library/jest-dom/vitest";
+import { cleanup } from "@testing-library/react";
+import { afterEach, vi } from "vitest";
+import i18n from "../lib/i18n";
+import { clearToasts } from "../lib/toast";
+
+// jsdom has no layout engine: report a wide screen so the drawer starts open (spec §2).
+Object.defineProperty(window, "matchMedia", {
+  writable: true,
+  value: (query: string) => ({
+    matches: /min-width:\s*600px/.test(query),
+    media: query,
+    onchange: null,
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    addListener: () => {},
+    removeListener: () => {},
+    dispatchEvent: () => false,
+  }),
+});
+
+afterEach(async () => {
+  cleanup();
+  clearToasts();
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+  localStorage.clear();
+  await i18n.changeLanguage("pt");
+});
