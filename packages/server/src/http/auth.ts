@@ -1,3 +1,4 @@
+import { can, type Permission } from "@zapdesk/core";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Db } from "../db/client.js";
 import { AppError } from "../lib/app-error.js";
@@ -37,4 +38,15 @@ export function createAuthenticate(deps: { db: Db; tokens: TokenService }) {
 export function actorOf(request: FastifyRequest): AuthUser {
   if (!request.user) throw new AppError("ERR_SESSION_EXPIRED");
   return request.user;
+}
+
+/**
+ * onRequest hook (after `authenticate`) for routes only some roles may use: refused
+ * before the body is read, so a forbidden caller learns nothing about the payload.
+ * Services check again; this only makes the answer a 403 rather than a 400.
+ */
+export function requirePermission(permission: Permission) {
+  return async function checkPermission(request: FastifyRequest): Promise<void> {
+    if (!can(actorOf(request), permission)) throw new AppError("ERR_NO_PERMISSION");
+  };
 }

@@ -1,7 +1,7 @@
 import { connectionInputSchema, connectionSchema, connectionUpdateSchema, deletedSchema, idParamsSchema } from "@zapdesk/core";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { actorOf } from "../../http/auth.js";
+import { actorOf, requirePermission } from "../../http/auth.js";
 import type { RouteContext } from "../../http/route-context.js";
 
 const ok = z.object({ message: z.string() });
@@ -10,6 +10,7 @@ export const connectionRoutes: FastifyPluginAsyncZod<RouteContext> = async (app,
   app.addHook("onRequest", authenticate);
   const tags = ["connections"];
   const { connections } = services;
+  const admin = { onRequest: requirePermission("connections:manage") };
 
   app.get("/whatsapp", { schema: { tags, response: { 200: z.array(connectionSchema) } } }, (request) =>
     connections.list(actorOf(request)),
@@ -17,31 +18,49 @@ export const connectionRoutes: FastifyPluginAsyncZod<RouteContext> = async (app,
   app.get("/whatsapp/:id", { schema: { tags, params: idParamsSchema, response: { 200: connectionSchema } } }, (request) =>
     connections.get(actorOf(request), request.params.id),
   );
-  app.post("/whatsapp", { schema: { tags, body: connectionInputSchema, response: { 200: connectionSchema } } }, (request) =>
-    connections.create(actorOf(request), request.body),
+  app.post(
+    "/whatsapp",
+    { ...admin, schema: { tags, body: connectionInputSchema, response: { 200: connectionSchema } } },
+    (request) => connections.create(actorOf(request), request.body),
   );
   app.put(
     "/whatsapp/:id",
-    { schema: { tags, params: idParamsSchema, body: connectionUpdateSchema, response: { 200: connectionSchema } } },
+    { ...admin, schema: { tags, params: idParamsSchema, body: connectionUpdateSchema, response: { 200: connectionSchema } } },
     (request) => connections.update(actorOf(request), request.params.id, request.body),
   );
-  app.delete("/whatsapp/:id", { schema: { tags, params: idParamsSchema, response: { 200: deletedSchema } } }, async (request) => {
-    await connections.remove(actorOf(request), request.params.id);
-    return { message: "Connection deleted" };
-  });
+  app.delete(
+    "/whatsapp/:id",
+    { ...admin, schema: { tags, params: idParamsSchema, response: { 200: deletedSchema } } },
+    async (request) => {
+      await connections.remove(actorOf(request), request.params.id);
+      return { message: "Connection deleted" };
+    },
+  );
 
-  app.post("/whatsappsession/:id", { schema: { tags, params: idParamsSchema, response: { 200: ok } } }, async (request) => {
-    await connections.startSession(actorOf(request), request.params.id);
-    return { message: "Starting session" };
-  });
-  app.put("/whatsappsession/:id", { schema: { tags, params: idParamsSchema, response: { 200: ok } } }, async (request) => {
-    await connections.newQrCode(actorOf(request), request.params.id);
-    return { message: "Requesting a new QR code" };
-  });
-  app.delete("/whatsappsession/:id", { schema: { tags, params: idParamsSchema, response: { 200: ok } } }, async (request) => {
-    await connections.disconnect(actorOf(request), request.params.id);
-    return { message: "Session disconnected" };
-  });
+  app.post(
+    "/whatsappsession/:id",
+    { ...admin, schema: { tags, params: idParamsSchema, response: { 200: ok } } },
+    async (request) => {
+      await connections.startSession(actorOf(request), request.params.id);
+      return { message: "Starting session" };
+    },
+  );
+  app.put(
+    "/whatsappsession/:id",
+    { ...admin, schema: { tags, params: idParamsSchema, response: { 200: ok } } },
+    async (request) => {
+      await connections.newQrCode(actorOf(request), request.params.id);
+      return { message: "Requesting a new QR code" };
+    },
+  );
+  app.delete(
+    "/whatsappsession/:id",
+    { ...admin, schema: { tags, params: idParamsSchema, response: { 200: ok } } },
+    async (request) => {
+      await connections.disconnect(actorOf(request), request.params.id);
+      return { message: "Session disconnected" };
+    },
+  );
 
   app.get("/whatsappzdg", { schema: { tags, response: { 200: z.object({ id: z.number() }) } } }, async () => ({
     id: await connections.defaultConnectedId(),
