@@ -43,7 +43,8 @@ export function createRealtime(options: RealtimeOptions): Realtime {
     const sub = pub.duplicate();
     for (const client of [pub, sub]) client.on("error", (error) => logger.warn({ err: error }, "redis (realtime) error"));
     redisClients.push(pub, sub);
-    io.adapter(createAdapter(pub, sub, { key: "zapdesk" }));
+    // Scoped to the installation, so another install sharing this Redis never receives our events.
+    io.adapter(createAdapter(pub, sub, { key: `zapdesk:${tokens.installId}` }));
   }
 
   // Authenticate at connect: no token or a bad one and the socket is refused.

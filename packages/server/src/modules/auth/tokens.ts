@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import type { Db } from "../../db/client.js";
@@ -38,6 +38,12 @@ export function createTokenService(options: TokenServiceOptions) {
   }
 
   return {
+    /**
+     * Names this installation without revealing its secret: every process of one install
+     * shares it, two installs (or test apps) on one Redis never do.
+     */
+    installId: createHash("sha256").update(`zapdesk-install:${options.accessSecret}`).digest("hex").slice(0, 16),
+
     async signAccess(userId: number): Promise<string> {
       const now = Math.floor(clock.now().getTime() / 1000);
       return new SignJWT({})
