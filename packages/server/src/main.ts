@@ -1,58 +1,6 @@
-import { buildApp } from "./app.js";
-import { ConfigError, loadConfig } from "./config.js";
-import { openDatabase } from "./db/client.js";
-import { migrate } from "./db/migrate.js";
-import { seed } from "./db/seed.js";
+import { configOrExit, startServer } from "./server.js";
 
-async function main() {
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
-
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
-  const applied = await migrate(database);
-  const seeded = await seed(database.db, { email: config.adminEmail, password: config.adminPassword, name: config.adminName });
-
-  const { app, start } = await buildApp({ config, database });
-  if (applied.length) app.log.info({ applied }, "migrations applied");
-  if (seeded.adminCreated) {
-    app.log.info({ email: config.adminEmail }, "administrator created");
-    if (seeded.generatedAdminPassword) {
-      // Printed once, on purpose: the only way to learn a generated password.
-      console.log(`\n  Administrator: ${config.adminEmail}\n  Password:      ${seeded.generatedAdminPassword}\n`);
-    }
-  }
-
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, "shutting down");
-    const force = setTimeout(() => process.exit(1), 10000);
-    force.unref();
-    await app.close();
-    await database.close();
-    process.exit(0);
-  };
-  process.on("SIGINT", () => void shutdown("SIGINT"));
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-
-  await app.listen({ port: config.port, host: config.host });
-  await start();
-  app.log.info(
-    { mode: config.databaseUrl ? (config.redisUrl ? "scaled-out" : "postgres") : "embedded" },
-    `Zapdesk listening on http://localhost:${config.port}`,
-  );
-}
-
-main().catch((error) => {
+startServer(configOrExit()).catch((error) => {
   console.error(error);
   process.exit(1);
 });

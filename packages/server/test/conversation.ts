@@ -1,4 +1,4 @@
-import type { Connection, Message, Ticket } from "@zapdesk/core";
+import type { Connection, Message, SimulatorOutboundMessage, Ticket } from "@zapdesk/core";
 import { expect } from "vitest";
 import type { TestUser } from "./factories.js";
 import type { TestApp } from "./harness.js";
@@ -86,7 +86,7 @@ export async function phoneReceived(t: TestApp, admin: TestUser, whatsappId: num
     query: { to },
   });
   expect(res.statusCode, res.body).toBe(200);
-  return (res.json() as { messages: { body: string; to: string; wid: string; media?: { mimetype: string } }[] }).messages;
+  return (res.json() as { messages: SimulatorOutboundMessage[] }).messages;
 }
 
 let counter = 0;
