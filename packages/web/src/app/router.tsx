@@ -27,8 +27,8 @@ export const routes: RouteObject[] = [
       {
         element: <MainLayout />,
         children: [
-          { path: "/", element: page(() => import("./routes/home-page")) },
-          { path: "/tickets/:ticketId?", element: page(() => import("./routes/tickets-placeholder-page")) },
+          { path: "/", element: page(() => import("../features/dashboard/pages/dashboard-page")) },
+          { path: "/tickets/:ticketId?", element: page(() => import("./routes/tickets-page")) },
           { path: "/contacts", element: page(() => import("../features/contacts/pages/contacts-page")) },
           { path: "/quickAnswers", element: page(() => import("../features/quick-answers/pages/quick-answers-page")) },
           {

@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
-import type { Connection, Contact, Queue, QuickAnswer, Setting, User } from "@zapdesk/core";
-import { useEffect } from "react";
+import type { Connection, Contact, Queue, QuickAnswer, RealtimePayloads, Setting, User } from "@zapdesk/core";
+import { useEffect, useRef } from "react";
 import { useAuth } from "./auth";
 import { removeFromArray, removeFromPages, textMatches, upsertInArray, upsertInPages } from "./list-cache";
 import { queryKeys } from "./query-keys";
@@ -8,14 +8,23 @@ import { connectSocket, disconnectSocket } from "./socket";
 
 const listOf = (all: readonly string[]) => [...all, "list"];
 
+/** Ticket and message events are the ticket features' business; the app layer hands their handlers in. */
+export interface TicketEventHandlers {
+  ticket(event: RealtimePayloads["ticket"]): void;
+  appMessage(event: RealtimePayloads["appMessage"]): void;
+}
+
 /**
  * The only subscriber to the socket: every event becomes a cache update, so
  * screens re-render from TanStack Query and never listen themselves.
  */
-export function useRealtimeSync(): void {
+export function useRealtimeSync(ticketHandlers?: TicketEventHandlers): void {
   const client = useQueryClient();
   const { user, updateUser } = useAuth();
   const userId = user?.id;
+  // The latest handlers without reconnecting when they change (they close over the current route).
+  const handlers = useRef(ticketHandlers);
+  handlers.current = ticketHandlers;
 
   useEffect(() => {
     if (!userId) return;
@@ -78,6 +87,9 @@ export function useRealtimeSync(): void {
         list?.map((w) => (w.id === id ? { ...w, status, qrcode, retries, updatedAt } : w)),
       );
     });
+
+    socket.on("ticket", (event) => handlers.current?.ticket(event));
+    socket.on("appMessage", (event) => handlers.current?.appMessage(event));
 
     return () => {
       socket.removeAllListeners();

@@ -1,8 +1,11 @@
 import "@testing-library/jest-dom/vitest";
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import { afterEach, vi } from "vitest";
 import i18n from "../lib/i18n";
 import { clearToasts } from "../lib/toast";
+
+// Lazy routes and MUI transitions are slow under parallel test files; wait longer than the default second.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom has no layout engine: report a wide screen so the drawer starts open (spec §2).
 Object.defineProperty(window, "matchMedia", {

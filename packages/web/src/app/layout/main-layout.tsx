@@ -1,8 +1,6 @@
 import ChevronLeftIcon from "@mui/icons-material/ChevronLeft";
 import MenuIcon from "@mui/icons-material/Menu";
-import NotificationsIcon from "@mui/icons-material/Notifications";
 import AppBar from "@mui/material/AppBar";
-import Badge from "@mui/material/Badge";
 import Box from "@mui/material/Box";
 import Divider from "@mui/material/Divider";
 import Drawer from "@mui/material/Drawer";
@@ -14,8 +12,10 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet } from "react-router";
 import { LanguageSwitch } from "../../components/ui/language-switch";
+import { NotificationsBell } from "../../features/notifications";
 import { useRealtimeSync } from "../../lib/realtime-sync";
 import { DrawerItems } from "./drawer-items";
+import { useTicketEvents } from "./use-ticket-events";
 import { UserMenu } from "./user-menu";
 
 const DRAWER_WIDTH = 240;
@@ -27,7 +27,7 @@ export function MainLayout() {
   const wide = useMediaQuery("(min-width:600px)", { noSsr: true });
   const [open, setOpen] = useState(wide);
   useEffect(() => setOpen(wide), [wide]);
-  useRealtimeSync();
+  useRealtimeSync(useTicketEvents());
 
   const width = open ? DRAWER_WIDTH : CLOSED_WIDTH;
   const drawerContent = (
@@ -61,11 +61,7 @@ export function MainLayout() {
             {t("mainDrawer.appBar.title")}
           </Typography>
           <LanguageSwitch />
-          <IconButton color="inherit" aria-label={t("notifications.title")}>
-            <Badge badgeContent={0} color="secondary">
-              <NotificationsIcon />
-            </Badge>
-          </IconButton>
+          <NotificationsBell />
           <UserMenu />
         </Toolbar>
       </AppBar>

@@ -1,0 +1,74 @@
+import Box from "@mui/material/Box";
+import CircularProgress from "@mui/material/CircularProgress";
+import Paper from "@mui/material/Paper";
+import Typography from "@mui/material/Typography";
+import useMediaQuery from "@mui/material/useMediaQuery";
+import type { Message } from "@zapdesk/core";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useParams } from "react-router";
+import { ContactModal } from "../../features/contacts/components/contact-modal";
+import { MessageInput, MessagesList } from "../../features/conversation";
+import { ContactDrawer, TicketHeader, TicketsManager, useTicket } from "../../features/tickets";
+
+/** The open ticket: header and drawer from tickets, messages and composer from conversation. */
+function TicketPane({ ticketId }: { ticketId: number }) {
+  const { t } = useTranslation();
+  const { data: ticket, isError } = useTicket(ticketId);
+  const [replyTo, setReplyTo] = useState<Message | null>(null);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [editing, setEditing] = useState(false);
+
+  if (isError) return <Typography sx={{ p: 2 }}>{t("tickets.notFound")}</Typography>;
+  if (!ticket) {
+    return (
+      <Box sx={{ display: "grid", placeItems: "center", height: "100%" }}>
+        <CircularProgress aria-label={t("common.loading")} />
+      </Box>
+    );
+  }
+  return (
+    <Box sx={{ display: "flex", height: "100%", minWidth: 0 }}>
+      <Box sx={{ flex: 1, display: "flex", flexDirection: "column", minWidth: 0 }}>
+        <TicketHeader ticket={ticket} onOpenContact={() => setDrawerOpen(true)} />
+        <MessagesList key={ticket.id} ticketId={ticket.id} isGroup={ticket.isGroup} onReply={setReplyTo} />
+        <MessageInput key={`input-${ticket.id}`} ticket={ticket} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
+      </Box>
+      <ContactDrawer
+        open={drawerOpen}
+        onClose={() => setDrawerOpen(false)}
+        contact={ticket.contact}
+        onEdit={() => setEditing(true)}
+      />
+      <ContactModal open={editing} onClose={() => setEditing(false)} contactId={ticket.contact.id} />
+    </Box>
+  );
+}
+
+/** Spec §2 `/tickets/:ticketId?`: the list left, the ticket right; small screens show one at a time. */
+export default function TicketsPage() {
+  const { t } = useTranslation();
+  const { ticketId } = useParams();
+  const id = ticketId && /^\d+$/.test(ticketId) ? Number(ticketId) : undefined;
+  const wide = useMediaQuery("(min-width:900px)", { noSsr: true });
+  return (
+    <Box sx={{ display: "flex", height: "100%", p: { xs: 0, md: 1 }, gap: 1 }}>
+      {(wide || !id) && (
+        <Box sx={{ width: wide ? 420 : "100%", flexShrink: 0, minHeight: 0 }}>
+          <TicketsManager selectedId={id} />
+        </Box>
+      )}
+      {(wide || id) && (
+        <Paper square variant="outlined" sx={{ flex: 1, minWidth: 0, overflow: "hidden" }}>
+          {id ? (
+            <TicketPane key={id} ticketId={id} />
+          ) : (
+            <Box sx={{ display: "grid", placeItems: "center", height: "100%" }}>
+              <Typography color="text.secondary">{t("ticketsManager.noTicketSelected")}</Typography>
+            </Box>
+          )}
+        </Paper>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,128 @@
+import BlockIcon from "@mui/icons-material/Block";
+import ExpandMoreIcon from "@mui/icons-material/ExpandMore";
+import Box from "@mui/material/Box";
+import IconButton from "@mui/material/IconButton";
+import Typography from "@mui/material/Typography";
+import type { Message } from "@zapdesk/core";
+import { memo } from "react";
+import { useTranslation } from "react-i18next";
+import { formatHourMinute } from "../../../lib/format-time";
+import { AckIcon } from "./ack-icon";
+import { FormattedText } from "./formatted-text";
+import { MessageMedia } from "./message-media";
+import { LocationBody, VCardBody } from "./special-bodies";
+
+function QuotedMessage({ quoted }: { quoted: NonNullable<Message["quotedMsg"]> }) {
+  const { t } = useTranslation();
+  return (
+    <Box
+      data-testid="quoted-message"
+      sx={{
+        borderLeft: 4,
+        borderColor: quoted.fromMe ? "primary.main" : "secondary.main",
+        bgcolor: "action.hover",
+        p: 0.75,
+        mb: 0.5,
+        borderRadius: 1,
+      }}
+    >
+      {!quoted.fromMe && quoted.contact && (
+        <Typography variant="caption" color="secondary" component="p">
+          {quoted.contact.name}
+        </Typography>
+      )}
+      <Typography variant="body2" sx={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>
+        {quoted.isDeleted ? t("conversation.message.deleted") : <FormattedText text={quoted.body} />}
+      </Typography>
+    </Box>
+  );
+}
+
+function Body({ message }: { message: Message }) {
+  const { t } = useTranslation();
+  if (message.isDeleted) {
+    return (
+      <Typography
+        variant="body2"
+        sx={{ fontStyle: "italic", color: "text.secondary", display: "flex", gap: 0.5, alignItems: "center" }}
+      >
+        <BlockIcon fontSize="inherit" /> {t("conversation.message.deleted")}
+      </Typography>
+    );
+  }
+  if (message.mediaType === "location") return <LocationBody body={message.body} />;
+  if (message.mediaType === "vcard") return <VCardBody body={message.body} />;
+  const caption = message.mediaUrl && message.body === message.mediaName ? "" : message.body;
+  return (
+    <>
+      {message.mediaUrl || message.mediaError ? <MessageMedia message={message} /> : null}
+      {caption && (
+        <Typography variant="body2" component="div" sx={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>
+          <FormattedText text={caption} />
+        </Typography>
+      )}
+    </>
+  );
+}
+
+interface MessageBubbleProps {
+  message: Message;
+  isGroup: boolean;
+  onMenu(message: Message, anchor: HTMLElement): void;
+}
+
+export const MessageBubble = memo(function MessageBubble({ message, isGroup, onMenu }: MessageBubbleProps) {
+  const { t } = useTranslation();
+  const mine = message.fromMe;
+  return (
+    <Box
+      data-message-id={message.id}
+      role="article"
+      aria-label={mine ? t("conversation.message.sent") : t("conversation.message.received")}
+      sx={{
+        alignSelf: mine ? "flex-end" : "flex-start",
+        maxWidth: "75%",
+        minWidth: 100,
+        bgcolor: mine ? "#dcf8c6" : "background.paper",
+        color: "#303030",
+        borderRadius: 2,
+        boxShadow: 1,
+        px: 1,
+        pt: 0.5,
+        pb: 0.25,
+        position: "relative",
+        "&:hover .message-menu": { opacity: 1 },
+      }}
+    >
+      <IconButton
+        className="message-menu"
+        size="small"
+        aria-label={t("conversation.message.options")}
+        onClick={(e) => onMenu(message, e.currentTarget)}
+        sx={{ position: "absolute", top: 0, right: 0, opacity: 0.4, bgcolor: "inherit" }}
+      >
+        <ExpandMoreIcon fontSize="small" />
+      </IconButton>
+      {isGroup && !mine && message.contact && (
+        <Typography variant="caption" color="secondary" component="p" sx={{ fontWeight: 500 }}>
+          {message.contact.name}
+        </Typography>
+      )}
+      {message.quotedMsg && <QuotedMessage quoted={message.quotedMsg} />}
+      <Box sx={{ pr: 3 }}>
+        <Body message={message} />
+      </Box>
+      <Box sx={{ display: "flex", justifyContent: "flex-end", alignItems: "center", gap: 0.5 }}>
+        {message.isEdited && (
+          <Typography variant="caption" color="text.secondary">
+            {t("conversation.message.edited")}
+          </Typography>
+        )}
+        <Typography variant="caption" color="text.secondary">
+          {formatHourMinute(new Date(message.createdAt))}
+        </Typography>
+        {mine && <AckIcon ack={message.ack} />}
+      </Box>
+    </Box>
+  );
+});

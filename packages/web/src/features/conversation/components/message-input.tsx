@@ -1,0 +1,163 @@
+import AttachFileIcon from "@mui/icons-material/AttachFile";
+import CloseIcon from "@mui/icons-material/Close";
+import SendIcon from "@mui/icons-material/Send";
+import Box from "@mui/material/Box";
+import FormControlLabel from "@mui/material/FormControlLabel";
+import IconButton from "@mui/material/IconButton";
+import InputBase from "@mui/material/InputBase";
+import Paper from "@mui/material/Paper";
+import Switch from "@mui/material/Switch";
+import Typography from "@mui/material/Typography";
+import type { Message, Ticket } from "@zapdesk/core";
+import { type ClipboardEvent, type DragEvent, type KeyboardEvent, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useAuth } from "../../../lib/auth";
+import { useSendMessage } from "../api/message-commands";
+import { signed, useSignOption } from "../hooks/use-sign-option";
+import { AttachmentsPreview } from "./attachments-preview";
+import { EmojiPicker } from "./emoji-picker";
+import { QuickAnswersList } from "./quick-answers-list";
+import { VoiceRecorder } from "./voice-recorder";
+
+interface MessageInputProps {
+  ticket: Pick<Ticket, "id" | "status">;
+  replyTo: Message | null;
+  onCancelReply(): void;
+}
+
+/** Spec §4/§5: only an open ticket takes messages; Enter sends, Shift+Enter breaks the line. */
+export function MessageInput({ ticket, replyTo, onCancelReply }: MessageInputProps) {
+  const { t } = useTranslation();
+  const { user } = useAuth();
+  const [text, setText] = useState("");
+  const [files, setFiles] = useState<File[]>([]);
+  const [dragging, setDragging] = useState(false);
+  const [sign, setSign] = useSignOption();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const send = useSendMessage(ticket.id);
+  const enabled = ticket.status === "open";
+  const quickSearch = text.startsWith("/") && !text.includes("\n") ? text.slice(1) : null;
+
+  const addFiles = (list: FileList | File[] | null) => {
+    if (list?.length) setFiles((current) => [...current, ...Array.from(list)]);
+  };
+
+  const submit = () => {
+    const trimmed = text.trim();
+    if (send.isPending || (!trimmed && files.length === 0)) return;
+    const body = trimmed && sign && user ? signed(user.name, trimmed) : trimmed;
+    send.mutate(
+      { body, files, quotedMsgId: replyTo?.id },
+      {
+        onSuccess: () => {
+          setText("");
+          setFiles([]);
+          onCancelReply();
+        },
+      },
+    );
+  };
+
+  const sendVoice = (file: File) => send.mutate({ body: "", files: [file], isVoice: true, quotedMsgId: replyTo?.id });
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      submit();
+    }
+  };
+
+  const onPaste = (event: ClipboardEvent) => {
+    if (event.clipboardData.files.length) {
+      event.preventDefault();
+      addFiles(event.clipboardData.files);
+    }
+  };
+
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    if (enabled) addFiles(event.dataTransfer.files);
+  };
+
+  if (!enabled) {
+    return (
+      <Paper square variant="outlined" sx={{ p: 2, textAlign: "center" }}>
+        <Typography color="text.secondary">{t("conversation.input.closed")}</Typography>
+      </Paper>
+    );
+  }
+
+  return (
+    <Paper
+      square
+      variant="outlined"
+      onDragOver={(e) => {
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+      data-testid="composer"
+      sx={{ position: "relative", outline: dragging ? "2px dashed" : undefined, outlineColor: "primary.main" }}
+    >
+      {replyTo && (
+        <Box
+          sx={{ display: "flex", alignItems: "center", gap: 1, p: 1, bgcolor: "action.hover" }}
+          aria-label={t("conversation.input.replying")}
+        >
+          <Typography variant="body2" noWrap sx={{ flex: 1, borderLeft: 4, borderColor: "primary.main", pl: 1 }}>
+            {replyTo.isDeleted ? t("conversation.message.deleted") : replyTo.body}
+          </Typography>
+          <IconButton size="small" aria-label={t("conversation.input.cancelReply")} onClick={onCancelReply}>
+            <CloseIcon fontSize="small" />
+          </IconButton>
+        </Box>
+      )}
+      <AttachmentsPreview files={files} onRemove={(index) => setFiles((current) => current.filter((_f, i) => i !== index))} />
+      <Box sx={{ display: "flex", alignItems: "flex-end", gap: 0.5, p: 1, position: "relative" }}>
+        {quickSearch !== null && <QuickAnswersList search={quickSearch} onPick={(answer) => setText(answer.message)} />}
+        <EmojiPicker onPick={(emoji) => setText((current) => current + emoji)} />
+        <IconButton aria-label={t("conversation.input.attach")} onClick={() => fileInput.current?.click()}>
+          <AttachFileIcon />
+        </IconButton>
+        <input
+          ref={fileInput}
+          type="file"
+          multiple
+          hidden
+          data-testid="file-input"
+          onChange={(e) => {
+            addFiles(e.target.files);
+            e.target.value = "";
+          }}
+        />
+        <FormControlLabel
+          label={t("conversation.input.sign")}
+          labelPlacement="top"
+          sx={{ mx: 0.5, "& .MuiFormControlLabel-label": { fontSize: 12 } }}
+          control={<Switch size="small" checked={sign} onChange={(e) => setSign(e.target.checked)} />}
+        />
+        <InputBase
+          multiline
+          maxRows={5}
+          autoFocus
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={onKeyDown}
+          onPaste={onPaste}
+          placeholder={t("conversation.input.placeholder")}
+          inputProps={{ "aria-label": t("conversation.input.placeholder") }}
+          sx={{ flex: 1, bgcolor: "background.paper", borderRadius: 4, px: 2, py: 1, border: 1, borderColor: "divider" }}
+        />
+        {text.trim() || files.length ? (
+          <IconButton aria-label={t("conversation.input.send")} color="primary" onClick={submit} disabled={send.isPending}>
+            <SendIcon />
+          </IconButton>
+        ) : (
+          <VoiceRecorder disabled={send.isPending} onRecorded={sendVoice} />
+        )}
+      </Box>
+    </Paper>
+  );
+}

@@ -1,0 +1,100 @@
+import DownloadIcon from "@mui/icons-material/Download";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import CircularProgress from "@mui/material/CircularProgress";
+import Typography from "@mui/material/Typography";
+import type { Message } from "@zapdesk/core";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { fetchMediaBlob } from "../api/authed-fetch";
+
+/** The media as an object URL fetched with the session's token; revoked when the bubble goes. */
+function useMediaUrl(mediaUrl: string | null, enabled: boolean) {
+  const [state, setState] = useState<{ url?: string; error?: boolean }>({});
+  useEffect(() => {
+    if (!mediaUrl || !enabled) return;
+    let objectUrl: string | undefined;
+    let cancelled = false;
+    fetchMediaBlob(mediaUrl)
+      .then((blob) => {
+        if (cancelled) return;
+        objectUrl = URL.createObjectURL(blob);
+        setState({ url: objectUrl });
+      })
+      .catch(() => !cancelled && setState({ error: true }));
+    return () => {
+      cancelled = true;
+      if (objectUrl) URL.revokeObjectURL(objectUrl);
+    };
+  }, [mediaUrl, enabled]);
+  return state;
+}
+
+export function MessageMedia({ message }: { message: Message }) {
+  const { t } = useTranslation();
+  const inline = ["image", "sticker", "audio", "video"].includes(message.mediaType);
+  const { url, error } = useMediaUrl(message.mediaUrl, inline);
+  const [downloading, setDownloading] = useState(false);
+
+  if (!message.mediaUrl) {
+    return message.mediaError ? (
+      <Typography variant="caption" color="error">
+        {t("conversation.media.unavailable")}
+      </Typography>
+    ) : null;
+  }
+
+  if (!inline) {
+    const download = async () => {
+      setDownloading(true);
+      try {
+        const blob = await fetchMediaBlob(message.mediaUrl!);
+        const href = URL.createObjectURL(blob);
+        const anchor = document.createElement("a");
+        anchor.href = href;
+        anchor.download = message.mediaName ?? "file";
+        anchor.click();
+        setTimeout(() => URL.revokeObjectURL(href), 1000);
+      } finally {
+        setDownloading(false);
+      }
+    };
+    return (
+      <Button size="small" variant="outlined" startIcon={<DownloadIcon />} onClick={download} disabled={downloading}>
+        {message.mediaName ?? t("conversation.media.download")}
+      </Button>
+    );
+  }
+
+  if (error) return <Typography variant="caption">{t("conversation.media.unavailable")}</Typography>;
+  if (!url) return <CircularProgress size={20} aria-label={t("common.loading")} />;
+  if (message.mediaType === "audio") {
+    return (
+      // Voice notes and customer audio come without captions.
+      <audio controls src={url} aria-label={t("conversation.media.audio")}>
+        <track kind="captions" />
+      </audio>
+    );
+  }
+  if (message.mediaType === "video") {
+    return (
+      <Box
+        component="video"
+        controls
+        src={url}
+        sx={{ maxWidth: 280, maxHeight: 280 }}
+        aria-label={t("conversation.media.video")}
+      />
+    );
+  }
+  return (
+    <a href={url} target="_blank" rel="noopener noreferrer">
+      <Box
+        component="img"
+        src={url}
+        alt={message.mediaName ?? t("conversation.media.image")}
+        sx={{ maxWidth: 250, maxHeight: 250, borderRadius: 1, display: "block" }}
+      />
+    </a>
+  );
+}

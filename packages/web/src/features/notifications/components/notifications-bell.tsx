@@ -1,0 +1,89 @@
+import NotificationsIcon from "@mui/icons-material/Notifications";
+import Avatar from "@mui/material/Avatar";
+import Badge from "@mui/material/Badge";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import IconButton from "@mui/material/IconButton";
+import List from "@mui/material/List";
+import ListItemAvatar from "@mui/material/ListItemAvatar";
+import ListItemButton from "@mui/material/ListItemButton";
+import ListItemText from "@mui/material/ListItemText";
+import Popover from "@mui/material/Popover";
+import Typography from "@mui/material/Typography";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { useUnreadTickets } from "../api/get-unread-tickets";
+import { notificationsSupported } from "../utils/alert";
+
+/** Spec §2: the bell with the unread-ticket count and a list at most 350 px high. */
+export function NotificationsBell() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { data: tickets = [] } = useUnreadTickets();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [permission, setPermission] = useState(() => (notificationsSupported() ? Notification.permission : "denied"));
+
+  // Asked from a click in the list, never on page load (browsers and people dislike unprompted requests).
+  const askPermission = async () => setPermission(await Notification.requestPermission());
+
+  return (
+    <>
+      <IconButton
+        color="inherit"
+        aria-label={t("notifications.bell", { count: tickets.length })}
+        onClick={(e) => setAnchor(e.currentTarget)}
+      >
+        <Badge badgeContent={tickets.length} color="secondary" data-testid="notifications-count">
+          <NotificationsIcon />
+        </Badge>
+      </IconButton>
+      <Popover
+        open={!!anchor}
+        anchorEl={anchor}
+        onClose={() => setAnchor(null)}
+        anchorOrigin={{ vertical: "bottom", horizontal: "right" }}
+        transformOrigin={{ vertical: "top", horizontal: "right" }}
+      >
+        <Box sx={{ width: 340, maxHeight: 350, overflowY: "auto" }} aria-label={t("notifications.title")} role="region">
+          {permission === "default" && (
+            <Box sx={{ p: 1.5, display: "flex", flexDirection: "column", gap: 1, bgcolor: "action.hover" }}>
+              <Typography variant="body2">{t("notifications.permission.text")}</Typography>
+              <Button size="small" variant="outlined" onClick={askPermission} sx={{ alignSelf: "flex-start" }}>
+                {t("notifications.permission.enable")}
+              </Button>
+            </Box>
+          )}
+          {tickets.length === 0 ? (
+            <Typography sx={{ p: 2 }} color="text.secondary">
+              {t("notifications.empty")}
+            </Typography>
+          ) : (
+            <List dense>
+              {tickets.map((ticket) => (
+                <ListItemButton
+                  key={ticket.id}
+                  onClick={() => {
+                    setAnchor(null);
+                    navigate(`/tickets/${ticket.id}`);
+                  }}
+                >
+                  <ListItemAvatar>
+                    <Badge badgeContent={ticket.unreadMessages} color="success">
+                      <Avatar src={ticket.contact.profilePicUrl || undefined} alt={ticket.contact.name} />
+                    </Badge>
+                  </ListItemAvatar>
+                  <ListItemText
+                    primary={ticket.contact.name}
+                    secondary={ticket.lastMessage}
+                    slotProps={{ secondary: { noWrap: true } }}
+                  />
+                </ListItemButton>
+              ))}
+            </List>
+          )}
+        </Box>
+      </Popover>
+    </>
+  );
+}

@@ -1,0 +1,65 @@
+import { screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { QUEUE_PALETTE } from "@zapdesk/core";
+import { describe, expect, it } from "vitest";
+import i18n from "../../../lib/i18n";
+import { ADMIN, fakeApi, signedInAs } from "../../../testing/fake-api";
+import { fill, LANGUAGE_CASES, t } from "../../../testing/messages";
+import { renderWithProviders } from "../../../testing/render";
+import { QueueModal } from "./queue-modal";
+
+async function openModal(lang: string, routes = {}) {
+  await i18n.changeLanguage(lang);
+  const server = fakeApi(routes);
+  signedInAs(server, ADMIN);
+  const user = userEvent.setup();
+  renderWithProviders(<QueueModal open queue={null} onClose={() => {}} />);
+  await screen.findByRole("dialog");
+  const submit = () => screen.getByRole("button", { name: t("queueModal.buttons.okAdd") });
+  return { server, user, submit, name: () => screen.getByLabelText(t("queueModal.form.name")) };
+}
+
+describe("queue modal validation (spec §5)", () => {
+  for (const c of LANGUAGE_CASES) {
+    it(`shows every message in ${c.lang}`, async () => {
+      const { user, submit, name } = await openModal(c.lang);
+      await user.click(submit());
+      expect(await screen.findAllByText(c.required)).toHaveLength(2); // name, colour
+
+      await fill(user, name(), "a");
+      await user.click(submit());
+      expect(await screen.findByText(c.tooShort)).toBeInTheDocument();
+
+      await fill(user, name(), "q".repeat(51));
+      await user.click(submit());
+      expect(await screen.findByText(c.tooLong)).toBeInTheDocument();
+    });
+  }
+
+  it("offers the 50-colour palette as a keyboard radio group and saves the choice", async () => {
+    const { server, user, submit, name } = await openModal("en", {
+      "POST /api/queue": (req: { body: unknown }) => ({ body: { id: 1, createdAt: "", updatedAt: "", ...(req.body as object) } }),
+    });
+    const radios = screen.getAllByRole("radio");
+    expect(radios).toHaveLength(50);
+    expect(radios.map((r) => r.getAttribute("aria-label"))).toEqual(QUEUE_PALETTE.map((c) => `Colour ${c}`));
+    await fill(user, name(), "Sales");
+    await user.click(screen.getByRole("radio", { name: `Colour ${QUEUE_PALETTE[3]}` }));
+    await user.keyboard("{ArrowRight}");
+    expect(screen.getByRole("radio", { name: `Colour ${QUEUE_PALETTE[4]}` })).toHaveAttribute("aria-checked", "true");
+    await user.click(submit());
+    await waitFor(() => expect(server.callsTo("POST", "/api/queue")).toHaveLength(1));
+    expect(server.calls.at(-1)?.body).toEqual({ name: "Sales", color: QUEUE_PALETTE[4], greetingMessage: "" });
+    expect(await screen.findByText("Queue saved successfully")).toBeInTheDocument();
+  });
+
+  it("translates a colour clash", async () => {
+    const { user, submit, name } = await openModal("pt", {
+      "POST /api/queue": { status: 409, body: { error: "ERR_QUEUE_COLOR_ALREADY_EXISTS" } },
+    });
+    await fill(user, name(), "Vendas");
+    await user.click(screen.getByRole("radio", { name: `Cor ${QUEUE_PALETTE[0]}` }));
+    await user.click(submit());
+    expect(await screen.findByRole("alert")).toHaveTextContent("Esta cor já está em uso, escolha outra.");
+  });
+});

@@ -1,0 +1,40 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { Ticket, TicketUpdateInput } from "@zapdesk/core";
+import { useNavigate } from "react-router";
+import { api } from "../../../lib/api-client";
+import { useAuth } from "../../../lib/auth";
+import { upsertTicket } from "../utils/ticket-list-cache";
+
+export const updateTicket = (id: number, change: TicketUpdateInput) => api.put<Ticket>(`/tickets/${id}`, change);
+
+/** Where a change leads (spec §4): the ticket when it is now open, else the list; a transfer always to the list. */
+export const pathAfterChange = (ticket: Ticket, transfer = false) =>
+  ticket.status === "open" && !transfer ? `/tickets/${ticket.id}` : "/tickets";
+
+export function useUpdateTicket() {
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const { user } = useAuth();
+  return useMutation({
+    mutationFn: ({ id, change }: { id: number; change: TicketUpdateInput; transfer?: boolean }) => updateTicket(id, change),
+    onSuccess: (ticket, { transfer }) => {
+      if (user) upsertTicket(client, ticket, user.id);
+      navigate(pathAfterChange(ticket, transfer));
+    },
+  });
+}
+
+/** The four status moves of spec §4, as the payloads the server's transition table accepts. */
+export const ticketChanges = {
+  accept: (userId: number): TicketUpdateInput => ({ status: "open", userId }),
+  reopen: (userId: number): TicketUpdateInput => ({ status: "open", userId }),
+  resolve: (userId: number): TicketUpdateInput => ({ status: "closed", userId }),
+  return: (): TicketUpdateInput => ({ status: "pending", userId: null }),
+};
+
+/** Transfer (spec §4): a user only sends userId; a queue only sends pending + no user + queue. */
+export function transferChange(userId: number | null, queueId: number | null): TicketUpdateInput {
+  if (userId && queueId) return { userId, queueId };
+  if (userId) return { userId };
+  return { status: "pending", userId: null, queueId };
+}

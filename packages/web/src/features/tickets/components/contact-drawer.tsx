@@ -1,0 +1,65 @@
+import CloseIcon from "@mui/icons-material/Close";
+import Avatar from "@mui/material/Avatar";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Drawer from "@mui/material/Drawer";
+import IconButton from "@mui/material/IconButton";
+import Link from "@mui/material/Link";
+import Paper from "@mui/material/Paper";
+import Toolbar from "@mui/material/Toolbar";
+import Typography from "@mui/material/Typography";
+import type { Ticket } from "@zapdesk/core";
+import { useTranslation } from "react-i18next";
+
+export const CONTACT_DRAWER_WIDTH = 320;
+
+interface ContactDrawerProps {
+  open: boolean;
+  onClose(): void;
+  contact: Ticket["contact"];
+  onEdit(): void;
+}
+
+/** Spec §2: 320 px, name, number as a tel link, edit, extra info. */
+export function ContactDrawer({ open, onClose, contact, onEdit }: ContactDrawerProps) {
+  const { t } = useTranslation();
+  return (
+    <Drawer
+      anchor="right"
+      variant="persistent"
+      open={open}
+      sx={{
+        width: open ? CONTACT_DRAWER_WIDTH : 0,
+        flexShrink: 0,
+        "& .MuiDrawer-paper": { width: CONTACT_DRAWER_WIDTH, position: "relative" },
+      }}
+      slotProps={{ paper: { "aria-label": t("tickets.contactDrawer.title") } as object }}
+    >
+      <Toolbar variant="dense" sx={{ gap: 1 }}>
+        <Typography sx={{ flex: 1 }}>{t("tickets.contactDrawer.title")}</Typography>
+        <IconButton aria-label={t("tickets.contactDrawer.close")} onClick={onClose}>
+          <CloseIcon />
+        </IconButton>
+      </Toolbar>
+      <Box sx={{ p: 2, display: "flex", flexDirection: "column", alignItems: "center", gap: 1 }}>
+        <Avatar src={contact.profilePicUrl || undefined} alt={contact.name} sx={{ width: 120, height: 120 }} />
+        <Typography variant="h6">{contact.name}</Typography>
+        <Link href={`tel:${contact.number}`}>{contact.number}</Link>
+        <Button variant="outlined" onClick={onEdit}>
+          {t("tickets.contactDrawer.edit")}
+        </Button>
+      </Box>
+      <Box sx={{ px: 2, display: "flex", flexDirection: "column", gap: 1 }}>
+        <Typography variant="subtitle2">{t("tickets.contactDrawer.extraInfo")}</Typography>
+        {(contact.extraInfo ?? []).map((info) => (
+          <Paper key={info.id} variant="outlined" sx={{ p: 1 }}>
+            <Typography variant="subtitle2">{info.name}</Typography>
+            <Typography variant="body2" sx={{ whiteSpace: "pre-wrap" }}>
+              {info.value}
+            </Typography>
+          </Paper>
+        ))}
+      </Box>
+    </Drawer>
+  );
+}

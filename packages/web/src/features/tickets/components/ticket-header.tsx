@@ -1,0 +1,38 @@
+import Avatar from "@mui/material/Avatar";
+import Box from "@mui/material/Box";
+import ButtonBase from "@mui/material/ButtonBase";
+import Paper from "@mui/material/Paper";
+import Typography from "@mui/material/Typography";
+import type { Ticket } from "@zapdesk/core";
+import { useTranslation } from "react-i18next";
+import { TicketActions } from "./ticket-actions";
+
+/** Spec §2: contact, #id and 'Assigned to', with the actions of spec §4; the contact opens the drawer. */
+export function TicketHeader({ ticket, onOpenContact }: { ticket: Ticket; onOpenContact(): void }) {
+  const { t } = useTranslation();
+  return (
+    <Paper square variant="outlined" sx={{ display: "flex", alignItems: "center", gap: 1, p: 1, flexWrap: "wrap" }}>
+      <ButtonBase
+        onClick={onOpenContact}
+        aria-label={t("tickets.header.contactDetails", { name: ticket.contact.name })}
+        sx={{ display: "flex", gap: 1, alignItems: "center", textAlign: "left", borderRadius: 1, p: 0.5, flex: 1, minWidth: 0 }}
+      >
+        <Avatar src={ticket.contact.profilePicUrl || undefined} alt={ticket.contact.name} />
+        <Box sx={{ minWidth: 0 }}>
+          <Typography noWrap component="h2" sx={{ fontWeight: 500 }}>
+            {ticket.contact.name}{" "}
+            <Typography component="span" variant="body2" color="text.secondary">
+              #{ticket.id}
+            </Typography>
+          </Typography>
+          {ticket.user && (
+            <Typography variant="caption" color="text.secondary" noWrap component="p">
+              {t("tickets.header.assignedTo", { name: ticket.user.name })}
+            </Typography>
+          )}
+        </Box>
+      </ButtonBase>
+      <TicketActions ticket={ticket} />
+    </Paper>
+  );
+}

@@ -1,0 +1,113 @@
+import Box from "@mui/material/Box";
+import CircularProgress from "@mui/material/CircularProgress";
+import Typography from "@mui/material/Typography";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useCallback, useMemo, useRef } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { useInfiniteScroll } from "../../../components/ui/use-infinite-scroll";
+import { useAuth } from "../../../lib/auth";
+import { useTickets } from "../api/get-tickets";
+import type { TicketListParams } from "../api/ticket-keys";
+import { ticketChanges, useUpdateTicket } from "../api/update-ticket";
+import { TicketRow } from "./ticket-row";
+
+export const ROW_HEIGHT = 84;
+
+interface TicketsListProps {
+  params: TicketListParams;
+  selectedId?: number;
+  enabled?: boolean;
+  hidden?: boolean;
+  label: string;
+}
+
+/** A virtualised list: only the rows in view are in the DOM, so 10k tickets scroll like 10. */
+export function TicketsList({ params, selectedId, enabled = true, hidden, label }: TicketsListProps) {
+  const { t } = useTranslation();
+  const { user } = useAuth();
+  const navigate = useNavigate();
+  const query = useTickets(params, enabled);
+  const update = useUpdateTicket();
+  const tickets = useMemo(() => query.data?.pages.flatMap((p) => p.tickets) ?? [], [query.data]);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: tickets.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 8,
+    initialRect: { width: 360, height: 600 },
+  });
+  const onScroll = useInfiniteScroll({
+    hasNextPage: !!query.hasNextPage,
+    isFetching: query.isFetchingNextPage,
+    fetchNextPage: query.fetchNextPage,
+  });
+  const onOpen = useCallback((id: number) => navigate(`/tickets/${id}`), [navigate]);
+  const { mutate } = update;
+  const onAccept = useCallback(
+    (id: number) => {
+      if (user) mutate({ id, change: ticketChanges.accept(user.id) });
+    },
+    [mutate, user],
+  );
+
+  return (
+    <Box
+      ref={scrollRef}
+      onScroll={onScroll}
+      role="list"
+      aria-label={label}
+      aria-busy={query.isFetching}
+      sx={{ flex: 1, minHeight: 0, overflowY: "auto", display: hidden ? "none" : "block", position: "relative" }}
+    >
+      {query.isLoading && enabled ? (
+        <Box sx={{ display: "grid", placeItems: "center", p: 2 }}>
+          <CircularProgress size={24} aria-label={t("common.loading")} />
+        </Box>
+      ) : tickets.length === 0 ? (
+        <Box sx={{ p: 3, textAlign: "center" }}>
+          <Typography variant="h6" color="text.secondary">
+            {t("tickets.empty.title")}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            {t("tickets.empty.message")}
+          </Typography>
+        </Box>
+      ) : (
+        <Box sx={{ height: virtualizer.getTotalSize(), position: "relative" }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const ticket = tickets[item.index];
+            return (
+              <Box
+                key={ticket.id}
+                role="presentation"
+                sx={{ position: "absolute", top: 0, left: 0, right: 0, height: ROW_HEIGHT }}
+                style={{ transform: `translateY(${item.start}px)` }}
+              >
+                <TicketRow
+                  ticket={ticket}
+                  selected={ticket.id === selectedId}
+                  onOpen={onOpen}
+                  onAccept={onAccept}
+                  accepting={update.isPending && update.variables?.id === ticket.id}
+                />
+              </Box>
+            );
+          })}
+        </Box>
+      )}
+      {query.isFetchingNextPage && (
+        <Box sx={{ display: "grid", placeItems: "center", p: 1 }}>
+          <CircularProgress size={20} aria-label={t("common.loading")} />
+        </Box>
+      )}
+    </Box>
+  );
+}
+
+/** The total of a list (the first page's `count`), for the sub-tab badges. */
+export function useTicketCount(params: TicketListParams, enabled = true): number {
+  const query = useTickets(params, enabled);
+  return query.data?.pages[0]?.count ?? 0;
+}
