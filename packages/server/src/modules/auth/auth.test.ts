@@ -153,6 +153,22 @@ describe("token lifecycle", () => {
     expect((await me({ authorization: `Bearer ${refreshed.json().token}` })).statusCode).toBe(200);
   });
 
+  it("answers 401 to a refresh token past its 7 days", async () => {
+    const user = await makeUser(t);
+    const session = await login(t, user);
+    clock.advance(7 * 24 * 60 * 60 * 1000 + 1000);
+    const res = await refreshWith(session.refresh);
+    expect(res.statusCode).toBe(401);
+    expect(res.json().error).toBe("ERR_SESSION_EXPIRED");
+  });
+
+  it("answers 401 to a valid token of a user id that does not exist", async () => {
+    const token = await t.services.tokens.signAccess(987654);
+    const res = await me({ authorization: `Bearer ${token}` });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().error).toBe("ERR_SESSION_EXPIRED");
+  });
+
   it("answers 401 to a refresh without cookie or with an unknown one", async () => {
     const none = await refreshWith();
     expect(none.statusCode).toBe(401);

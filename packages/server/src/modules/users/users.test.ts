@@ -251,4 +251,35 @@ describe("the last administrator", () => {
     const removeOld = await solo.app.inject({ method: "DELETE", url: `/api/users/${id}`, headers: second.auth });
     expect(removeOld.statusCode).toBe(200);
   });
+
+  it("survives two admins removing each other at the same time", async () => {
+    const a = await makeAdmin(solo);
+    const b = await makeAdmin(solo);
+    const admins = async () =>
+      (await solo.database.query<{ id: number }>("select id from users where lower(profile) = 'admin'")).map((r) => r.id);
+    // Leave exactly these two admins.
+    for (const id of await admins()) {
+      if (id !== a.id && id !== b.id) {
+        expect((await solo.app.inject({ method: "DELETE", url: `/api/users/${id}`, headers: a.auth })).statusCode).toBe(200);
+      }
+    }
+    const [x, y] = await Promise.all([
+      solo.app.inject({ method: "DELETE", url: `/api/users/${b.id}`, headers: a.auth }),
+      solo.app.inject({ method: "DELETE", url: `/api/users/${a.id}`, headers: b.auth }),
+    ]);
+    // The loser is refused: 403 by the last-admin rule, or 401 when its own deletion landed first.
+    const [won, lost] = [x.statusCode, y.statusCode].sort();
+    expect(won).toBe(200);
+    expect([401, 403]).toContain(lost);
+    expect((await admins()).length).toBe(1);
+
+    const c = await makeAdmin(solo);
+    const [survivor] = await admins().then((ids) => ids.filter((id) => id !== c.id));
+    const survivorAuth = { authorization: `Bearer ${await solo.services.tokens.signAccess(survivor)}` };
+    await Promise.all([
+      solo.app.inject({ method: "PUT", url: `/api/users/${c.id}`, headers: survivorAuth, payload: { profile: "user" } }),
+      solo.app.inject({ method: "PUT", url: `/api/users/${survivor}`, headers: c.auth, payload: { profile: "user" } }),
+    ]);
+    expect((await admins()).length).toBe(1);
+  });
 });
