@@ -204,7 +204,9 @@ function createBaileysSession(
       const quoted = message.quoted ? quotedMessage(message.quoted, message.to, message.isGroup) : undefined;
       let sent: WAMessage | undefined;
       try {
-        sent = await socket.sendMessage(jid, toMessageContent(message), quoted ? { quoted } : undefined);
+        // Our own id, chosen before sending, so WhatsApp's echo of this message matches the stored row.
+        const options = { ...(quoted ? { quoted } : {}), ...(message.id ? { messageId: message.id } : {}) };
+        sent = await socket.sendMessage(jid, toMessageContent(message), Object.keys(options).length ? options : undefined);
       } catch (error) {
         throw new AppError("ERR_SENDING_WAPP_MSG", { message: String(error) });
       }

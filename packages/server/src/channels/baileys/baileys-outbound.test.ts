@@ -36,6 +36,12 @@ describe("Baileys outbound", () => {
     expect(socket.sent.at(-1)!.jid).toBe("120363041234567890@g.us");
   });
 
+  it("sends with the id Zapdesk chose, so the echo matches the stored message", async () => {
+    const sent = await session.send({ id: "3EB0CHOSEN0001", to: "5511999990001", isGroup: false, body: "mine" });
+    expect(socket.sent.at(-1)!.options).toEqual({ messageId: "3EB0CHOSEN0001" });
+    expect(sent.wid).toBe("3EB0CHOSEN0001");
+  });
+
   it("sends image, video, document and audio with the body as caption", async () => {
     const data = Buffer.from("bytes");
     await session.send({

@@ -65,7 +65,8 @@ export class FakeSocket implements BaileysSocket {
     if (this.failSend) throw this.failSend;
     this.sent.push({ jid, content, options });
     sequence += 1;
-    const id = `3EB0FAKE${String(sequence).padStart(8, "0")}`;
+    // Baileys uses the caller's messageId when given, as the real socket does.
+    const id = options?.messageId ?? `3EB0FAKE${String(sequence).padStart(8, "0")}`;
     const message =
       "text" in content && typeof content.text === "string"
         ? { conversation: content.text }

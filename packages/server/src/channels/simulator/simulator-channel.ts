@@ -93,7 +93,7 @@ export function createSimulatorSession(phone: Phone, context: ChannelContext, ti
     },
     async send(message: OutboundMessage): Promise<SentMessage> {
       online();
-      const wid = newWid();
+      const wid = message.id ?? newWid();
       const timestamp = timing.now();
       const media = message.media;
       recordOutbound(phone, {
