@@ -21,6 +21,7 @@ import { createAuthenticate } from "./http/auth.js";
 import { registerErrorHandler } from "./http/error-handler.js";
 import { registerOpenApi } from "./http/openapi.js";
 import type { RouteContext, Services } from "./http/route-context.js";
+import { createMediaRetry, type MediaRetry } from "./jobs/media-retry.js";
 import { createOutboxWorker, type OutboxWorker } from "./jobs/outbox-worker.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from "./lib/rate-limiter.js";
@@ -38,7 +39,7 @@ import { dashboardRoutes } from "./modules/dashboard/dashboard.routes.js";
 import { createDashboardService } from "./modules/dashboard/dashboard.service.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
 import { createApiSend } from "./modules/messages/api-send.js";
-import { createInboundPipeline } from "./modules/messages/inbound.js";
+import { createInboundPipeline, type InboundPipeline } from "./modules/messages/inbound.js";
 import { messageRoutes } from "./modules/messages/messages.routes.js";
 import { createMessageService } from "./modules/messages/messages.service.js";
 import { UPLOAD_LIMITS } from "./modules/messages/uploads.js";
@@ -77,6 +78,9 @@ export interface AppHandle {
   sessions: SessionManager;
   simulator: SimulatorHub;
   outbox: OutboxWorker;
+  mediaRetry: MediaRetry;
+  /** The inbound pipeline the sessions feed (tests drive it directly). */
+  pipeline: InboundPipeline;
   /** Start the WhatsApp sessions and the outbox worker (after listen, or after ready in tests). */
   start(): Promise<void>;
 }
@@ -177,6 +181,14 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     pollMs: options.outboxPollMs,
   });
 
+  const mediaRetry = createMediaRetry({
+    db,
+    storage,
+    session: optionalSession,
+    logger: app.log,
+    onRecovered: (id) => messages.announceUpdated(id),
+  });
+
   const services: Services = {
     tokens,
     auth: createAuthService({
@@ -246,6 +258,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
 
   app.addHook("preClose", async () => {
     await outbox.stop();
+    await mediaRetry.stop();
     await sessions.stopAll();
     await realtime.close();
   });
@@ -260,9 +273,12 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     sessions,
     simulator,
     outbox,
+    mediaRetry,
+    pipeline,
     async start() {
       await sessions.startAll();
       outbox.start();
+      mediaRetry.start();
     },
   };
 }

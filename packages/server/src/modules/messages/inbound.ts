@@ -44,6 +44,8 @@ interface Ingest {
   body: string;
   media?: { path: string; name: string; mime: string; mediaType: string };
   mediaError?: string;
+  /** What WhatsApp said of media it could not deliver, kept for the retry. */
+  failedMedia?: { name: string | null; mime: string };
   quotedWid?: string;
   raw?: unknown;
 }
@@ -122,8 +124,8 @@ export function createInboundPipeline(deps: InboundDeps) {
         ack: item.fromMe ? 1 : 0,
         mediaType: item.type,
         mediaPath: item.media?.path ?? null,
-        mediaName: item.media?.name ?? null,
-        mediaMime: item.media?.mime ?? null,
+        mediaName: item.media?.name ?? item.failedMedia?.name ?? null,
+        mediaMime: item.media?.mime ?? item.failedMedia?.mime ?? null,
         mediaError: item.mediaError ?? null,
         quotedMsgId: quoted?.id ?? null,
         raw: item.raw ?? null,
@@ -210,6 +212,7 @@ export function createInboundPipeline(deps: InboundDeps) {
       if (message.type === "vcard" && message.vcard) body = message.vcard;
       let media: Ingest["media"];
       let mediaError: string | undefined;
+      let failedMedia: Ingest["failedMedia"];
       if (message.media) {
         try {
           const data = await message.media.download();
@@ -218,6 +221,7 @@ export function createInboundPipeline(deps: InboundDeps) {
           // The message is kept with a retryable error; its raw data allows a later download.
           logger.warn({ err: error, wid: message.wid }, "media download failed");
           mediaError = "ERR_WAPP_DOWNLOAD_MEDIA";
+          failedMedia = { name: message.media.filename ?? null, mime: message.media.mimetype };
         }
       }
       await ingest(whatsappId, {
@@ -232,6 +236,7 @@ export function createInboundPipeline(deps: InboundDeps) {
         body,
         media: media ? { ...media, mediaType: message.type === "sticker" ? "sticker" : media.mediaType } : undefined,
         mediaError,
+        failedMedia,
         quotedWid: message.quotedWid,
         raw: message.raw,
       });

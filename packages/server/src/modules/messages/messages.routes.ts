@@ -16,7 +16,7 @@ import type { RouteContext } from "../../http/route-context.js";
 import { AppError } from "../../lib/app-error.js";
 import { isInlineSafe } from "../../media/sniff.js";
 import type { MediaStorage } from "../../media/storage.js";
-import { storeUpload, type UploadedMedia } from "./uploads.js";
+import { readFilePart, storeBuffer, type UploadedMedia } from "./uploads.js";
 
 function validationError(issues: { path: PropertyKey[]; message: string }[]): AppError {
   return new AppError("ERR_VALIDATION", {
@@ -24,23 +24,25 @@ function validationError(issues: { path: PropertyKey[]; message: string }[]): Ap
   });
 }
 
-/** Multipart fields and `medias` files; files are stored as they stream in, under random names. */
+/** Multipart fields and `medias` files; files are stored once every field (e.g. `isVoice`) is known. */
 async function readMultipart(request: FastifyRequest, storage: MediaStorage) {
   const fields: Record<string, string> = {};
-  const files: UploadedMedia[] = [];
+  const files: { data: Buffer; filename: string; mimetype: string }[] = [];
   for await (const part of request.parts()) {
     if (part.type === "file") {
       if (part.fieldname !== "medias" && part.fieldname !== "media") {
         await part.toBuffer();
         throw validationError([{ path: [part.fieldname], message: "Unexpected file field" }]);
       }
-      files.push(await storeUpload(storage, part));
+      files.push({ data: await readFilePart(part), filename: part.filename, mimetype: part.mimetype });
     } else {
       fields[part.fieldname] = String(part.value ?? "");
     }
   }
   const asVoice = fields.isVoice === "true";
-  return { fields, medias: files.map((f) => ({ ...f, asVoice: asVoice && f.mediaType === "audio" })) };
+  const medias: UploadedMedia[] = [];
+  for (const file of files) medias.push(await storeBuffer(storage, file.data, file.filename, file.mimetype, { asVoice }));
+  return { fields, medias };
 }
 
 /** A send is JSON `{ body, quotedMsg? }` or multipart (`medias`, `body`, `quotedMsgId`, `isVoice`), as the spec allows. */

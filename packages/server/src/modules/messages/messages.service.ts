@@ -50,6 +50,13 @@ export function createMessageService(deps: MessageServiceDeps) {
     present,
     announceCreated,
 
+    /** Publish a message that changed (media recovered, ack, edit). */
+    async announceUpdated(id: number) {
+      const message = await present(id);
+      const ticket = await tickets.present(message.ticketId);
+      events.publishTicket("appMessage", { action: "update", message }, scopeOf(ticket));
+    },
+
     /** Page 1 holds the newest 20; each page is in chronological order. */
     async list(actor: AuthUser, ticketId: number, pageNumber: number) {
       await tickets.accessible(actor, ticketId);

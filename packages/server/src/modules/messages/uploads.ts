@@ -2,6 +2,7 @@ import type { MultipartFile } from "@fastify/multipart";
 import { AppError } from "../../lib/app-error.js";
 import { mediaTypeOf, sniff } from "../../media/sniff.js";
 import { type MediaStorage, safeFileName } from "../../media/storage.js";
+import { toOggOpus } from "../../media/voice.js";
 
 export const UPLOAD_LIMITS = { fileSize: 16 * 1024 * 1024, files: 5, fields: 10, fieldSize: 64 * 1024 };
 
@@ -13,26 +14,32 @@ export interface UploadedMedia {
   asVoice?: boolean;
 }
 
-/** Save one uploaded file under a random name, with its type sniffed from the bytes, not the claim. */
-export async function storeUpload(
-  storage: MediaStorage,
-  part: MultipartFile,
-  options: { asVoice?: boolean } = {},
-): Promise<UploadedMedia> {
+/** The bytes of an uploaded file; a file over the size limit is refused, never truncated silently. */
+export async function readFilePart(part: MultipartFile): Promise<Buffer> {
   const data = await part.toBuffer();
   if (part.file.truncated) throw new AppError("ERR_VALIDATION", { status: 413, message: "File is too large" });
   if (data.length === 0) throw new AppError("ERR_VALIDATION", { details: [{ path: ["medias"], message: "Empty file" }] });
-  return storeBuffer(storage, data, part.filename, part.mimetype, options);
+  return data;
 }
 
+/** Save a file under a random name, with its type sniffed from the bytes, not the claim. */
 export async function storeBuffer(
   storage: MediaStorage,
-  data: Buffer,
+  input: Buffer,
   filename: string | undefined,
   claimedMime: string | undefined,
   options: { asVoice?: boolean } = {},
 ): Promise<UploadedMedia> {
-  const type = sniff(data, claimedMime);
+  let data = input;
+  let type = sniff(data, claimedMime);
+  if (options.asVoice && mediaTypeOf(type.mime) === "audio" && type.mime !== "audio/ogg") {
+    const converted = await toOggOpus(data);
+    if (converted) {
+      data = converted;
+      type = sniff(data, "audio/ogg");
+      filename = `${(filename ?? "voice").replace(/\.[^.]+$/, "")}.ogg`;
+    }
+  }
   const saved = await storage.save(data, type.ext);
   const mediaType = mediaTypeOf(type.mime);
   return {
