@@ -22,7 +22,8 @@ export interface LeaseHooks {
 }
 
 export interface SessionLease {
-  acquire(whatsappId: number): Promise<boolean>;
+  /** Take the lease if free, expired or already ours; `force` takes it from a live owner too. */
+  acquire(whatsappId: number, force?: boolean): Promise<boolean>;
   release(whatsappId: number): Promise<void>;
   /** Renew and take over periodically until stop(). */
   run(): void;
@@ -65,11 +66,11 @@ export function createSessionLease(db: Db, options: LeaseOptions, logger: Fastif
   }
 
   return {
-    async acquire(id) {
+    async acquire(id, force = false) {
       const rows = await db
         .update(whatsapps)
         .set({ leaseOwner: owner, leaseExpiresAt: expiry })
-        .where(and(eq(whatsapps.id, id), free))
+        .where(force ? eq(whatsapps.id, id) : and(eq(whatsapps.id, id), free))
         .returning({ id: whatsapps.id });
       return rows.length > 0;
     },

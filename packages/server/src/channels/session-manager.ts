@@ -1,59 +1,13 @@
 import type { ConnectionProvider, ConnectionStatus } from "@zapdesk/core";
 import { eq } from "drizzle-orm";
-import type { FastifyBaseLogger } from "fastify";
-import type { Db } from "../db/client.js";
 import { whatsapps } from "../db/schema.js";
 import { AppError } from "../lib/app-error.js";
-import type {
-  ChannelFactories,
-  ChannelHandlers,
-  ChannelSession,
-  CloseReason,
-  InboundCall,
-  InboundMessage,
-  MessageUpdate,
-} from "./channel.js";
-import { createSessionLease, type LeaseOptions, type SessionLease } from "./session-lease.js";
+import type { ChannelHandlers, ChannelSession, CloseReason } from "./channel.js";
+import { createSessionLease, type SessionLease } from "./session-lease.js";
+import { createStateReporter } from "./session-state.js";
+import type { ConnectionState, SessionManager, SessionManagerDeps } from "./session-types.js";
 
-export interface InboundSink {
-  onMessage(whatsappId: number, message: InboundMessage): Promise<void>;
-  onUpdate(whatsappId: number, update: MessageUpdate): Promise<void>;
-  onCall(whatsappId: number, call: InboundCall): Promise<void>;
-}
-
-export interface ConnectionState {
-  status?: ConnectionStatus;
-  qrcode?: string;
-  retries?: number;
-}
-
-export interface SessionManagerDeps {
-  db: Db;
-  factories: ChannelFactories;
-  logger: FastifyBaseLogger;
-  sink: InboundSink;
-  /** Persist and publish the connection's state (the connections service). */
-  onState(whatsappId: number, state: ConnectionState): Promise<void>;
-  backoff?: { initialMs: number; maxMs: number };
-  /** Scaled out: own each connection through a DB lease (design §2). Absent: this process owns them all. */
-  lease?: LeaseOptions;
-}
-
-export interface SessionManager {
-  startAll(): Promise<void>;
-  start(whatsappId: number): Promise<void>;
-  requestNewQr(whatsappId: number): Promise<void>;
-  disconnect(whatsappId: number): Promise<void>;
-  remove(whatsappId: number): Promise<void>;
-  /** The live, CONNECTED session; throws ERR_WAPP_NOT_INITIALIZED otherwise. */
-  get(whatsappId: number): ChannelSession;
-  isConnected(whatsappId: number): boolean;
-  /** The provider of a connection this process manages, undefined when it does not know it. */
-  provider(whatsappId: number): ConnectionProvider | undefined;
-  /** The last status this process saw, undefined when it does not manage the connection. */
-  status(whatsappId: number): ConnectionStatus | undefined;
-  stopAll(): Promise<void>;
-}
+export type { ConnectionState, InboundSink, SessionManager, SessionManagerDeps } from "./session-types.js";
 
 interface Entry {
   provider: ConnectionProvider;
@@ -83,19 +37,7 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
   const entries = new Map<number, Entry>();
   let stopping = false;
 
-  // States of one connection are persisted in order: a late "qrcode" must never overwrite "CONNECTED".
-  const chains = new Map<number, Promise<void>>();
-  const report = (id: number, state: ConnectionState): Promise<void> => {
-    const next = (chains.get(id) ?? Promise.resolve())
-      .then(() => deps.onState(id, state))
-      .catch((error) => logger.error({ err: error, whatsappId: id }, "could not persist connection state"));
-    chains.set(id, next);
-    void next.then(() => {
-      if (chains.get(id) === next) chains.delete(id);
-    });
-    return next;
-  };
-  const settled = (id: number) => chains.get(id) ?? Promise.resolve();
+  const { report, settled } = createStateReporter(deps.onState, logger);
 
   const isCurrent = (id: number, entry: Entry, generation: number) =>
     entries.get(id) === entry && entry.generation === generation && !stopping;
@@ -105,10 +47,13 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
     return report(id, { status, ...extra });
   };
 
-  async function loadProvider(id: number): Promise<ConnectionProvider> {
-    const [row] = await db.select({ provider: whatsapps.provider }).from(whatsapps).where(eq(whatsapps.id, id));
+  async function loadRow(id: number): Promise<{ provider: ConnectionProvider; status: ConnectionStatus }> {
+    const [row] = await db
+      .select({ provider: whatsapps.provider, status: whatsapps.status })
+      .from(whatsapps)
+      .where(eq(whatsapps.id, id));
     if (!row) throw new AppError("ERR_NO_WAPP_FOUND");
-    return row.provider as ConnectionProvider;
+    return { provider: row.provider as ConnectionProvider, status: row.status as ConnectionStatus };
   }
 
   function makeHandlers(id: number, entry: Entry, generation: number): ChannelHandlers {
@@ -185,9 +130,19 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
     const generation = entry.generation;
     entry.timer = setTimeout(() => {
       entry.timer = undefined;
-      if (isCurrent(id, entry, generation)) void launch(id, entry);
+      if (isCurrent(id, entry, generation)) void relaunch(id, entry, generation);
     }, delay);
     entry.timer.unref?.();
+  }
+
+  /** A reconnect only happens while this process still owns the connection. */
+  async function relaunch(id: number, entry: Entry, generation: number) {
+    if (lease && !(await lease.acquire(id).catch(() => false))) {
+      logger.info({ whatsappId: id }, "connection now owned by another process");
+      if (isCurrent(id, entry, generation)) entries.delete(id);
+      return;
+    }
+    if (isCurrent(id, entry, generation)) await launch(id, entry);
   }
 
   const lease: SessionLease | undefined = deps.lease
@@ -199,24 +154,40 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
           entries.delete(id);
           await halt(entry, "stop");
         },
-        takeOver: (id) => start(id),
+        takeOver: (id) => resume(id),
       })
     : undefined;
 
-  async function start(id: number) {
+  /**
+   * An explicit start (an admin's action, a new connection) claims the connection for this
+   * process, even from another live owner, which stops its session at its next renewal.
+   */
+  async function start(id: number, force = true) {
     if (stopping) return;
-    if (lease && !(await lease.acquire(id))) {
+    if (lease && !(await lease.acquire(id, force))) {
       logger.info({ whatsappId: id }, "connection is owned by another process");
       return;
     }
     const existing = entries.get(id);
-    const provider = await loadProvider(id);
+    const row = await loadRow(id);
     if (existing) await halt(existing, "stop");
-    const entry: Entry = existing ?? { provider, status: "OPENING", retries: 0, generation: 0 };
-    entry.provider = provider;
+    const entry: Entry = existing ?? { provider: row.provider, status: "OPENING", retries: 0, generation: 0 };
+    entry.provider = row.provider;
     entry.retries = 0;
     entries.set(id, entry);
     await launch(id, entry);
+  }
+
+  /**
+   * Boot and takeover: connect what was meant to be connected. A DISCONNECTED connection (logged
+   * out, QR never scanned, or disconnected by an admin) waits for an admin instead of popping a QR.
+   */
+  async function resume(id: number) {
+    if (stopping || entries.has(id)) return;
+    const row = await loadRow(id);
+    if (row.status !== "DISCONNECTED") return start(id, false);
+    if (lease && !(await lease.acquire(id))) return;
+    entries.set(id, { provider: row.provider, status: "DISCONNECTED", retries: 0, generation: 0 });
   }
 
   /** Log the phone out, whether or not a session is live right now (e.g. waiting to reconnect). */
@@ -227,7 +198,7 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
       return entry;
     }
     if (entry) await halt(entry, "stop");
-    const provider = entry?.provider ?? (await loadProvider(id));
+    const provider = entry?.provider ?? (await loadRow(id)).provider;
     const idle = factories[provider]({ whatsappId: id, db, handlers: IDLE_HANDLERS, logger });
     await idle.logout().catch((error) => logger.warn({ err: error, whatsappId: id }, "logout failed"));
     return entry;
@@ -243,23 +214,29 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
       const rows = await db.select({ id: whatsapps.id }).from(whatsapps).orderBy(whatsapps.id);
       await Promise.all(
         rows.map((row) =>
-          start(row.id).catch((error) => logger.error({ err: error, whatsappId: row.id }, "could not start connection")),
+          resume(row.id).catch((error) => logger.error({ err: error, whatsappId: row.id }, "could not start connection")),
         ),
       );
       lease?.run();
     },
-    start,
+    start: (id) => start(id),
     async requestNewQr(id) {
+      if (lease) await lease.acquire(id, true);
       // Unpair first so that the next start has no credentials and shows a QR.
       await unpair(id);
       await start(id);
     },
     async disconnect(id) {
-      const entry = await unpair(id);
-      if (entry) {
-        entry.retries = 0;
-        await setStatus(id, entry, "DISCONNECTED", { qrcode: "", retries: 0 });
-      } else await report(id, { status: "DISCONNECTED", qrcode: "", retries: 0 });
+      if (lease) await lease.acquire(id, true);
+      const entry = (await unpair(id)) ?? {
+        provider: (await loadRow(id)).provider,
+        status: "DISCONNECTED",
+        retries: 0,
+        generation: 0,
+      };
+      entries.set(id, entry);
+      entry.retries = 0;
+      await setStatus(id, entry, "DISCONNECTED", { qrcode: "", retries: 0 });
     },
     async remove(id) {
       const entry = entries.get(id);

@@ -1,0 +1,50 @@
+import type { ConnectionProvider, ConnectionStatus } from "@zapdesk/core";
+import type { FastifyBaseLogger } from "fastify";
+import type { Db } from "../db/client.js";
+import type { ChannelFactories, ChannelSession, InboundCall, InboundMessage, MessageUpdate } from "./channel.js";
+import type { LeaseOptions } from "./session-lease.js";
+
+export interface InboundSink {
+  onMessage(whatsappId: number, message: InboundMessage): Promise<void>;
+  onUpdate(whatsappId: number, update: MessageUpdate): Promise<void>;
+  onCall(whatsappId: number, call: InboundCall): Promise<void>;
+}
+
+export interface ConnectionState {
+  status?: ConnectionStatus;
+  qrcode?: string;
+  retries?: number;
+}
+
+export interface SessionManagerDeps {
+  db: Db;
+  factories: ChannelFactories;
+  logger: FastifyBaseLogger;
+  sink: InboundSink;
+  /** Persist and publish the connection's state (the connections service). */
+  onState(whatsappId: number, state: ConnectionState): Promise<void>;
+  backoff?: { initialMs: number; maxMs: number };
+  /** Scaled out: own each connection through a DB lease (design §2). Absent: this process owns them all. */
+  lease?: LeaseOptions;
+}
+
+export interface SessionManager {
+  /** Boot: start every connection of the table except DISCONNECTED ones, which wait for an admin. */
+  startAll(): Promise<void>;
+  /** Create the session from its provider's factory and start it, replacing a running one. */
+  start(whatsappId: number): Promise<void>;
+  /** Log out and start fresh: a new QR. */
+  requestNewQr(whatsappId: number): Promise<void>;
+  /** Log out; DISCONNECTED, no reconnect. */
+  disconnect(whatsappId: number): Promise<void>;
+  /** Stop and forget (the connection was deleted). */
+  remove(whatsappId: number): Promise<void>;
+  /** The live, CONNECTED session; throws ERR_WAPP_NOT_INITIALIZED otherwise. */
+  get(whatsappId: number): ChannelSession;
+  isConnected(whatsappId: number): boolean;
+  /** The provider of a connection this process manages, undefined when it does not know it. */
+  provider(whatsappId: number): ConnectionProvider | undefined;
+  /** The last status this process saw, undefined when it does not manage the connection. */
+  status(whatsappId: number): ConnectionStatus | undefined;
+  stopAll(): Promise<void>;
+}
