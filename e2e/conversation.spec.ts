@@ -1,0 +1,149 @@
+import { expect, test } from "@playwright/test";
+import { bell, composer, pasteFile, signIn, waitingList, workingList } from "./conversation/pages";
+import { PNG_BASE64, ZapdeskApi } from "./conversation/zapdesk-api";
+
+const ADMIN_EMAIL = process.env.E2E_ADMIN_EMAIL ?? "admin@zapdesk.local";
+const ADMIN_PASSWORD = process.env.E2E_ADMIN_PASSWORD ?? "admin123";
+const run = Date.now().toString(36);
+// Queue colours are unique: each run picks its own.
+const color = () =>
+  `#${Math.floor(Math.random() * 0xffffff)
+    .toString(16)
+    .padStart(6, "0")}`;
+const number = (n: number) => `5511${String(Date.now()).slice(-7)}${n}`;
+
+test.describe.configure({ mode: "serial" });
+test.setTimeout(240_000);
+
+test("two agents and a simulated customer hold a conversation through the UI", async ({ browser, request }) => {
+  // Setup through the API: queues, agents A (queue 1) and B (queue 2), a quick answer, a simulator connection.
+  const admin = new ZapdeskApi(request);
+  await admin.login(ADMIN_EMAIL, ADMIN_PASSWORD);
+  const sales = await admin.createQueue(`Sales ${run}`, color());
+  const support = await admin.createQueue(`Support ${run}`, color());
+  await admin.createUser(`Ana ${run}`, `ana-${run}@e2e.local`, "secret123", [sales.id]);
+  await admin.createUser(`Bruno ${run}`, `bruno-${run}@e2e.local`, "secret123", [support.id]);
+  const shortcut = `bd${run}`.slice(0, 15);
+  await admin.post("/quickAnswers", { shortcut, message: "Bom dia! Como posso ajudar?" });
+  const whatsappId = await admin.createSimulator([sales.id]);
+
+  const agentA = await signIn(browser, `ana-${run}@e2e.local`, "secret123");
+  const agentB = await signIn(browser, `bruno-${run}@e2e.local`, "secret123");
+  for (const page of [agentA, agentB]) {
+    await page.goto("/tickets");
+    await page.getByRole("tab", { name: /Aguardando/ }).click();
+    await expect(waitingList(page).getByText("Nada aqui!")).toBeVisible();
+  }
+
+  // A customer writes: the ticket appears live in A's Waiting list, never in B's.
+  const customer = number(1);
+  const customerName = `Maria ${run}`;
+  await admin.customerWrites(whatsappId, { from: customer, name: customerName, body: "Olá, preciso de ajuda" });
+  const row = waitingList(agentA).getByRole("listitem", { name: customerName });
+  await expect(row).toBeVisible();
+  await expect(row.getByText("Olá, preciso de ajuda")).toBeVisible();
+  await expect(agentA.getByRole("tab", { name: /Aguardando/ })).toContainText("1");
+  await expect(bell(agentA, 1)).toBeVisible();
+
+  // A accepts from the row and lands in the conversation.
+  await row.getByRole("button", { name: "Aceitar" }).click();
+  await expect(agentA).toHaveURL(/\/tickets\/\d+$/);
+  const ticketId = Number(agentA.url().split("/").pop());
+  await expect(agentA.getByRole("heading", { name: new RegExp(customerName) })).toContainText(`#${ticketId}`);
+  await expect(agentA.getByText(`Atribuído à: Ana ${run}`)).toBeVisible();
+  await agentA.getByRole("tab", { name: /Atendendo/ }).click();
+  await expect(workingList(agentA).getByRole("button", { name: customerName })).toBeVisible();
+  await expect(bell(agentA, 0)).toBeVisible();
+
+  // A quick answer through '/', then a signed message (Sign is on by default).
+  await composer(agentA).fill(`/${shortcut.slice(0, 6)}`);
+  await agentA.getByRole("option", { name: `${shortcut} - Bom dia! Como posso ajudar?` }).click();
+  await expect(composer(agentA)).toHaveValue("Bom dia! Como posso ajudar?");
+  await composer(agentA).press("Enter");
+  await expect(composer(agentA)).toHaveValue("");
+  await composer(agentA).fill("Vou verificar seu *pedido* agora.");
+  await composer(agentA).press("Enter");
+  const log = agentA.getByRole("log");
+  await expect(log.locator("strong", { hasText: "pedido" })).toBeVisible();
+
+  // An image by paste: a preview first, then sent.
+  await pasteFile(agentA, PNG_BASE64, "print.png", "image/png");
+  await expect(agentA.getByRole("group", { name: "Anexos" }).getByRole("img", { name: "print.png" })).toBeVisible();
+  await agentA.getByRole("button", { name: "Enviar", exact: true }).click();
+  await expect(agentA.getByRole("group", { name: "Anexos" })).toHaveCount(0);
+
+  // The customer's phone received all three, signed with A's name.
+  await expect
+    .poll(async () => (await admin.phoneReceived(whatsappId, customer)).map((m) => m.media?.mimetype ?? m.body))
+    .toEqual([`*Ana ${run}*:\nBom dia! Como posso ajudar?`, `*Ana ${run}*:\nVou verificar seu *pedido* agora.`, "image/png"]);
+  const received = await admin.phoneReceived(whatsappId, customer);
+
+  // Acks from the phone turn the ticks blue.
+  const signedBubble = log.getByRole("article").filter({ hasText: "Vou verificar seu" });
+  await expect(signedBubble.locator("[data-ack]")).not.toHaveAttribute("data-ack", "3");
+  await admin.ack(whatsappId, received[1].wid, 3);
+  await expect(signedBubble.locator("[data-ack]")).toHaveAttribute("data-ack", "3");
+  await expect(signedBubble.getByRole("img", { name: "Lida" })).toBeVisible();
+
+  // A voice note from Chromium's fake microphone arrives as audio.
+  await agentA.getByRole("button", { name: "Gravar áudio" }).click();
+  await expect(agentA.getByLabel("Gravando")).toHaveText(/00:0\d/);
+  await agentA.waitForTimeout(2500);
+  await agentA.getByRole("button", { name: "Enviar áudio" }).click();
+  await expect
+    .poll(async () => (await admin.phoneReceived(whatsappId, customer)).at(-1)?.media?.mimetype ?? "")
+    .toMatch(/^audio\//);
+  await expect(log.locator("audio")).toHaveCount(1);
+
+  // Notifications: a message on the open ticket counts nothing; a new unassigned ticket in A's queue counts one.
+  await admin.customerWrites(whatsappId, { from: customer, body: "Obrigada!" });
+  await expect(log.getByText("Obrigada!")).toBeVisible();
+  const other = number(2);
+  await admin.customerWrites(whatsappId, { from: other, name: `João ${run}`, body: "Alguém aí?" });
+  await expect(bell(agentA, 1)).toBeVisible();
+  await expect(bell(agentB, 0)).toBeVisible();
+
+  // CSV export of the conversation.
+  const download = agentA.waitForEvent("download");
+  await agentA.getByRole("button", { name: "EXPORTAR CONVERSAS" }).click();
+  const csv = await (await download).createReadStream().then(async (stream) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks)
+      .toString("utf8")
+      .replace(/^\uFEFF/, "");
+  });
+  const lines = csv.split("\r\n");
+  expect(lines[0]).toBe("body,id,fromMe,quoted,isDel,mediaUrl,type,created");
+  expect(csv).toContain('"Olá, preciso de ajuda"');
+  expect(csv).toContain(`"*Ana ${run}*:\nVou verificar seu *pedido* agora."`);
+  expect(lines.some((l) => l.includes('"image"') && l.includes("/api/messages/"))).toBe(true);
+  expect(lines.some((l) => l.includes('"audio"'))).toBe(true);
+
+  // Resolve: back to the list; the Resolved tab shows the 'resolvido' badge.
+  await agentA.getByRole("button", { name: "Resolver" }).click();
+  await expect(agentA).toHaveURL(/\/tickets$/);
+  await agentA.getByRole("tab", { name: "Resolvidos" }).click();
+  const resolvedRow = agentA.getByRole("list", { name: "Resolvidos" }).getByRole("button", { name: customerName });
+  await expect(resolvedRow.getByText("resolvido")).toBeVisible();
+
+  // Reopen from the ticket view.
+  await resolvedRow.click();
+  await expect(composer(agentA)).toHaveCount(0);
+  await expect(agentA.getByText("Reabra ou aceite esse ticket para enviar uma mensagem.")).toBeVisible();
+  await agentA.getByRole("button", { name: "Reabrir" }).click();
+  await expect(agentA).toHaveURL(new RegExp(`/tickets/${ticketId}$`));
+  await expect(composer(agentA)).toBeVisible();
+
+  // Transfer to B's queue: it leaves A and shows up, waiting, for B.
+  await agentA.getByRole("button", { name: "Opções do ticket" }).click();
+  await agentA.getByRole("menuitem", { name: "Transferir" }).click();
+  const dialog = agentA.getByRole("dialog", { name: "Transferir Ticket" });
+  await dialog.getByRole("combobox", { name: "Fila" }).click();
+  await agentA.getByRole("option", { name: support.name }).click();
+  await dialog.getByRole("button", { name: "Transferir" }).click();
+  await expect(agentA).toHaveURL(/\/tickets$/);
+  await expect(waitingList(agentB).getByRole("listitem", { name: customerName })).toBeVisible();
+  const moved = await admin.get<{ status: string; queueId: number; userId: number | null }>(`/tickets/${ticketId}`);
+  expect(moved).toMatchObject({ status: "pending", queueId: support.id, userId: null });
+});
