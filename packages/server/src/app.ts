@@ -201,7 +201,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     queues: createQueueService({ db, events }),
     contacts: createContactService({ db, events }),
     quickAnswers: createQuickAnswerService({ db, events }),
-    settings: createSettingService({ db, events }),
+    settings: createSettingService({ db, events, onChange: () => pipeline.settingsChanged() }),
     connections,
     tickets,
     protocol: createProtocolService({ db, tickets, clock, logger: app.log, notifyOutbox }),

@@ -50,7 +50,9 @@ interface Ingest {
   raw?: unknown;
 }
 
-async function readSettings(db: Db) {
+const SETTINGS_TTL_MS = 1000;
+
+async function loadSettings(db: Db) {
   const rows = await db
     .select({ key: settings.key, value: settings.value })
     .from(settings)
@@ -80,6 +82,13 @@ async function upsertContact(tx: Db, number: string, name: string, isGroup: bool
 export function createInboundPipeline(deps: InboundDeps) {
   const { db, logger } = deps;
   const pictureTried = new Set<number>();
+  // Every message needs these settings; a second of staleness after an admin change is harmless.
+  let cached: { at: number; value: Promise<Awaited<ReturnType<typeof loadSettings>>> } | undefined;
+  const readSettings = () => {
+    const now = Date.now();
+    if (!cached || now - cached.at > SETTINGS_TTL_MS) cached = { at: now, value: loadSettings(db) };
+    return cached.value;
+  };
 
   /** Contact, ticket and message in one transaction; returns what to announce, or nothing for a duplicate. */
   async function store(whatsappId: number, item: Ingest, windowSeconds: number) {
@@ -175,7 +184,7 @@ export function createInboundPipeline(deps: InboundDeps) {
   }
 
   async function ingest(whatsappId: number, item: Ingest): Promise<void> {
-    const config = await readSettings(db);
+    const config = await readSettings();
     if (item.isGroup && config.ignoreGroups) return;
     let stored: Awaited<ReturnType<typeof store>>;
     try {
@@ -205,6 +214,11 @@ export function createInboundPipeline(deps: InboundDeps) {
   }
 
   return {
+    /** An admin changed a setting here: read it afresh for the next message. */
+    settingsChanged(): void {
+      cached = undefined;
+    },
+
     async onMessage(whatsappId: number, message: InboundMessage): Promise<void> {
       if (await repo.findMessageByWid(db, whatsappId, message.wid)) return;
       let body = message.body;
@@ -261,7 +275,7 @@ export function createInboundPipeline(deps: InboundDeps) {
     },
 
     async onCall(whatsappId: number, call: InboundCall): Promise<void> {
-      const config = await readSettings(db);
+      const config = await readSettings();
       const session = deps.session(whatsappId);
       if (!config.acceptCalls && session) {
         await session.rejectCall(call).catch((error) => logger.warn({ err: error }, "could not reject call"));

@@ -6,7 +6,7 @@ import * as repo from "./settings.repo.js";
 
 const present = (row: repo.SettingRow): Setting => ({ key: row.key, value: row.value });
 
-export function createSettingService(deps: { db: Db; events: Publisher }) {
+export function createSettingService(deps: { db: Db; events: Publisher; onChange?: (key: string) => void }) {
   const { db, events } = deps;
   return {
     async list(actor: Actor): Promise<Setting[]> {
@@ -40,6 +40,7 @@ export function createSettingService(deps: { db: Db; events: Publisher }) {
       const row = await repo.updateSetting(db, key, parsed.data);
       if (!row) throw new AppError("ERR_NO_SETTING_FOUND");
       const setting = present(row);
+      deps.onChange?.(key);
       events.publish("settings", { action: "update", setting });
       return setting;
     },

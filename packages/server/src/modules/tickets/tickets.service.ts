@@ -162,7 +162,6 @@ export function createTicketService(deps: TicketServiceDeps) {
             const connection = await findConnection(tx, current.whatsappId);
             if (connection?.farewellMessage.trim()) {
               await enqueueOutbound(tx, { ticket: updated, body: connection.farewellMessage, fromBot: true });
-              await repo.updateTicket(tx, id, { status: "closed" });
               enqueued = true;
             }
           }
