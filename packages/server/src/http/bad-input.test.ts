@@ -286,7 +286,8 @@ describe("unknown paths and the API docs", () => {
 describe("unexpected failures", () => {
   it("answer ERR_INTERNAL without stack or SQL", async () => {
     const database = await openTestDatabase();
-    const broken = await createTestApp({ database });
+    // No WhatsApp sessions or outbox worker: nothing but HTTP should touch the dead database.
+    const broken = await createTestApp({ database, start: false });
     try {
       const user = await makeAdmin(broken);
       await database.close();

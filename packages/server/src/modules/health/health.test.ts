@@ -17,7 +17,8 @@ describe("GET /api/health", () => {
 
   it("answers 503 with a code, not a stack, when the database is gone", async () => {
     const database = await openTestDatabase();
-    const broken = await createTestApp({ database });
+    // No WhatsApp sessions or outbox worker: nothing but HTTP should touch the dead database.
+    const broken = await createTestApp({ database, start: false });
     try {
       await database.close();
       const res = await broken.app.inject({ method: "GET", url: "/api/health" });
