@@ -18,6 +18,7 @@ import { messageKey, quotedMessage, toMessageContent } from "./baileys-outbound.
 import { fromRaw, isBaileysRaw, toRaw } from "./baileys-translate.js";
 import { clearDatabaseAuthState, type DatabaseAuthState, useDatabaseAuthState } from "./database-auth-state.js";
 import { createGroupNames } from "./group-names.js";
+import { storedMessage } from "./stored-message.js";
 
 /** The part of Baileys' socket the adapter uses; tests substitute it at this boundary only. */
 export type BaileysSocket = Pick<
@@ -144,11 +145,15 @@ function createBaileysSession(
       markOnlineOnConnect: false,
       syncFullHistory: false,
       cachedGroupMetadata: async (jid: string): Promise<GroupMetadata | undefined> => groups.metadata(jid),
+      // A recipient that failed to decrypt asks for a resend; after a restart only the database still has it.
+      getMessage: (key) => storedMessage(db, whatsappId, key.id),
     });
     current = socket;
     const ev = socket.ev;
     const mine = () => socket === current && !stopping;
     ev.on("creds.update", () => {
+      // After a logout the state is forgotten: a late update from the old socket must not re-pair it.
+      if (state !== auth) return;
       state.saveCreds().catch((error) => logger.error({ err: error, whatsappId }, "could not save WhatsApp credentials"));
     });
     ev.on("connection.update", (update) => {

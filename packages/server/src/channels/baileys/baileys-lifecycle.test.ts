@@ -115,7 +115,10 @@ describe("Baileys connection lifecycle through the session manager", () => {
     sockets[0].close(401);
     await vi.waitFor(() => expect(manager.status(id)).toBe("DISCONNECTED"));
     await vi.waitFor(async () => expect(await authRows(id)).toEqual([]));
+    // A late credentials update from the dead socket does not bring the pairing back.
+    sockets[0].ev.emit("creds.update", { me: { id: "5511999990000:3@s.whatsapp.net" } });
     await new Promise((r) => setTimeout(r, 50));
+    expect(await authRows(id)).toEqual([]);
     expect(sockets).toHaveLength(1);
 
     await manager.requestNewQr(id);

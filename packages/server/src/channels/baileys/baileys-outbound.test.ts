@@ -1,6 +1,7 @@
 import { proto, type WAMessage } from "@whiskeysockets/baileys";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openTestDatabase } from "../../../test/harness.js";
+import { contacts, messages, tickets } from "../../db/schema.js";
 import type { ChannelSession } from "../channel.js";
 import { insertConnection, silentLogger } from "../test-support.js";
 import { connectedSession, fakeBaileys, type Rig, recordingHandlers } from "./baileys-test-rig.js";
@@ -10,10 +11,12 @@ let database: Awaited<ReturnType<typeof openTestDatabase>>;
 let rig: Rig;
 let socket: FakeSocket;
 let session: ChannelSession;
+let whatsappId: number;
 
 beforeAll(async () => {
   database = await openTestDatabase();
-  rig = await connectedSession(database.db, await insertConnection(database.db, "baileys"));
+  whatsappId = await insertConnection(database.db, "baileys");
+  rig = await connectedSession(database.db, whatsappId);
   ({ socket, session } = rig);
 });
 afterAll(async () => {
@@ -184,5 +187,18 @@ describe("Baileys outbound", () => {
     await expect(other.profilePictureUrl("5511999990001", false)).resolves.toBeUndefined();
     expect(sockets[0].sent).toEqual([]);
     await other.stop();
+  });
+
+  it("answers Baileys' resend requests with the stored message", async () => {
+    const sent = await session.send({ to: "5511999990001", isGroup: false, body: "please resend me" });
+    const [contact] = await database.db.insert(contacts).values({ name: "Ana", number: "5511999990001" }).returning();
+    const [ticket] = await database.db.insert(tickets).values({ contactId: contact.id, whatsappId }).returning();
+    await database.db
+      .insert(messages)
+      .values({ ticketId: ticket.id, whatsappId, wid: sent.wid, body: "please resend me", fromMe: true, raw: sent.raw });
+
+    const getMessage = socket.config.getMessage!;
+    expect((await getMessage({ remoteJid: JID, id: sent.wid, fromMe: true }))?.conversation).toBe("please resend me");
+    expect(await getMessage({ remoteJid: JID, id: "3EB0UNKNOWN", fromMe: true })).toBeUndefined();
   });
 });
