@@ -14,7 +14,7 @@ export const contactNumberSchema = z
   .pipe(z.string().min(8, MSG.tooShort).max(50, MSG.tooLong).regex(/^\d+$/, MSG.invalidNumber));
 
 export const extraInfoInputSchema = z.strictObject({
-  id: z.number().int().positive().optional(),
+  id: z.number().int().positive().max(2147483647).optional(),
   name: requiredText(1, 100),
   value: z.string().trim().max(1000, MSG.tooLong),
 });

@@ -67,6 +67,11 @@ describe("POST /api/contacts", () => {
     });
     expect(extra.statusCode).toBe(400);
     expect(extra.json().details[0].path).toEqual(["extraInfo", 0, "name"]);
+    const hugeId = await call("PUT", `/api/contacts/${(await makeContact(t, { number: freshNumber() })).id}`, agent, {
+      extraInfo: [{ id: 1e12, name: "n", value: "v" }],
+    });
+    expect(hugeId.statusCode).toBe(400);
+    expect(hugeId.json().details[0].path).toEqual(["extraInfo", 0, "id"]);
     const missing = await call("POST", "/api/contacts", agent, {});
     expect(
       missing
