@@ -1,6 +1,7 @@
 // Browser journeys: Playwright in Debian's Chromium against the built server.
-import { existsSync, readdirSync } from "node:fs";
+
 import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
 
 const specs = existsSync("e2e") ? readdirSync("e2e").filter((f) => f.endsWith(".spec.ts")) : [];
 if (specs.length === 0) {

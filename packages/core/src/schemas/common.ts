@@ -13,6 +13,9 @@ export const MSG = {
 /** An empty field is "Required" only, not also "Too Short!". */
 export const requiredCheck = { error: MSG.required, abort: true } as const;
 
+/** An id in a JSON body: a real number, never a coerced string or boolean. */
+export const idSchema = z.number().int().positive().max(2147483647);
+/** An id in a path or query string, where everything arrives as text. */
 export const idParam = z.coerce.number().int().positive().max(2147483647);
 export const idParamsSchema = z.strictObject({ id: idParam });
 
@@ -45,7 +48,7 @@ export const optionalEmailSchema = z
   .refine((v) => v === "" || z.email().safeParse(v).success, MSG.invalidEmail);
 
 export const queueIdsSchema = z
-  .array(idParam)
+  .array(idSchema)
   .max(500)
   .transform((ids) => [...new Set(ids)]);
 

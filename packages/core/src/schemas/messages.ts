@@ -16,7 +16,10 @@ export const messageSendSchema = z.strictObject({
     .string()
     .max(MESSAGE_MAX_LENGTH, MSG.tooLong)
     .refine((v) => v.trim().length > 0, MSG.required),
-  quotedMsg: z.object({ id: z.coerce.number().int().positive() }).loose().nullish(),
+  quotedMsg: z
+    .object({ id: z.number().int().positive().max(2147483647) })
+    .loose()
+    .nullish(),
   read: z.unknown().optional(),
   fromMe: z.unknown().optional(),
   mediaUrl: z.unknown().optional(),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { TICKET_STATUSES } from "../constants.js";
-import { idParam, pageNumberSchema, searchParamSchema } from "./common.js";
+import { idParam, idSchema, pageNumberSchema, searchParamSchema } from "./common.js";
 import { contactLiteSchema, extraInfoSchema } from "./contacts.js";
 import { queueLiteSchema } from "./queues.js";
 
@@ -36,17 +36,17 @@ export const ticketListQuerySchema = z.strictObject({
 export type TicketListQuery = z.output<typeof ticketListQuerySchema>;
 
 export const ticketCreateSchema = z.strictObject({
-  contactId: idParam,
-  userId: idParam.nullish(),
+  contactId: idSchema,
+  userId: idSchema.nullish(),
   status: z.enum(TICKET_STATUSES).default("open"),
-  whatsappId: idParam.optional(),
+  whatsappId: idSchema.optional(),
 });
 
 /** Any subset of status, userId and queueId (spec §7); the server checks the transition. */
 export const ticketUpdateSchema = z.strictObject({
   status: z.enum(TICKET_STATUSES).optional(),
-  userId: idParam.nullable().optional(),
-  queueId: idParam.nullable().optional(),
+  userId: idSchema.nullable().optional(),
+  queueId: idSchema.nullable().optional(),
 });
 export type TicketUpdateInput = z.output<typeof ticketUpdateSchema>;
 

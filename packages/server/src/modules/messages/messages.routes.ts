@@ -28,16 +28,22 @@ function validationError(issues: { path: PropertyKey[]; message: string }[]): Ap
 async function readMultipart(request: FastifyRequest, storage: MediaStorage) {
   const fields: Record<string, string> = {};
   const files: { data: Buffer; filename: string; mimetype: string }[] = [];
-  for await (const part of request.parts()) {
-    if (part.type === "file") {
-      if (part.fieldname !== "medias" && part.fieldname !== "media") {
-        await part.toBuffer();
-        throw validationError([{ path: [part.fieldname], message: "Unexpected file field" }]);
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === "file") {
+        if (part.fieldname !== "medias" && part.fieldname !== "media") {
+          await part.toBuffer();
+          throw validationError([{ path: [part.fieldname], message: "Unexpected file field" }]);
+        }
+        files.push({ data: await readFilePart(part), filename: part.filename, mimetype: part.mimetype });
+      } else {
+        fields[part.fieldname] = String(part.value ?? "");
       }
-      files.push({ data: await readFilePart(part), filename: part.filename, mimetype: part.mimetype });
-    } else {
-      fields[part.fieldname] = String(part.value ?? "");
     }
+  } catch (error) {
+    // The parser's own failures (a truncated or garbled body) are the client's, not ours.
+    if (error instanceof AppError || (error as { statusCode?: number }).statusCode) throw error;
+    throw new AppError("ERR_VALIDATION", { message: "Malformed multipart body" });
   }
   const asVoice = fields.isVoice === "true";
   const medias: UploadedMedia[] = [];
