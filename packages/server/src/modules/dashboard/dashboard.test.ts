@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeAdmin, makeQueue, makeUser, type TestUser } from "../../../test/factories.js";
 import { customerNumber, customerWrites, listTickets, makeSimulatorConnection } from "../../../test/conversation.js";
+import { makeAdmin, makeQueue, makeUser, type TestUser } from "../../../test/factories.js";
 import { createTestApp, type TestApp } from "../../../test/harness.js";
 
 let t: TestApp;
@@ -25,13 +25,35 @@ describe("dashboard", () => {
     for (const queueId of [sales.id, sales.id, support.id]) {
       const from = customerNumber();
       await customerWrites(t, admin, connection.id, { from, body: "hi" });
-      const ticket = (await listTickets(t, admin, { showAll: "true", status: "pending" })).tickets.find((x) => x.contact.number === from)!;
-      await t.app.inject({ method: "PUT", url: `/api/tickets/${ticket.id}`, headers: admin.auth, payload: { status: "pending", userId: null, queueId } });
+      const ticket = (await listTickets(t, admin, { showAll: "true", status: "pending" })).tickets.find(
+        (x) => x.contact.number === from,
+      )!;
+      await t.app.inject({
+        method: "PUT",
+        url: `/api/tickets/${ticket.id}`,
+        headers: admin.auth,
+        payload: { status: "pending", userId: null, queueId },
+      });
       ids.push(ticket.id);
     }
-    await t.app.inject({ method: "PUT", url: `/api/tickets/${ids[0]}`, headers: seller.auth, payload: { status: "open", userId: seller.id } });
-    await t.app.inject({ method: "PUT", url: `/api/tickets/${ids[0]}`, headers: seller.auth, payload: { status: "closed", userId: seller.id } });
-    await t.app.inject({ method: "PUT", url: `/api/tickets/${ids[1]}`, headers: seller.auth, payload: { status: "open", userId: seller.id } });
+    await t.app.inject({
+      method: "PUT",
+      url: `/api/tickets/${ids[0]}`,
+      headers: seller.auth,
+      payload: { status: "open", userId: seller.id },
+    });
+    await t.app.inject({
+      method: "PUT",
+      url: `/api/tickets/${ids[0]}`,
+      headers: seller.auth,
+      payload: { status: "closed", userId: seller.id },
+    });
+    await t.app.inject({
+      method: "PUT",
+      url: `/api/tickets/${ids[1]}`,
+      headers: seller.auth,
+      payload: { status: "open", userId: seller.id },
+    });
 
     const all = (await dashboard(admin)).json();
     expect(all.counts).toEqual({ open: 1, pending: 1, closed: 1 });
