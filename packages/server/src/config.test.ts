@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ConfigError, loadConfig, parseEnv } from "./config.js";
+import { ConfigError, loadConfig, parseEnv, parseTrustProxy } from "./config.js";
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -134,5 +134,17 @@ describe("loadConfig", () => {
       redisUrl: "redis://cache",
       publicUrl: "https://desk.example.com",
     });
+  });
+});
+
+describe("TRUST_PROXY", () => {
+  it("believes no forwarding header unless told which proxies to trust", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).trustProxy).toBe(false);
+    expect(parseTrustProxy("true")).toBe(true);
+    expect(parseTrustProxy("false")).toBe(false);
+    expect(parseTrustProxy("1")).toBe(1);
+    expect(parseTrustProxy("10.0.0.0/8, 127.0.0.1")).toBe("10.0.0.0/8,127.0.0.1");
+    expect(loadConfig({ DATA_DIR: tempDir(), TRUST_PROXY: "loopback" }).trustProxy).toBe("loopback");
+    expect(configError(() => parseEnv({ TRUST_PROXY: "<script>" }))).toContain("TRUST_PROXY: expected");
   });
 });

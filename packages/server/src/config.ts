@@ -24,7 +24,28 @@ const envSchema = z.object({
   PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: "an http(s) URL" }).optional()),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   WEB_DIST: optionalText,
+  TRUST_PROXY: optionalText.pipe(
+    z
+      .string()
+      .regex(/^(true|false|\d{1,2}|[\w.:/,\s-]+)$/, "true, false, a hop count or a comma-separated list of proxy addresses")
+      .optional(),
+  ),
 });
+
+/**
+ * Which X-Forwarded-For hops to believe (Fastify's `trustProxy`). Believing every hop
+ * lets any client pick its own address and walk past the per-IP login limit.
+ */
+export function parseTrustProxy(value: string | undefined): boolean | number | string {
+  if (value === undefined || value === "false") return false;
+  if (value === "true") return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .join(",");
+}
 
 export type Env = z.infer<typeof envSchema>;
 
@@ -43,6 +64,8 @@ export interface Config {
   publicUrl?: string;
   logLevel: Env["LOG_LEVEL"];
   webDist?: string;
+  /** For Fastify's `trustProxy`: false (the default) unless TRUST_PROXY says which proxies to believe. */
+  trustProxy?: boolean | number | string;
   /** Login/signup attempts allowed per window, per IP and per email. */
   rateLimit: { windowMs: number; perIp: number; perEmail: number };
 }
@@ -101,6 +124,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     publicUrl: env.PUBLIC_URL,
     logLevel: env.LOG_LEVEL,
     webDist: env.WEB_DIST,
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     rateLimit: { windowMs: 15 * 60 * 1000, perIp: 50, perEmail: 10 },
   };
 }
