@@ -148,13 +148,14 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
   const lease: SessionLease | undefined = deps.lease
     ? createSessionLease(db, deps.lease, logger, {
         owned: () => [...entries.keys()],
-        lost: async (id) => {
-          const entry = entries.get(id);
-          if (!entry) return;
-          entries.delete(id);
-          await halt(entry, "stop");
-        },
-        takeOver: (id) => resume(id),
+        lost: (id) =>
+          exclusive(id, async () => {
+            const entry = entries.get(id);
+            if (!entry) return;
+            entries.delete(id);
+            await halt(entry, "stop");
+          }),
+        takeOver: (id) => exclusive(id, () => resume(id)),
       })
     : undefined;
 
@@ -204,6 +205,40 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
     return entry;
   }
 
+  async function disconnect(id: number) {
+    if (lease) await lease.acquire(id, true);
+    const entry = (await unpair(id)) ?? {
+      provider: (await loadRow(id)).provider,
+      status: "DISCONNECTED",
+      retries: 0,
+      generation: 0,
+    };
+    entries.set(id, entry);
+    entry.retries = 0;
+    await setStatus(id, entry, "DISCONNECTED", { qrcode: "", retries: 0 });
+  }
+
+  async function remove(id: number) {
+    const entry = entries.get(id);
+    if (!entry) return;
+    entries.delete(id);
+    await halt(entry, "stop");
+    await lease?.release(id);
+  }
+
+  // Admin actions on one connection run one at a time: two quick clicks never leave two sessions.
+  const locks = new Map<number, Promise<unknown>>();
+  function exclusive<T>(id: number, work: () => Promise<T>): Promise<T> {
+    const run = (locks.get(id) ?? Promise.resolve()).catch(() => {}).then(work);
+    locks.set(id, run);
+    void run
+      .catch(() => {})
+      .finally(() => {
+        if (locks.get(id) === run) locks.delete(id);
+      });
+    return run;
+  }
+
   function liveEntry(id: number) {
     const entry = entries.get(id);
     return entry?.session && entry.status === "CONNECTED" ? { entry, session: entry.session } : undefined;
@@ -214,37 +249,23 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
       const rows = await db.select({ id: whatsapps.id }).from(whatsapps).orderBy(whatsapps.id);
       await Promise.all(
         rows.map((row) =>
-          resume(row.id).catch((error) => logger.error({ err: error, whatsappId: row.id }, "could not start connection")),
+          exclusive(row.id, () => resume(row.id)).catch((error) =>
+            logger.error({ err: error, whatsappId: row.id }, "could not start connection"),
+          ),
         ),
       );
       lease?.run();
     },
-    start: (id) => start(id),
-    async requestNewQr(id) {
-      if (lease) await lease.acquire(id, true);
-      // Unpair first so that the next start has no credentials and shows a QR.
-      await unpair(id);
-      await start(id);
-    },
-    async disconnect(id) {
-      if (lease) await lease.acquire(id, true);
-      const entry = (await unpair(id)) ?? {
-        provider: (await loadRow(id)).provider,
-        status: "DISCONNECTED",
-        retries: 0,
-        generation: 0,
-      };
-      entries.set(id, entry);
-      entry.retries = 0;
-      await setStatus(id, entry, "DISCONNECTED", { qrcode: "", retries: 0 });
-    },
-    async remove(id) {
-      const entry = entries.get(id);
-      if (!entry) return;
-      entries.delete(id);
-      await halt(entry, "stop");
-      await lease?.release(id);
-    },
+    start: (id) => exclusive(id, () => start(id)),
+    requestNewQr: (id) =>
+      exclusive(id, async () => {
+        if (lease) await lease.acquire(id, true);
+        // Unpair first so that the next start has no credentials and shows a QR.
+        await unpair(id);
+        await start(id);
+      }),
+    disconnect: (id) => exclusive(id, () => disconnect(id)),
+    remove: (id) => exclusive(id, () => remove(id)),
     get(id) {
       const live = liveEntry(id);
       if (!live) throw new AppError("ERR_WAPP_NOT_INITIALIZED");

@@ -136,6 +136,8 @@ function createBaileysSession(
 
   async function connect() {
     auth ??= await useDatabaseAuthState(db, whatsappId);
+    // stop() may have come while the auth state loaded: no socket may outlive it.
+    if (stopping) return;
     const state = auth;
     const socket = makeSocket({
       auth: { creds: state.state.creds, keys: makeCacheableSignalKeyStore(state.state.keys, blogger) },

@@ -91,6 +91,7 @@ describe("Baileys inbound messages", () => {
     expect(await got.media!.download()).toEqual(Buffer.from("media-bytes"));
     expect(rig.downloads.at(-1)!.key.id).toBe(image.key.id);
 
+    expect(await deliver(incoming({ ptvMessage: { mimetype: "video/mp4" } }))).toMatchObject({ type: "video", body: "" });
     expect(await deliver(incoming({ videoMessage: { mimetype: "video/mp4", caption: "clip" } }))).toMatchObject({
       type: "video",
       body: "clip",

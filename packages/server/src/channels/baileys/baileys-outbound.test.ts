@@ -60,7 +60,14 @@ describe("Baileys outbound", () => {
       body: "",
       media: { data, mimetype: "video/mp4", filename: "v.mp4" },
     });
-    expect(socket.sent.at(-1)!.content).toMatchObject({ video: data, mimetype: "video/mp4", caption: undefined });
+    expect(socket.sent.at(-1)!.content).toEqual({ video: data, mimetype: "video/mp4", caption: undefined });
+    await session.send({
+      to: "5511999990001",
+      isGroup: false,
+      body: "",
+      media: { data, mimetype: "image/gif", filename: "a.gif" },
+    });
+    expect(socket.sent.at(-1)!.content).toMatchObject({ document: data, mimetype: "image/gif", fileName: "a.gif" });
     await session.send({
       to: "5511999990001",
       isGroup: false,

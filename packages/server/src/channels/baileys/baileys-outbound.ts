@@ -9,10 +9,9 @@ export function toMessageContent(message: OutboundMessage): AnyMessageContent {
   if (!media) return { text: message.body };
   const caption = message.body || undefined;
   const major = media.mimetype.split("/")[0];
+  // WhatsApp animates only mp4 "gifs"; a real GIF goes as a document so it arrives intact.
   if (major === "image" && media.mimetype !== "image/gif") return { image: media.data, mimetype: media.mimetype, caption };
-  if (major === "video" || media.mimetype === "image/gif") {
-    return { video: media.data, mimetype: media.mimetype, caption, gifPlayback: media.mimetype === "image/gif" };
-  }
+  if (major === "video") return { video: media.data, mimetype: media.mimetype, caption };
   if (major === "audio") {
     // A voice note is a ptt audio; WhatsApp plays ogg/opus best, but the caller's format is kept.
     const audio: AnyMessageContent = { audio: media.data, mimetype: media.mimetype, ptt: !!media.asVoice };

@@ -87,6 +87,7 @@ type MediaContent = proto.Message.IImageMessage &
 const MEDIA_TYPES = {
   imageMessage: "image",
   videoMessage: "video",
+  ptvMessage: "video",
   audioMessage: "audio",
   documentMessage: "document",
   stickerMessage: "sticker",

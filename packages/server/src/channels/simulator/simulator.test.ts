@@ -67,6 +67,53 @@ describe("simulator channel with the session manager", () => {
     expect(rec.statuses(id)).toEqual(["OPENING", "qrcode", "PAIRING", "CONNECTED"]);
   });
 
+  it("concurrent admin actions on one connection leave exactly one live session", async () => {
+    const { hub, rec } = setup();
+    const id = await insertConnection(database.db, "simulator");
+    let live = 0;
+    const counting = createSessionManager({
+      db: database.db,
+      factories: {
+        baileys: unused,
+        simulator: (context) => {
+          const session = hub.factory(context);
+          let running = false;
+          const down = () => {
+            if (running) live -= 1;
+            running = false;
+          };
+          return {
+            ...session,
+            start: async () => {
+              running = true;
+              live += 1;
+              await session.start();
+            },
+            stop: async () => {
+              down();
+              await session.stop();
+            },
+            logout: async () => {
+              down();
+              await session.logout();
+            },
+          };
+        },
+      },
+      logger: silentLogger(),
+      sink: rec.sink,
+      onState: rec.onState,
+    });
+    try {
+      await Promise.all([counting.start(id), counting.start(id), counting.requestNewQr(id), counting.start(id)]);
+      expect(live).toBe(1);
+      expect(counting.isConnected(id)).toBe(true);
+      expect(rec.statuses(id).at(-1)).toBe("CONNECTED");
+    } finally {
+      await counting.stopAll();
+    }
+  });
+
   it("startAll starts every connection in the table", async () => {
     const { manager } = setup();
     const a = await insertConnection(database.db, "simulator");
