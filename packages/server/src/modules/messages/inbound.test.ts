@@ -45,6 +45,19 @@ describe("inbound pipeline", () => {
     expect(ticket.unreadMessages).toBe(50);
   });
 
+  it("names a contact from WhatsApp only while nobody named it", async () => {
+    const connection = await makeSimulatorConnection(t, admin);
+    const unnamed = customerNumber();
+    await t.database.db.insert(contacts).values({ number: unnamed, name: unnamed });
+    await customerWrites(t, admin, connection.id, { from: unnamed, name: "Carla", body: "oi" });
+    const [named] = await t.database.db.select().from(contacts).where(eq(contacts.number, unnamed));
+    expect(named.name).toBe("Carla");
+    await t.database.db.update(contacts).set({ name: "Carla (VIP)" }).where(eq(contacts.id, named.id));
+    await customerWrites(t, admin, connection.id, { from: unnamed, name: "carla123", body: "again" });
+    const [kept] = await t.database.db.select().from(contacts).where(eq(contacts.number, unnamed));
+    expect(kept.name).toBe("Carla (VIP)");
+  });
+
   it("stores a duplicate delivery once", async () => {
     const connection = await makeSimulatorConnection(t, admin);
     const from = customerNumber();

@@ -72,8 +72,11 @@ async function upsertContact(tx: Db, number: string, name: string, isGroup: bool
     .values({ number, name: name || number, isGroup })
     .onConflictDoUpdate({
       target: contacts.number,
-      // A group's subject may change; a person's name is the agents' to edit.
-      set: isGroup ? { name: sql`excluded.name` } : { number: sql`excluded.number` },
+      // A group's subject may change; a person's name is the agents' to edit, unless nobody
+      // named them yet (the name is still the bare number) and WhatsApp now tells us one.
+      set: isGroup
+        ? { name: sql`excluded.name` }
+        : { name: sql`case when ${contacts.name} = ${contacts.number} then excluded.name else ${contacts.name} end` },
     })
     .returning();
   return row;
