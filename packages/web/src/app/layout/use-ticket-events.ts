@@ -1,15 +1,17 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
 import { useConversationRealtimeHandlers } from "../../features/conversation";
 import { useNotificationHandlers } from "../../features/notifications";
-import { useTicketRealtimeHandlers } from "../../features/tickets";
+import { TICKET_DELETED_TOAST, ticketKeys, updateTicketMutationKey, useTicketRealtimeHandlers } from "../../features/tickets";
 import type { TicketEventHandlers } from "../../lib/realtime-sync";
 import { toast } from "../../lib/toast";
 
 /** Composes what each feature does with `ticket` and `appMessage` events (features never import each other). */
 export function useTicketEvents(): TicketEventHandlers {
   const { t } = useTranslation();
+  const client = useQueryClient();
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const openTicketId = Number(/^\/tickets\/(\d+)/.exec(pathname)?.[1]) || undefined;
@@ -24,8 +26,10 @@ export function useTicketEvents(): TicketEventHandlers {
         tickets.ticket(event);
         notifications.ticket(event);
         // Spec §4: the ticket in view was deleted (or moved out of reach): say so and go back to the list.
-        if (event.action === "delete" && event.ticketId === openTicketId) {
-          toast.success(t("tickets.deleted"));
+        // Our own transfer out of reach also arrives as a delete: that one navigates by itself.
+        const ownChange = client.isMutating({ mutationKey: updateTicketMutationKey }) > 0;
+        if (event.action === "delete" && event.ticketId === openTicketId && !ownChange) {
+          toast.success(t("tickets.deleted"), TICKET_DELETED_TOAST);
           navigate("/tickets");
         }
       },
@@ -33,8 +37,13 @@ export function useTicketEvents(): TicketEventHandlers {
         tickets.appMessage(event);
         conversation.appMessage(event);
         notifications.appMessage(event);
+        // A customer message in the ticket being read: reading the ticket again marks it read on the server.
+        const inView = event.action === "create" && event.ticket.id === openTicketId && !event.message.fromMe;
+        if (inView && document.visibilityState === "visible") {
+          client.invalidateQueries({ queryKey: ticketKeys.detail(event.ticket.id) });
+        }
       },
     }),
-    [tickets, conversation, notifications, openTicketId, navigate, t],
+    [tickets, conversation, notifications, openTicketId, navigate, t, client],
   );
 }

@@ -1,8 +1,13 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { Contact, ContactInput, Ticket } from "@zapdesk/core";
+import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { api } from "../../../lib/api-client";
+import { toast } from "../../../lib/toast";
 import { removeTicket } from "../utils/ticket-list-cache";
+
+/** One toast whether the delete is ours or arrives over the socket (spec §4). */
+export const TICKET_DELETED_TOAST = "ticket-deleted";
 
 export const createTicket = (input: { contactId: number; userId: number }) =>
   api.post<Ticket>("/tickets", { ...input, status: "open" });
@@ -25,9 +30,11 @@ export function useCreateTicket() {
 export function useDeleteTicket() {
   const client = useQueryClient();
   const navigate = useNavigate();
+  const { t } = useTranslation();
   return useMutation({
     mutationFn: deleteTicket,
     onSuccess: (_result, id) => {
+      toast.success(t("tickets.deleted"), TICKET_DELETED_TOAST);
       removeTicket(client, id);
       navigate("/tickets");
     },

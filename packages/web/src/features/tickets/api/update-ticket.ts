@@ -4,6 +4,10 @@ import { useNavigate } from "react-router";
 import { api } from "../../../lib/api-client";
 import { useAuth } from "../../../lib/auth";
 import { upsertTicket } from "../utils/ticket-list-cache";
+import { ticketKeys } from "./ticket-keys";
+
+/** Marks this user's own ticket changes, so their echo over the socket is not taken for someone else's. */
+export const updateTicketMutationKey = [...ticketKeys.all, "update"] as const;
 
 export const updateTicket = (id: number, change: TicketUpdateInput) => api.put<Ticket>(`/tickets/${id}`, change);
 
@@ -16,6 +20,7 @@ export function useUpdateTicket() {
   const navigate = useNavigate();
   const { user } = useAuth();
   return useMutation({
+    mutationKey: updateTicketMutationKey,
     mutationFn: ({ id, change }: { id: number; change: TicketUpdateInput; transfer?: boolean }) => updateTicket(id, change),
     onSuccess: (ticket, { transfer }) => {
       if (user) upsertTicket(client, ticket, user.id);

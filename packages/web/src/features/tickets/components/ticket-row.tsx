@@ -28,9 +28,9 @@ export const TicketRow = memo(function TicketRow({ ticket, selected, onOpen, onA
   };
   return (
     <Box
-      role={pending ? "listitem" : "button"}
+      role={pending ? undefined : "button"}
       tabIndex={pending ? undefined : 0}
-      aria-label={ticket.contact.name}
+      aria-label={pending ? undefined : ticket.contact.name}
       aria-current={selected ? "true" : undefined}
       data-ticket-id={ticket.id}
       onClick={open}

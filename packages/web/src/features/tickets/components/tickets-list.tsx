@@ -81,7 +81,8 @@ export function TicketsList({ params, selectedId, enabled = true, hidden, label 
             return (
               <Box
                 key={ticket.id}
-                role="presentation"
+                role="listitem"
+                aria-label={ticket.contact.name}
                 sx={{ position: "absolute", top: 0, left: 0, right: 0, height: ROW_HEIGHT }}
                 style={{ transform: `translateY(${item.start}px)` }}
               >
