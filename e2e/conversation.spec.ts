@@ -1,10 +1,9 @@
 import { expect, test } from "@playwright/test";
-import { bell, composer, pasteFile, signIn, waitingList, workingList } from "./conversation/pages";
+import { bell, composer, pasteFile, waitingList, workingList } from "./conversation/pages";
 import { PNG_BASE64, ZapdeskApi } from "./conversation/zapdesk-api";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, newSession, runId } from "./support/app";
 
-const ADMIN_EMAIL = process.env.E2E_ADMIN_EMAIL ?? "admin@zapdesk.local";
-const ADMIN_PASSWORD = process.env.E2E_ADMIN_PASSWORD ?? "admin123";
-const run = Date.now().toString(36);
+const run = runId();
 // Queue colours are unique: each run picks its own.
 const color = () =>
   `#${Math.floor(Math.random() * 0xffffff)
@@ -27,8 +26,8 @@ test("two agents and a simulated customer hold a conversation through the UI", a
   await admin.post("/quickAnswers", { shortcut, message: "Bom dia! Como posso ajudar?" });
   const whatsappId = await admin.createSimulator([sales.id]);
 
-  const agentA = await signIn(browser, `ana-${run}@e2e.local`, "secret123");
-  const agentB = await signIn(browser, `bruno-${run}@e2e.local`, "secret123");
+  const agentA = await newSession(browser, `ana-${run}@e2e.local`, "secret123");
+  const agentB = await newSession(browser, `bruno-${run}@e2e.local`, "secret123");
   for (const page of [agentA, agentB]) {
     await page.goto("/tickets");
     await page.getByRole("tab", { name: /Aguardando/ }).click();

@@ -1,16 +1,4 @@
-import { type Browser, expect, type Page } from "@playwright/test";
-
-/** An agent in their own browser context (own session, own socket), signed in through the login form. */
-export async function signIn(browser: Browser, email: string, password: string): Promise<Page> {
-  const context = await browser.newContext({ permissions: ["microphone"] });
-  const page = await context.newPage();
-  await page.goto("/login");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Senha", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Entrar" }).click();
-  await expect(page).toHaveURL(/\/$/);
-  return page;
-}
+import type { Page } from "@playwright/test";
 
 export const waitingList = (page: Page) => page.getByRole("list", { name: "Aguardando" });
 export const workingList = (page: Page) => page.getByRole("list", { name: "Atendendo" });
