@@ -1,0 +1,103 @@
+import { asc, desc, eq, ilike, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { Database } from "../packages/server/src/db/client.js";
+import { contacts, messages, queues, tickets, users, whatsapps } from "../packages/server/src/db/schema.js";
+import { type TicketFilter, ticketListWhere } from "../packages/server/src/modules/tickets/tickets.repo.js";
+import { CONTACT_TERM, PROBE_WORD } from "./corpus.js";
+import type { DataSet } from "./generate.js";
+
+export interface Plan {
+  name: string;
+  sql: string;
+  plan: string;
+  /** "Execution Time" reported by EXPLAIN ANALYZE, ms. */
+  executionMs: number;
+}
+
+/**
+ * The statements behind each scenario, built with the same schema and WHERE builder the server
+ * uses (tickets.repo's ticketListWhere), so the plans are the plans of the measured requests.
+ */
+function statements(database: Database, data: DataSet) {
+  const { db } = database;
+  const agent = data.agentIds[0];
+  const agentQueues = [data.queueIds[0], data.queueIds[1]];
+  const ticketRows = (filter: TicketFilter) => {
+    const where = ticketListWhere(filter);
+    return {
+      page: db
+        .select({
+          ticket: tickets,
+          contact: { id: contacts.id, name: contacts.name, number: contacts.number, profilePicUrl: contacts.profilePicUrl },
+          queue: { id: queues.id, name: queues.name, color: queues.color },
+          user: { id: users.id, name: users.name },
+          whatsapp: { id: whatsapps.id, name: whatsapps.name },
+        })
+        .from(tickets)
+        .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+        .leftJoin(queues, eq(queues.id, tickets.queueId))
+        .leftJoin(users, eq(users.id, tickets.userId))
+        .leftJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId))
+        .where(where)
+        .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+        .limit(40)
+        .toSQL(),
+      count: db.select({ value: sql<number>`count(*)::int` }).from(tickets).where(where).toSQL(),
+    };
+  };
+  const actor = { id: agent, admin: false, queueIds: agentQueues };
+  const inbox = ticketRows({ actor, status: "open", showAll: false, queueIds: agentQueues });
+  const search = ticketRows({ actor, showAll: false, search: PROBE_WORD });
+
+  const hot = data.hotTicketIds[0];
+  const quoted = alias(messages, "quoted");
+  const chatPage = db
+    .select({
+      message: messages,
+      contact: { id: contacts.id, name: contacts.name },
+      user: { id: users.id },
+      quoted: { id: quoted.id },
+    })
+    .from(messages)
+    .leftJoin(contacts, eq(contacts.id, messages.contactId))
+    .leftJoin(users, eq(users.id, messages.userId))
+    .leftJoin(quoted, eq(quoted.id, messages.quotedMsgId))
+    .where(eq(messages.ticketId, hot))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(20)
+    .toSQL();
+  const chatCount = db.select({ value: sql<number>`count(*)::int` }).from(messages).where(eq(messages.ticketId, hot)).toSQL();
+
+  const pattern = `%${CONTACT_TERM}%`;
+  const contactWhere = or(ilike(contacts.name, pattern), ilike(contacts.number, pattern));
+  const contactPage = db
+    .select()
+    .from(contacts)
+    .where(contactWhere)
+    .orderBy(sql`lower(${contacts.name})`, asc(contacts.id))
+    .limit(20)
+    .toSQL();
+  const contactCount = db.select({ value: sql<number>`count(*)` }).from(contacts).where(contactWhere).toSQL();
+
+  return {
+    "inbox page": inbox.page,
+    "inbox count": inbox.count,
+    "search page": search.page,
+    "search count": search.count,
+    "chat page": chatPage,
+    "chat count": chatCount,
+    "contacts page": contactPage,
+    "contacts count": contactCount,
+  };
+}
+
+export async function explainAll(database: Database, data: DataSet): Promise<Plan[]> {
+  const plans: Plan[] = [];
+  for (const [name, statement] of Object.entries(statements(database, data))) {
+    const rows = await database.query<{ "QUERY PLAN": string }>(`explain (analyze, buffers) ${statement.sql}`, statement.params);
+    const plan = rows.map((r) => r["QUERY PLAN"]).join("\n");
+    const executionMs = Number(/Execution Time: ([\d.]+) ms/.exec(plan)?.[1] ?? Number.NaN);
+    plans.push({ name, sql: statement.sql, plan, executionMs });
+  }
+  return plans;
+}

@@ -1,0 +1,45 @@
+import type { Plan } from "./explain.js";
+import type { DataSet } from "./generate.js";
+import type { IngestOptions, IngestResult } from "./ingest.js";
+
+export type Engine = "pglite" | "postgres";
+
+/** What the benchmark server process reports once it listens. */
+export interface ReadyInfo {
+  engine: Engine;
+  port: number;
+  serverVersion: string;
+  data: DataSet;
+  generateMs: number;
+  tokens: { agent: string; admin: string };
+}
+
+export interface IngestCheck {
+  tickets: number;
+  contacts: number;
+  messages: number;
+}
+
+/** Cumulative CPU time (ms) of the server process and, on PostgreSQL, of its database backends. */
+export interface CpuSample {
+  nodeMs: number;
+  dbMs: number;
+  /** Statements sent to PostgreSQL so far (0 on PGlite, which is not instrumented). */
+  queries: number;
+}
+
+export type ToServer =
+  | { type: "ingest"; options: IngestOptions }
+  | { type: "check"; numberPrefix: string }
+  | { type: "cpu" }
+  | { type: "explain" }
+  | { type: "stop" };
+
+export type FromServer =
+  | { type: "ready"; info: ReadyInfo }
+  | { type: "ingest"; result: IngestResult }
+  | { type: "check"; result: IngestCheck }
+  | { type: "cpu"; sample: CpuSample }
+  | { type: "explain"; plans: Plan[] }
+  | { type: "stopped" }
+  | { type: "error"; message: string };

@@ -1,0 +1,124 @@
+/**
+ * The server under test, in a process of its own (spawned by run.ts): it owns the database
+ * (PGlite lives in-process), generates the data set, listens on 127.0.0.1 and runs the
+ * in-process parts of the benchmark (hub ingest, EXPLAIN) when the runner asks over IPC.
+ * The load generator stays in the parent, so it does not share this event loop.
+ */
+import { randomBytes } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { buildApp } from "../packages/server/src/app.js";
+import type { Config } from "../packages/server/src/config.js";
+import { openDatabase } from "../packages/server/src/db/client.js";
+import { migrate } from "../packages/server/src/db/migrate.js";
+import { seed } from "../packages/server/src/db/seed.js";
+import { countQueries, cpuSampler } from "./cpu.js";
+import { explainAll } from "./explain.js";
+import { generate } from "./generate.js";
+import { runIngest } from "./ingest.js";
+import type { Engine, FromServer, ToServer } from "./protocol.js";
+import { withCpu } from "./stats.js";
+
+const engine = process.env.BENCH_ENGINE as Engine;
+const dataDir = process.env.BENCH_DATA_DIR ?? "";
+const url = process.env.BENCH_DATABASE_URL;
+const scale = Number(process.env.BENCH_SCALE ?? "1");
+if (!dataDir || (engine === "postgres" && !url)) throw new Error("bench/server.ts is started by bench/run.ts");
+
+const reply = (message: FromServer) => process.send?.(message);
+
+async function waitFor(check: () => boolean, timeoutMs: number, what: string) {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function main() {
+  countQueries();
+  const database = await openDatabase(engine === "postgres" ? { url } : { dataDir });
+  await migrate(database);
+  await seed(database.db, { email: "admin@bench.test", password: randomBytes(9).toString("hex"), name: "Bench admin" });
+  const started = performance.now();
+  const data = await generate(database, scale);
+  const generateMs = Math.round(performance.now() - started);
+
+  const config: Config = {
+    env: "production",
+    port: 0,
+    host: "127.0.0.1",
+    dataDir,
+    databaseUrl: url,
+    jwtSecret: randomBytes(32).toString("hex"),
+    jwtRefreshSecret: randomBytes(32).toString("hex"),
+    adminEmail: "admin@bench.test",
+    adminName: "Bench admin",
+    // Request logging is left out: the figures are the application's, not pino's.
+    logLevel: "silent",
+    webDist: join(dataDir, "no-web"),
+    rateLimit: { windowMs: 60_000, perIp: 1_000, perEmail: 1_000 },
+  };
+  const handle = await buildApp({
+    config,
+    database,
+    logger: false,
+    // Long enough for the whole run: an expiry mid-run would turn requests into 403s.
+    accessTtlSeconds: 4 * 3600,
+    simulator: { qrDelayMs: 0, autoAckMs: null },
+  });
+  await handle.app.listen({ host: "127.0.0.1", port: 0 });
+  await handle.start();
+  await waitFor(() => handle.sessions.isConnected(data.ingestWhatsappId), 10_000, "the simulator connection");
+
+  const [{ version }] = await database.query<{ version: string }>("select version()");
+  const port = (handle.app.server.address() as AddressInfo).port;
+  const tokens = {
+    agent: await handle.services.tokens.signAccess(data.agentIds[0]),
+    admin: await handle.services.tokens.signAccess(data.adminId),
+  };
+  const sampleCpu = cpuSampler(database);
+  reply({ type: "ready", info: { engine, port, serverVersion: version, data, generateMs, tokens } });
+
+  process.on("message", (message: ToServer) => {
+    void (async () => {
+      try {
+        if (message.type === "ingest") {
+          const result = await withCpu(sampleCpu, () =>
+            runIngest(async (input) => {
+              await handle.simulator.inbound(data.ingestWhatsappId, input);
+            }, message.options),
+          );
+          // The simulated customers run in this process: their cost is already in the server's share.
+          reply({ type: "ingest", result: { ...result, cpuPerOp: { ...result.cpuPerOp, client: 0 } } });
+        } else if (message.type === "check") {
+          const [result] = await database.query<{ tickets: number; contacts: number; messages: number }>(
+            `select count(distinct t.id)::int as tickets, count(distinct c.id)::int as contacts, count(m.id)::int as messages
+             from contacts c join tickets t on t.contact_id = c.id join messages m on m.ticket_id = t.id
+             where c.number like $1 || '%'`,
+            [message.numberPrefix],
+          );
+          reply({ type: "check", result });
+        } else if (message.type === "cpu") {
+          reply({ type: "cpu", sample: await sampleCpu() });
+        } else if (message.type === "explain") {
+          reply({ type: "explain", plans: await explainAll(database, data) });
+        } else if (message.type === "stop") {
+          await handle.app.close();
+          await database.close();
+          reply({ type: "stopped" });
+          // Exit explicitly so a requested CPU profile is written even if a timer is still pending.
+          setTimeout(() => process.exit(0), 100);
+        }
+      } catch (error) {
+        reply({ type: "error", message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      }
+    })();
+  });
+}
+
+main().catch((error) => {
+  reply({ type: "error", message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  process.exitCode = 1;
+  setTimeout(() => process.exit(1), 100);
+});
