@@ -162,6 +162,18 @@ describe("token lifecycle", () => {
     expect(res.json().error).toBe("ERR_SESSION_EXPIRED");
   });
 
+  it("drops a user's dead refresh tokens when issuing a new one", async () => {
+    const user = await makeUser(t);
+    const session = await login(t, user);
+    expect((await refreshWith(session.refresh)).statusCode).toBe(200);
+    const rows = () => t.database.query("select id from refresh_tokens where user_id = $1", [user.id]);
+    // The rotated row stays for reuse detection; a week later both rows are dead.
+    expect(await rows()).toHaveLength(2);
+    clock.advance(7 * 24 * 60 * 60 * 1000 + 1000);
+    await login(t, user);
+    expect(await rows()).toHaveLength(1);
+  });
+
   it("answers 401 to a valid token of a user id that does not exist", async () => {
     const token = await t.services.tokens.signAccess(987654);
     const res = await me({ authorization: `Bearer ${token}` });

@@ -28,6 +28,16 @@ export function createTokenService(options: TokenServiceOptions) {
   const digest = (token: string) => createHmac("sha256", options.refreshSecret).update(token).digest("hex");
 
   async function issueRefresh(userId: number, executor: Db = db): Promise<string> {
+    // Every rotation leaves a row behind; drop this user's dead ones so the table stays bounded.
+    const now = clock.now();
+    await executor
+      .delete(refreshTokens)
+      .where(
+        and(
+          eq(refreshTokens.userId, userId),
+          or(lt(refreshTokens.expiresAt, now), lt(refreshTokens.revokedAt, new Date(now.getTime() - REFRESH_TOKEN_TTL_MS))),
+        ),
+      );
     const token = randomBytes(32).toString("base64url");
     await executor.insert(refreshTokens).values({
       userId,
