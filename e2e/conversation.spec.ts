@@ -94,6 +94,13 @@ test("two agents and a simulated customer hold a conversation through the UI", a
     .toMatch(/^audio\//);
   await expect(log.locator("audio")).toHaveCount(1);
 
+  // The message menu deletes one's own message, which stays in the history as deleted.
+  const quickBubble = log.getByRole("article").filter({ hasText: "Bom dia! Como posso ajudar?" });
+  await quickBubble.getByRole("button", { name: "Opções da mensagem" }).click();
+  await agentA.getByRole("menuitem", { name: "Deletar" }).click();
+  await expect(quickBubble).toHaveCount(0);
+  await expect(log.getByText("Esta mensagem foi apagada")).toHaveCount(1);
+
   // Notifications: a message on the open ticket counts nothing; a new unassigned ticket in A's queue counts one.
   await admin.customerWrites(whatsappId, { from: customer, body: "Obrigada!" });
   await expect(log.getByText("Obrigada!")).toBeVisible();
@@ -145,4 +152,36 @@ test("two agents and a simulated customer hold a conversation through the UI", a
   await expect(waitingList(agentB).getByRole("listitem", { name: customerName })).toBeVisible();
   const moved = await admin.get<{ status: string; queueId: number; userId: number | null }>(`/tickets/${ticketId}`);
   expect(moved).toMatchObject({ status: "pending", queueId: support.id, userId: null });
+
+  // Older messages: João writes 24 more; only the newest 20 load, the rest come when scrolled to the top, without a jump.
+  for (let i = 1; i <= 24; i++) await admin.customerWrites(whatsappId, { from: other, body: `msg ${i}` });
+  await agentA.getByRole("tab", { name: "Inbox" }).click();
+  await agentA.getByRole("tab", { name: /Aguardando/ }).click();
+  await waitingList(agentA)
+    .getByRole("listitem", { name: `João ${run}` })
+    .getByRole("button", { name: "Aceitar" })
+    .click();
+  await expect(log.getByText("msg 24", { exact: true })).toBeVisible();
+  await expect(log.getByText("Alguém aí?")).toHaveCount(0);
+  await log.evaluate((element) => {
+    element.scrollTop = 0;
+  });
+  await expect(log.getByText("Alguém aí?")).toHaveCount(1);
+  await expect(log.getByText("msg 5", { exact: true })).toBeInViewport();
+  await expect(log.getByText("Alguém aí?")).not.toBeInViewport();
+
+  // The contact drawer: number as a tel link.
+  await agentA.getByRole("button", { name: `Dados do contato João ${run}` }).click();
+  await expect(agentA.getByRole("link", { name: other })).toHaveAttribute("href", `tel:${other}`);
+
+  // New ticket for a contact that does not exist yet: the typed name becomes the contact, the ticket opens.
+  await agentA.getByRole("button", { name: "Novo" }).click();
+  const newTicket = agentA.getByRole("dialog", { name: "Criar Ticket" });
+  await newTicket.getByRole("combobox").fill(`Carla ${run}`);
+  await agentA.getByRole("option", { name: `Adicionar contato "Carla ${run}"` }).click();
+  await expect(newTicket.getByLabel("Nome")).toHaveValue(`Carla ${run}`);
+  await newTicket.getByLabel("Número do Whatsapp").fill(number(3));
+  await newTicket.getByRole("button", { name: "Salvar" }).click();
+  await expect(agentA.getByRole("heading", { name: new RegExp(`Carla ${run}`) })).toBeVisible();
+  await expect(composer(agentA)).toBeVisible();
 });
