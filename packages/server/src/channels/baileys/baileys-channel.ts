@@ -7,6 +7,7 @@ import makeWASocket, {
   makeCacheableSignalKeyStore,
   type UserFacingSocketConfig,
   type WAMessage,
+  type WAMessageKey,
   type WASocket,
 } from "@whiskeysockets/baileys";
 import { AppError } from "../../lib/app-error.js";
@@ -18,7 +19,7 @@ import { messageKey, quotedMessage, toMessageContent } from "./baileys-outbound.
 import { fromRaw, isBaileysRaw, toRaw } from "./baileys-translate.js";
 import { clearDatabaseAuthState, type DatabaseAuthState, useDatabaseAuthState } from "./database-auth-state.js";
 import { createGroupNames } from "./group-names.js";
-import { storedMessage } from "./stored-message.js";
+import { storedKeys, storedMessage } from "./stored-message.js";
 
 /** The part of Baileys' socket the adapter uses; tests substitute it at this boundary only. */
 export type BaileysSocket = Pick<
@@ -232,7 +233,9 @@ function createBaileysSession(
     async markRead(target) {
       const socket = live();
       const remoteJid = numberToJid(target.chat, target.isGroup);
-      await socket.readMessages(target.wids.map((id) => ({ remoteJid, id, fromMe: false })));
+      // A group read receipt must name each message's author, which only the stored key knows.
+      const stored = target.isGroup ? await storedKeys(db, whatsappId, target.wids) : new Map<string, WAMessageKey>();
+      await socket.readMessages(target.wids.map((id) => stored.get(id) ?? { remoteJid, id, fromMe: false }));
     },
     async checkNumber(number) {
       const socket = live();

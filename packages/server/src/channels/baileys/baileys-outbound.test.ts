@@ -5,6 +5,7 @@ import { contacts, messages, tickets } from "../../db/schema.js";
 import type { ChannelSession } from "../channel.js";
 import { insertConnection, silentLogger } from "../test-support.js";
 import { connectedSession, fakeBaileys, type Rig, recordingHandlers } from "./baileys-test-rig.js";
+import { toRaw } from "./baileys-translate.js";
 import type { FakeSocket } from "./fake-socket.js";
 
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
@@ -207,5 +208,25 @@ describe("Baileys outbound", () => {
     const getMessage = socket.config.getMessage!;
     expect((await getMessage({ remoteJid: JID, id: sent.wid, fromMe: true }))?.conversation).toBe("please resend me");
     expect(await getMessage({ remoteJid: JID, id: "3EB0UNKNOWN", fromMe: true })).toBeUndefined();
+  });
+
+  it("group read receipts name each message's author from the stored key", async () => {
+    const group = "120363041234567891@g.us";
+    const original: WAMessage = {
+      key: { remoteJid: group, participant: "5511999990003@s.whatsapp.net", fromMe: false, id: "3AGROUPREAD" },
+      message: proto.Message.fromObject({ conversation: "hello group" }),
+      messageTimestamp: 1_700_000_000,
+    };
+    const [contact] = await database.db
+      .insert(contacts)
+      .values({ name: "Team", number: "120363041234567891", isGroup: true })
+      .returning();
+    const [ticket] = await database.db.insert(tickets).values({ contactId: contact.id, whatsappId, isGroup: true }).returning();
+    await database.db
+      .insert(messages)
+      .values({ ticketId: ticket.id, whatsappId, wid: "3AGROUPREAD", body: "hello group", raw: toRaw(original) });
+
+    await session.markRead({ chat: "120363041234567891", isGroup: true, wids: ["3AGROUPREAD", "3AUNSTORED"] });
+    expect(socket.reads.at(-1)).toEqual([original.key, { remoteJid: group, id: "3AUNSTORED", fromMe: false }]);
   });
 });
