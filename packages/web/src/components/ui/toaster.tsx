@@ -1,20 +1,38 @@
 import Alert from "@mui/material/Alert";
 import Portal from "@mui/material/Portal";
 import Stack from "@mui/material/Stack";
+import { useCallback, useRef } from "react";
 import { dismissToast, useToasts } from "../../lib/toast";
 
 /**
- * Renders the toast store; errors are announced assertively, the rest politely.
- * The portal is mounted only while toasts exist: an open dialog hides (aria-hidden)
- * whatever was on the page before it, and a toast raised from inside a dialog must
- * still reach screen readers.
+ * An open dialog marks everything else on the page aria-hidden, which would also
+ * silence a toast raised from inside that dialog (a duplicate-contact error, say).
+ * The toast stack is a live region that must stay perceivable, so it refuses the flag.
  */
+function useStaysAudible() {
+  const observer = useRef<MutationObserver | null>(null);
+  return useCallback((element: HTMLElement | null) => {
+    observer.current?.disconnect();
+    if (!element) return;
+    element.removeAttribute("aria-hidden");
+    observer.current = new MutationObserver(() => {
+      if (element.getAttribute("aria-hidden") === "true") element.removeAttribute("aria-hidden");
+    });
+    observer.current.observe(element, { attributes: true, attributeFilter: ["aria-hidden"] });
+  }, []);
+}
+
+/** Renders the toast store; errors are announced assertively, the rest politely. */
 export function Toaster() {
   const toasts = useToasts();
-  if (toasts.length === 0) return null;
+  const audibleRef = useStaysAudible();
   return (
     <Portal>
-      <Stack spacing={1} sx={{ position: "fixed", top: 72, right: 16, zIndex: (theme) => theme.zIndex.snackbar, maxWidth: 420 }}>
+      <Stack
+        ref={audibleRef}
+        spacing={1}
+        sx={{ position: "fixed", top: 72, right: 16, zIndex: (theme) => theme.zIndex.snackbar, maxWidth: 420 }}
+      >
         {toasts.map((t) => (
           <Alert
             key={t.id}

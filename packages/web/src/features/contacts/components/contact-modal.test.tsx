@@ -109,3 +109,19 @@ describe("contact modal saving", () => {
     expect(screen.getByLabelText("Value")).toHaveValue("42");
   });
 });
+
+describe("toasts above an open dialog", () => {
+  it("stay perceivable when the dialog opened while an older toast was showing", async () => {
+    const { toast } = await import("../../../lib/toast");
+    await i18n.changeLanguage("en");
+    toast.success("Earlier news");
+    const { user, field, submit } = await openModal("en", {
+      "POST /api/contacts": { status: 409, body: { error: "ERR_DUPLICATED_CONTACT" } },
+    });
+    await fill(user, field("name"), "Maria");
+    await fill(user, field("number"), "5511999990000");
+    await user.click(submit());
+    expect(await screen.findByRole("alert")).toHaveTextContent("A contact with this number already exists.");
+    expect(screen.getByRole("status")).toHaveTextContent("Earlier news");
+  });
+});

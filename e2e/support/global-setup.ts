@@ -1,0 +1,74 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdirSync, rmSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+
+async function waitForHealth(url: string, server: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`The server exited early with code ${server.exitCode}`);
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`The server did not answer ${url} within ${timeoutMs} ms`);
+}
+
+/**
+ * Builds the web app into this run's own folder (the server lists the files it
+ * serves at start-up, so the build comes first), then starts the real server on
+ * the chosen port with a fresh database. Returns the teardown.
+ * E2E_SKIP_BUILD=1 serves the existing packages/web/dist instead.
+ */
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  const tmp = process.env.E2E_TMP!;
+  const port = process.env.E2E_PORT!;
+  const dataDir = join(tmp, "data");
+  mkdirSync(dataDir, { recursive: true });
+  let webDist = join(root, "packages/web/dist");
+  if (process.env.E2E_SKIP_BUILD !== "1") {
+    webDist = join(tmp, "web");
+    execFileSync("npm", ["run", "build", "--workspace", "@zapdesk/web", "--", "--outDir", webDist, "--emptyOutDir"], {
+      cwd: root,
+      stdio: "inherit",
+    });
+  }
+  const serverRoot = process.env.E2E_SERVER_ROOT ?? root;
+  const server = spawn(join(root, "node_modules/.bin/tsx"), ["packages/server/src/main.ts"], {
+    cwd: serverRoot,
+    env: {
+      ...process.env,
+      PORT: port,
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      ADMIN_EMAIL: process.env.E2E_ADMIN_EMAIL,
+      ADMIN_PASSWORD: process.env.E2E_ADMIN_PASSWORD,
+      WEB_DIST: webDist,
+      LOG_LEVEL: "warn",
+      NODE_ENV: "test",
+    },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  await waitForHealth(`http://127.0.0.1:${port}/api/health`, server, 120_000);
+
+  return async () => {
+    server.kill("SIGTERM");
+    await new Promise<void>((resolveExit) => {
+      const timer = setTimeout(() => {
+        server.kill("SIGKILL");
+        resolveExit();
+      }, 10_000);
+      server.once("exit", () => {
+        clearTimeout(timer);
+        resolveExit();
+      });
+    });
+    rmSync(tmp, { recursive: true, force: true });
+  };
+}
