@@ -6,14 +6,15 @@ import useMediaQuery from "@mui/material/useMediaQuery";
 import type { Message } from "@zapdesk/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useParams } from "react-router";
+import { useNavigate, useParams } from "react-router";
 import { ContactModal } from "../../features/contacts/components/contact-modal";
 import { MessageInput, MessagesList } from "../../features/conversation";
 import { ContactDrawer, TicketHeader, TicketsManager, useTicket } from "../../features/tickets";
 
 /** The open ticket: header and drawer from tickets, messages and composer from conversation. */
-function TicketPane({ ticketId }: { ticketId: number }) {
+function TicketPane({ ticketId, narrow }: { ticketId: number; narrow: boolean }) {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const { data: ticket, isError } = useTicket(ticketId);
   const [replyTo, setReplyTo] = useState<Message | null>(null);
   const [drawerOpen, setDrawerOpen] = useState(false);
@@ -30,7 +31,11 @@ function TicketPane({ ticketId }: { ticketId: number }) {
   return (
     <Box sx={{ display: "flex", height: "100%", minWidth: 0 }}>
       <Box sx={{ flex: 1, display: "flex", flexDirection: "column", minWidth: 0 }}>
-        <TicketHeader ticket={ticket} onOpenContact={() => setDrawerOpen(true)} />
+        <TicketHeader
+          ticket={ticket}
+          onOpenContact={() => setDrawerOpen(true)}
+          onBack={narrow ? () => navigate("/tickets") : undefined}
+        />
         <MessagesList key={ticket.id} ticketId={ticket.id} isGroup={ticket.isGroup} onReply={setReplyTo} />
         <MessageInput key={`input-${ticket.id}`} ticket={ticket} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
       </Box>
@@ -61,7 +66,7 @@ export default function TicketsPage() {
       {(wide || id) && (
         <Paper square variant="outlined" sx={{ flex: 1, minWidth: 0, overflow: "hidden" }}>
           {id ? (
-            <TicketPane key={id} ticketId={id} />
+            <TicketPane key={id} ticketId={id} narrow={!wide} />
           ) : (
             <Box sx={{ display: "grid", placeItems: "center", height: "100%" }}>
               <Typography color="text.secondary">{t("ticketsManager.noTicketSelected")}</Typography>

@@ -1,15 +1,19 @@
-import { screen, waitFor } from "@testing-library/react";
+import { fireEvent, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { beforeEach, describe, expect, it } from "vitest";
+import type { Message } from "@zapdesk/core";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { AGENT, fakeApi, signedInAs } from "../../../testing/fake-api";
 import { renderWithProviders } from "../../../testing/render";
 import { MessageInput } from "./message-input";
 
 const stored = (body: string) => ({ id: 99, ticketId: 7, body, fromMe: true, ack: 0, createdAt: new Date().toISOString() });
 
-function setup(status: "open" | "pending" | "closed" = "open") {
+function setup(status: "open" | "pending" | "closed" = "open", replyTo: Message | null = null, onCancelReply = () => {}) {
   const api = fakeApi({
-    "POST /api/messages/:ticketId": (request) => ({ status: 201, body: stored((request.body as { body: string }).body) }),
+    "POST /api/messages/:ticketId": (request) => ({
+      status: 201,
+      body: stored((request.body as { body?: string } | undefined)?.body ?? ""),
+    }),
     "GET /api/quickAnswers": (request) => ({
       body: {
         quickAnswers: [{ id: 1, shortcut: "hello", message: "Hello! How can I help you today?" }].filter((q) =>
@@ -21,7 +25,7 @@ function setup(status: "open" | "pending" | "closed" = "open") {
     }),
   });
   signedInAs(api, AGENT);
-  renderWithProviders(<MessageInput ticket={{ id: 7, status }} replyTo={null} onCancelReply={() => {}} />);
+  renderWithProviders(<MessageInput ticket={{ id: 7, status }} replyTo={replyTo} onCancelReply={onCancelReply} />);
   return api;
 }
 
@@ -82,5 +86,43 @@ describe("the composer keys (spec §5)", () => {
     setup("pending");
     expect(await screen.findByText("Reabra ou aceite esse ticket para enviar uma mensagem.")).toBeInTheDocument();
     expect(screen.queryByRole("textbox")).toBeNull();
+  });
+
+  it("a reply shows its preview with cancel and goes out quoting the message", async () => {
+    const onCancel = vi.fn();
+    const quoted = { id: 41, body: "Where is my order?", isDeleted: false } as Message;
+    const api = setup("open", quoted, onCancel);
+    const user = userEvent.setup();
+    const preview = await screen.findByLabelText("Respondendo");
+    expect(preview).toHaveTextContent("Where is my order?");
+    await user.click(screen.getByRole("switch", { name: "Assinar" }));
+    await user.type(screen.getByRole("textbox", { name: /mensagem/i }), "On its way{Enter}");
+    await waitFor(() => expect(sends(api)).toHaveLength(1));
+    expect(sends(api)[0].body).toEqual({ body: "On its way", quotedMsg: { id: 41 } });
+    await waitFor(() => expect(onCancel).toHaveBeenCalled());
+    onCancel.mockClear();
+    await user.click(screen.getByRole("button", { name: "Cancelar resposta" }));
+    expect(onCancel).toHaveBeenCalledTimes(1);
+  });
+
+  it("a dropped file is previewed, can be removed, and goes out as multipart `medias`", async () => {
+    setup();
+    const user = userEvent.setup();
+    const composer = await screen.findByTestId("composer");
+    const file = new File(["%PDF-1.4"], "invoice.pdf", { type: "application/pdf" });
+    const other = new File(["x"], "notes.txt", { type: "text/plain" });
+    fireEvent.drop(composer, { dataTransfer: { files: [file, other] } });
+    expect(await screen.findByText("invoice.pdf")).toBeVisible();
+    await user.click(screen.getByRole("button", { name: "Remover notes.txt" }));
+    expect(screen.queryByText("notes.txt")).toBeNull();
+    await user.click(screen.getByRole("button", { name: "Enviar" }));
+    const fetchMock = vi.mocked(globalThis.fetch);
+    await waitFor(() => expect(fetchMock.mock.calls.some(([url]) => String(url) === "/api/messages/7")).toBe(true));
+    const [, init] = fetchMock.mock.calls.find(([url]) => String(url) === "/api/messages/7")!;
+    const form = init?.body as FormData;
+    expect(form).toBeInstanceOf(FormData);
+    expect((form.getAll("medias") as File[]).map((f) => f.name)).toEqual(["invoice.pdf"]);
+    expect(form.get("body")).toBe("");
+    await waitFor(() => expect(screen.queryByText("invoice.pdf")).toBeNull());
   });
 });

@@ -1,6 +1,8 @@
+import ArrowBackIcon from "@mui/icons-material/ArrowBack";
 import Avatar from "@mui/material/Avatar";
 import Box from "@mui/material/Box";
 import ButtonBase from "@mui/material/ButtonBase";
+import IconButton from "@mui/material/IconButton";
 import Paper from "@mui/material/Paper";
 import Typography from "@mui/material/Typography";
 import type { Ticket } from "@zapdesk/core";
@@ -8,10 +10,22 @@ import { useTranslation } from "react-i18next";
 import { TicketActions } from "./ticket-actions";
 
 /** Spec §2: contact, #id and 'Assigned to', with the actions of spec §4; the contact opens the drawer. */
-export function TicketHeader({ ticket, onOpenContact }: { ticket: Ticket; onOpenContact(): void }) {
+interface TicketHeaderProps {
+  ticket: Ticket;
+  onOpenContact(): void;
+  /** Narrow screens show one pane at a time: a way back to the list. */
+  onBack?(): void;
+}
+
+export function TicketHeader({ ticket, onOpenContact, onBack }: TicketHeaderProps) {
   const { t } = useTranslation();
   return (
     <Paper square variant="outlined" sx={{ display: "flex", alignItems: "center", gap: 1, p: 1, flexWrap: "wrap" }}>
+      {onBack && (
+        <IconButton aria-label={t("tickets.header.back")} onClick={onBack}>
+          <ArrowBackIcon />
+        </IconButton>
+      )}
       <ButtonBase
         onClick={onOpenContact}
         aria-label={t("tickets.header.contactDetails", { name: ticket.contact.name })}
