@@ -9,7 +9,7 @@
  * BENCH_ENGINES (default "postgres,pglite"), BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_REQUESTS (2000) and BENCH_SECONDS (15) per scenario and concurrency, BENCH_INGEST_MESSAGES (5000),
  * BENCH_INGEST_SECONDS (20), BENCH_INGEST_CONTACTS (10 customers writing at once), BENCH_INGEST_BURST (10); for investigations,
- * BENCH_SCENARIOS=inbox,chat (a subset), BENCH_INGEST=0 (skip ingest), BENCH_REPORT=0 (write no results), BENCH_CPU_PROF=<dir> (server CPU profile).
+ * BENCH_SCENARIOS=inbox,chat (a subset), BENCH_INGEST=0 (skip ingest), BENCH_REPORT=0 (write no results), BENCH_PROPOSED_INDEXES=1 (see proposed.ts), BENCH_CPU_PROF=<dir> (server CPU profile).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -161,6 +161,28 @@ async function runEngine(engine: Engine): Promise<EngineReport> {
   const dbName = `zapdesk_bench_${Date.now()}_${randomBytes(3).toString("hex")}`;
   const admin = engine === "postgres" ? new pg.Client({ connectionString: pgUrl.toString() }) : undefined;
   let server: ReturnType<typeof startServer> | undefined;
+  let cleaning: Promise<void> | undefined;
+  // Idempotent: the interrupt handler and the finally below may both ask for it.
+  const cleanup = () => (cleaning ??= release());
+  const release = async () => {
+    const child = server?.child;
+    const alive = () => child !== undefined && child.exitCode === null && child.signalCode === null;
+    if (child && alive()) {
+      // Give a stopping server time to exit on its own (and write a CPU profile), then make sure it is gone.
+      const exited = new Promise((r) => child.once("exit", r));
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+      if (alive()) child.kill("SIGTERM");
+      if (alive()) await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+    if (admin) {
+      await admin.query(`drop database if exists ${dbName} with (force)`).catch((e: Error) => console.error(e.message));
+      await admin.end();
+    }
+  };
+  // Ctrl-C must not leave a bench database or a temp dir behind.
+  const interrupted = () => void cleanup().finally(() => process.exit(130));
+  process.once("SIGINT", interrupted);
   try {
     let databaseUrl: string | undefined;
     if (admin) {
@@ -205,20 +227,8 @@ async function runEngine(engine: Engine): Promise<EngineReport> {
       seconds: (performance.now() - began) / 1000,
     };
   } finally {
-    const child = server?.child;
-    const alive = () => child !== undefined && child.exitCode === null && child.signalCode === null;
-    if (child && alive()) {
-      // Give a stopping server time to exit on its own (and write a CPU profile), then make sure it is gone.
-      const exited = new Promise((r) => child.once("exit", r));
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
-      if (alive()) child.kill("SIGTERM");
-      if (alive()) await exited;
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-    if (admin) {
-      await admin.query(`drop database if exists ${dbName} with (force)`).catch((e: Error) => console.error(e.message));
-      await admin.end();
-    }
+    process.off("SIGINT", interrupted);
+    await cleanup();
   }
 }
 

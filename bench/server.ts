@@ -16,6 +16,7 @@ import { countQueries, cpuSampler } from "./cpu.js";
 import { explainAll } from "./explain.js";
 import { generate } from "./generate.js";
 import { runIngest } from "./ingest.js";
+import { applyProposedIndexes } from "./proposed.js";
 import type { Engine, FromServer, ToServer } from "./protocol.js";
 import { withCpu } from "./stats.js";
 
@@ -42,6 +43,10 @@ async function main() {
   await seed(database.db, { email: "admin@bench.test", password: randomBytes(9).toString("hex"), name: "Bench admin" });
   const started = performance.now();
   const data = await generate(database, scale);
+  if (process.env.BENCH_PROPOSED_INDEXES === "1") {
+    const applied = await applyProposedIndexes(database);
+    console.log(`[${engine}] proposed indexes applied to the bench database:\n  ${applied.join("\n  ")}`);
+  }
   const generateMs = Math.round(performance.now() - started);
 
   const config: Config = {
