@@ -184,4 +184,22 @@ test("two agents and a simulated customer hold a conversation through the UI", a
   await newTicket.getByRole("button", { name: "Salvar" }).click();
   await expect(agentA.getByRole("heading", { name: new RegExp(`Carla ${run}`) })).toBeVisible();
   await expect(composer(agentA)).toBeVisible();
+
+  // The dashboard shows the server's aggregation for A's queues: the two tickets A now works on are counted.
+  const asAgentA = new ZapdeskApi(request);
+  await asAgentA.login(`ana-${run}@e2e.local`, "secret123");
+  const timeZone = await agentA.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+  const stats = await asAgentA.get<{ counts: { open: number; pending: number; closed: number } }>(
+    `/dashboard?tz=${encodeURIComponent(timeZone)}`,
+  );
+  expect(stats.counts.open).toBeGreaterThanOrEqual(1);
+  await agentA.goto("/");
+  for (const [label, value] of [
+    ["Em Atendimento", stats.counts.open],
+    ["Aguardando", stats.counts.pending],
+    ["Finalizado", stats.counts.closed],
+  ] as const) {
+    await expect(agentA.getByRole("group", { name: label })).toContainText(String(value));
+  }
+  await expect(agentA.getByRole("figure")).toHaveCount(4);
 });
