@@ -1,15 +1,28 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { buildApp } from "../src/app.js";
 import { type Config, loadConfig } from "../src/config.js";
 import { openDatabase } from "../src/db/client.js";
 import { migrate } from "../src/db/migrate.js";
 import { seed } from "../src/db/seed.js";
+import { openTestDatabase } from "./harness.js";
 
 const dataDir = mkdtempSync(join(tmpdir(), "zapdesk-persist-"));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+/** PostgreSQL runs restart against a database of their own on the server; embedded runs use PGlite in DATA_DIR. */
+let serverDatabase: { url?: string; drop(): Promise<void> } | undefined;
+
+beforeAll(async () => {
+  if (!process.env.TEST_DATABASE_URL) return;
+  const database = await openTestDatabase();
+  await database.close();
+  serverDatabase = database;
+});
+afterAll(async () => {
+  await serverDatabase?.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 const env = {
   DATA_DIR: dataDir,
@@ -19,14 +32,16 @@ const env = {
   WEB_DIST: "/nonexistent",
 };
 
-/** What main.ts does on start, without listening: the embedded server. */
-async function start(options: { fromDump?: boolean } = {}) {
+async function openStore(first: boolean) {
+  if (serverDatabase?.url) return openDatabase({ url: serverDatabase.url, poolSize: 2 });
+  // initdb on disk costs seconds: the first start begins from the run's migrated dump instead.
+  return openDatabase({ dataDir, loadDataDir: first ? new Blob([readFileSync(inject("pgliteDump"))]) : undefined });
+}
+
+/** What main.ts does on start, without listening. */
+async function start(options: { first?: boolean } = {}) {
   const config: Config = loadConfig(env);
-  // initdb on disk costs seconds: the first start begins from the run's migrated dump when there is one
-  // (embedded runs); PostgreSQL runs have none and pay for initdb.
-  const dump = inject("pgliteDump");
-  const loadDataDir = options.fromDump && dump ? new Blob([readFileSync(dump)]) : undefined;
-  const database = await openDatabase({ dataDir: config.dataDir, loadDataDir });
+  const database = await openStore(options.first ?? false);
   const applied = await migrate(database);
   const seeded = await seed(database.db, { email: config.adminEmail, password: config.adminPassword, name: config.adminName });
   const { app } = await buildApp({ config, database, logger: false });
@@ -43,9 +58,9 @@ async function start(options: { fromDump?: boolean } = {}) {
   };
 }
 
-describe("the embedded server across a restart", () => {
+describe(`the ${process.env.TEST_DATABASE_URL ? "PostgreSQL-backed" : "embedded"} server across a restart`, () => {
   it("keeps its data and JWT secrets in DATA_DIR", async () => {
-    const first = await start({ fromDump: true });
+    const first = await start({ first: true });
     expect(first.seeded.adminCreated).toBe(true);
     const login = await first.app.inject({
       method: "POST",
@@ -108,5 +123,6 @@ describe("the embedded server across a restart", () => {
     } finally {
       await second.stop();
     }
-  });
+    // Two cold starts of an on-disk database: slow on a busy machine.
+  }, 120_000);
 });
