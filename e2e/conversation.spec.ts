@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { bell, composer, pasteFile, waitingList, workingList } from "./conversation/pages";
 import { PNG_BASE64, ZapdeskApi } from "./conversation/zapdesk-api";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, newSession, runId } from "./support/app";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, capture, newSession, runId } from "./support/app";
 
 const run = runId();
 // Queue colours are unique: each run picks its own.
@@ -43,6 +43,7 @@ test("two agents and a simulated customer hold a conversation through the UI", a
   await expect(row.getByText("Olá, preciso de ajuda")).toBeVisible();
   await expect(agentA.getByRole("tab", { name: /Aguardando/ })).toContainText("1");
   await expect(bell(agentA, 1)).toBeVisible();
+  await capture(agentA, "tickets-waiting");
 
   // A accepts from the row and lands in the conversation.
   await row.getByRole("button", { name: "Aceitar" }).click();
@@ -108,6 +109,8 @@ test("two agents and a simulated customer hold a conversation through the UI", a
   await admin.customerWrites(whatsappId, { from: other, name: `João ${run}`, body: "Alguém aí?" });
   await expect(bell(agentA, 1)).toBeVisible();
   await expect(bell(agentB, 0)).toBeVisible();
+
+  await capture(agentA, "conversation");
 
   // CSV export of the conversation.
   const download = agentA.waitForEvent("download");
@@ -202,4 +205,5 @@ test("two agents and a simulated customer hold a conversation through the UI", a
     await expect(agentA.getByRole("group", { name: label })).toContainText(String(value));
   }
   await expect(agentA.getByRole("figure")).toHaveCount(4);
+  await capture(agentA, "dashboard");
 });
