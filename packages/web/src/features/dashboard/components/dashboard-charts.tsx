@@ -9,7 +9,7 @@ function ChartCard({ title, children }: { title: string; children: ReactNode }) 
   return (
     <Paper
       variant="outlined"
-      sx={{ p: 2, height: 300, display: "flex", flexDirection: "column" }}
+      sx={{ p: 2, m: 0, height: 300, display: "flex", flexDirection: "column" }}
       component="figure"
       aria-label={title}
     >
