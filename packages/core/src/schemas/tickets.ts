@@ -38,7 +38,8 @@ export type TicketListQuery = z.output<typeof ticketListQuerySchema>;
 export const ticketCreateSchema = z.strictObject({
   contactId: idSchema,
   userId: idSchema.nullish(),
-  status: z.enum(TICKET_STATUSES).default("open"),
+  /** A new ticket starts open (spec §4) or waiting in the queue; never closed. */
+  status: z.enum(["open", "pending"]).default("open"),
   whatsappId: idSchema.optional(),
 });
 

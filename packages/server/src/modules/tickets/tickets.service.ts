@@ -120,7 +120,7 @@ export function createTicketService(deps: TicketServiceDeps) {
       const userId = input.userId ?? actor.id;
       if (userId !== actor.id && !isAdmin(actor)) throw new AppError("ERR_NO_PERMISSION");
       if (userId !== actor.id && !(await findUserById(db, userId))) throw new AppError("ERR_NO_USER_FOUND");
-      const status = input.status === "closed" ? "open" : input.status;
+      const { status } = input;
       const row = await repo
         .insertTicketIfNoneActive(db, {
           contactId: input.contactId,
