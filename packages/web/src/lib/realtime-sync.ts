@@ -1,12 +1,9 @@
 import { useQueryClient } from "@tanstack/react-query";
-import type { Connection, Contact, Queue, QuickAnswer, RealtimePayloads, Setting, User } from "@zapdesk/core";
+import type { RealtimePayloads } from "@zapdesk/core";
 import { useEffect, useRef } from "react";
 import { useAuth } from "./auth";
-import { removeFromArray, removeFromPages, textMatches, upsertInArray, upsertInPages } from "./list-cache";
-import { queryKeys } from "./query-keys";
+import { listEventHandlers } from "./realtime-cache";
 import { connectSocket, disconnectSocket } from "./socket";
-
-const listOf = (all: readonly string[]) => [...all, "list"];
 
 /** Ticket and message events are the ticket features' business; the app layer hands their handlers in. */
 export interface TicketEventHandlers {
@@ -37,56 +34,14 @@ export function useRealtimeSync(ticketHandlers?: TicketEventHandlers): void {
       connectedBefore = true;
     });
 
-    socket.on("user", (event) => {
-      if (event.action === "delete") return removeFromPages(client, listOf(queryKeys.users.all), "users", event.userId);
-      upsertInPages<"users", User>(client, listOf(queryKeys.users.all), "users", event.user, (u, s) =>
-        textMatches(s, u.name, u.email),
-      );
-      if (event.user.id === userId) updateUser(event.user);
-    });
-    socket.on("contact", (event) => {
-      if (event.action === "delete") {
-        client.removeQueries({ queryKey: queryKeys.contacts.detail(event.contactId) });
-        return removeFromPages(client, listOf(queryKeys.contacts.all), "contacts", event.contactId);
-      }
-      upsertInPages<"contacts", Contact>(client, listOf(queryKeys.contacts.all), "contacts", event.contact, (c, s) =>
-        textMatches(s, c.name, c.number, c.email),
-      );
-      client.setQueryData<Contact>(queryKeys.contacts.detail(event.contact.id), (old) =>
-        old ? { ...old, ...event.contact } : old,
-      );
-    });
-    socket.on("quickAnswer", (event) => {
-      const key = listOf(queryKeys.quickAnswers.all);
-      if (event.action === "delete") return removeFromPages(client, key, "quickAnswers", event.quickAnswerId);
-      upsertInPages<"quickAnswers", QuickAnswer>(client, key, "quickAnswers", event.quickAnswer, (q, s) =>
-        textMatches(s, q.shortcut, q.message),
-      );
-    });
-    socket.on("queue", (event) => {
-      if (event.action === "delete") return removeFromArray<Queue>(client, queryKeys.queues.all, event.queueId);
-      upsertInArray<Queue>(client, queryKeys.queues.all, event.queue);
-    });
-    socket.on("settings", (event) => {
-      const replace = (list: Setting[] | undefined) =>
-        list?.some((s) => s.key === event.setting.key)
-          ? list.map((s) => (s.key === event.setting.key ? event.setting : s))
-          : list && [...list, event.setting];
-      client.setQueryData<Setting[]>(queryKeys.settings.all, replace);
-      client.setQueryData<Setting[]>(queryKeys.publicSettings.all, (list) =>
-        list?.some((s) => s.key === event.setting.key) ? replace(list) : list,
-      );
-    });
-    socket.on("whatsapp", (event) => {
-      if (event.action === "delete") return removeFromArray<Connection>(client, queryKeys.whatsapps.all, event.whatsappId);
-      upsertInArray<Connection>(client, queryKeys.whatsapps.all, event.whatsapp);
-    });
-    socket.on("whatsappSession", (event) => {
-      const { id, status, qrcode, retries, updatedAt } = event.session;
-      client.setQueryData<Connection[]>(queryKeys.whatsapps.all, (list) =>
-        list?.map((w) => (w.id === id ? { ...w, status, qrcode, retries, updatedAt } : w)),
-      );
-    });
+    const lists = listEventHandlers(client, updateUser, userId);
+    socket.on("user", lists.user);
+    socket.on("contact", lists.contact);
+    socket.on("quickAnswer", lists.quickAnswer);
+    socket.on("queue", lists.queue);
+    socket.on("settings", lists.settings);
+    socket.on("whatsapp", lists.whatsapp);
+    socket.on("whatsappSession", lists.whatsappSession);
 
     socket.on("ticket", (event) => handlers.current?.ticket(event));
     socket.on("appMessage", (event) => handlers.current?.appMessage(event));

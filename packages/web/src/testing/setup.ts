@@ -5,7 +5,7 @@ import i18n from "../lib/i18n";
 import { clearToasts } from "../lib/toast";
 
 // Lazy routes and MUI transitions are slow under parallel test files; wait longer than the default second.
-configure({ asyncUtilTimeout: 5000 });
+configure({ asyncUtilTimeout: 10_000 });
 
 // jsdom has no layout engine: report a wide screen so the drawer starts open (spec §2).
 Object.defineProperty(window, "matchMedia", {

@@ -1,0 +1,72 @@
+import { screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import i18n from "../../../lib/i18n";
+import { ADMIN, AGENT, fakeApi, signedInAs } from "../../../testing/fake-api";
+import { renderApp } from "../../../testing/render";
+
+const maria = {
+  id: 5,
+  name: "Maria",
+  number: "5511999990000",
+  email: "maria@example.com",
+  profilePicUrl: "",
+  isGroup: false,
+  createdAt: "2026-01-01T00:00:00.000Z",
+  updatedAt: "2026-01-01T00:00:00.000Z",
+};
+const LIST = { body: { contacts: [maria], count: 1, hasMore: false } };
+
+describe("contacts page", () => {
+  it("starts an open ticket assigned to oneself and opens it", async () => {
+    await i18n.changeLanguage("en");
+    const server = fakeApi({ "GET /api/contacts": LIST, "POST /api/tickets": { body: { id: 77 } } });
+    signedInAs(server, AGENT);
+    const user = userEvent.setup();
+    const { router } = renderApp("/contacts");
+    await user.click(await screen.findByRole("button", { name: "Start ticket with Maria" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/tickets/77"));
+    expect(server.callsTo("POST", "/api/tickets")[0].body).toEqual({ contactId: 5, userId: AGENT.id, status: "open" });
+  });
+
+  it("translates an already open ticket", async () => {
+    await i18n.changeLanguage("pt");
+    const server = fakeApi({
+      "GET /api/contacts": LIST,
+      "POST /api/tickets": { status: 409, body: { error: "ERR_OTHER_OPEN_TICKET" } },
+    });
+    signedInAs(server, AGENT);
+    const user = userEvent.setup();
+    renderApp("/contacts");
+    await user.click(await screen.findByRole("button", { name: "Iniciar ticket com Maria" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("Já existe um ticket aberto para este contato.");
+  });
+
+  it("offers delete and import to admins only", async () => {
+    await i18n.changeLanguage("en");
+    const server = fakeApi({ "GET /api/contacts": LIST });
+    signedInAs(server, AGENT);
+    renderApp("/contacts");
+    expect(await screen.findByRole("button", { name: "Edit Maria" })).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Delete Maria" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Import contacts" })).not.toBeInTheDocument();
+  });
+
+  it("imports the phone's contacts with a progress bar, then reloads the list", async () => {
+    await i18n.changeLanguage("en");
+    let release: () => void = () => {};
+    const server = fakeApi({
+      "GET /api/contacts": LIST,
+      "POST /api/contacts/import": () => new Promise((resolve) => (release = () => resolve({ body: { imported: 1 } }))),
+    });
+    signedInAs(server, ADMIN);
+    const user = userEvent.setup();
+    renderApp("/contacts");
+    await user.click(await screen.findByRole("button", { name: "Import contacts" }));
+    await user.click(await screen.findByRole("button", { name: "Ok" }));
+    expect(await screen.findByRole("progressbar", { name: "Importing contacts from the phone…" })).toBeInTheDocument();
+    release();
+    expect(await screen.findByText("Contacts imported.")).toBeInTheDocument();
+    await waitFor(() => expect(server.callsTo("GET", "/api/contacts").length).toBeGreaterThan(1));
+  });
+});

@@ -1,0 +1,70 @@
+import type { QueryClient } from "@tanstack/react-query";
+import type { Connection, Contact, Queue, QuickAnswer, RealtimePayloads, Setting, User } from "@zapdesk/core";
+import { removeFromArray, removeFromPages, textMatches, upsertInArray, upsertInPages } from "./list-cache";
+import { queryKeys } from "./query-keys";
+
+const listOf = (all: readonly string[]) => [...all, "list"];
+
+type ListEvent = "user" | "contact" | "quickAnswer" | "queue" | "settings" | "whatsapp" | "whatsappSession";
+export type ListEventHandlers = { [K in ListEvent]: (event: RealtimePayloads[K]) => void };
+
+/**
+ * What each list event does to the query cache (spec §4 "Lists"): create and
+ * update insert or replace, delete removes. Pure cache work, so it is tested
+ * without a socket; useRealtimeSync only wires it to one.
+ */
+export function listEventHandlers(client: QueryClient, onSelfUpdated?: (user: User) => void, selfId?: number): ListEventHandlers {
+  return {
+    user(event) {
+      if (event.action === "delete") return removeFromPages(client, listOf(queryKeys.users.all), "users", event.userId);
+      upsertInPages<"users", User>(client, listOf(queryKeys.users.all), "users", event.user, (u, s) =>
+        textMatches(s, u.name, u.email),
+      );
+      if (event.user.id === selfId) onSelfUpdated?.(event.user);
+    },
+    contact(event) {
+      if (event.action === "delete") {
+        client.removeQueries({ queryKey: queryKeys.contacts.detail(event.contactId) });
+        return removeFromPages(client, listOf(queryKeys.contacts.all), "contacts", event.contactId);
+      }
+      upsertInPages<"contacts", Contact>(client, listOf(queryKeys.contacts.all), "contacts", event.contact, (c, s) =>
+        textMatches(s, c.name, c.number, c.email),
+      );
+      client.setQueryData<Contact>(queryKeys.contacts.detail(event.contact.id), (old) =>
+        old ? { ...old, ...event.contact } : old,
+      );
+    },
+    quickAnswer(event) {
+      const key = listOf(queryKeys.quickAnswers.all);
+      if (event.action === "delete") return removeFromPages(client, key, "quickAnswers", event.quickAnswerId);
+      upsertInPages<"quickAnswers", QuickAnswer>(client, key, "quickAnswers", event.quickAnswer, (q, s) =>
+        textMatches(s, q.shortcut, q.message),
+      );
+    },
+    queue(event) {
+      if (event.action === "delete") return removeFromArray<Queue>(client, queryKeys.queues.all, event.queueId);
+      upsertInArray<Queue>(client, queryKeys.queues.all, event.queue);
+    },
+    settings(event) {
+      const replace = (list: Setting[] | undefined) =>
+        list?.some((s) => s.key === event.setting.key)
+          ? list.map((s) => (s.key === event.setting.key ? event.setting : s))
+          : list && [...list, event.setting];
+      client.setQueryData<Setting[]>(queryKeys.settings.all, replace);
+      // Only keys the public list already carries: it must not grow private settings.
+      client.setQueryData<Setting[]>(queryKeys.publicSettings.all, (list) =>
+        list?.some((s) => s.key === event.setting.key) ? replace(list) : list,
+      );
+    },
+    whatsapp(event) {
+      if (event.action === "delete") return removeFromArray<Connection>(client, queryKeys.whatsapps.all, event.whatsappId);
+      upsertInArray<Connection>(client, queryKeys.whatsapps.all, event.whatsapp);
+    },
+    whatsappSession(event) {
+      const { id, status, qrcode, retries, updatedAt } = event.session;
+      client.setQueryData<Connection[]>(queryKeys.whatsapps.all, (list) =>
+        list?.map((w) => (w.id === id ? { ...w, status, qrcode, retries, updatedAt } : w)),
+      );
+    },
+  };
+}
