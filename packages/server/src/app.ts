@@ -18,7 +18,7 @@ import { createSimulatorHub, type SimulatorHub, type SimulatorHubOptions } from 
 import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
 import { createAuthenticate } from "./http/auth.js";
-import { registerErrorHandler } from "./http/error-handler.js";
+import { frameworkErrorHandler, registerErrorHandler } from "./http/error-handler.js";
 import { registerOpenApi } from "./http/openapi.js";
 import type { RouteContext, Services } from "./http/route-context.js";
 import { createMediaRetry, type MediaRetry } from "./jobs/media-retry.js";
@@ -95,7 +95,10 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel },
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    // Believing every X-Forwarded-For would let a client pick its address and dodge rate limits.
+    // A hop count is valid at runtime (proxy-addr) though Fastify's type omits it.
+    trustProxy: (config.trustProxy ?? false) as boolean | string,
+    frameworkErrors: frameworkErrorHandler,
     requestIdHeader: "x-request-id",
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -106,7 +109,11 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   redis?.on("error", (error) => app.log.warn({ err: error }, "redis error"));
   const limiter = (name: string, max: number): RateLimiter =>
     redis
-      ? createRedisRateLimiter(redis, { windowMs: config.rateLimit.windowMs, max, prefix: `zapdesk:rl:${name}` })
+      ? createRedisRateLimiter(redis, {
+          windowMs: config.rateLimit.windowMs,
+          max,
+          prefix: `zapdesk:${tokens.installId}:rl:${name}`,
+        })
       : createMemoryRateLimiter({ windowMs: config.rateLimit.windowMs, max });
 
   const tokens = createTokenService({
