@@ -183,10 +183,20 @@ test("two agents and a simulated customer hold a conversation through the UI", a
   await newTicket.getByRole("combobox").fill(`Carla ${run}`);
   await agentA.getByRole("option", { name: `Adicionar contato "Carla ${run}"` }).click();
   await expect(newTicket.getByLabel("Nome")).toHaveValue(`Carla ${run}`);
-  await newTicket.getByLabel("Número do Whatsapp").fill(number(3));
+  const carla = number(3);
+  await newTicket.getByLabel("Número do Whatsapp").fill(carla);
   await newTicket.getByRole("button", { name: "Salvar" }).click();
   await expect(agentA.getByRole("heading", { name: new RegExp(`Carla ${run}`) })).toBeVisible();
   await expect(composer(agentA)).toBeVisible();
+
+  // Protocolo: the server sends the notice and closes the ticket; the number is shown, then back to the list.
+  await agentA.getByRole("button", { name: "Protocolo" }).click();
+  await expect(agentA.getByRole("alertdialog")).toContainText(/Protocolo de atendimento enviado: nº \d+/);
+  await agentA.getByRole("button", { name: "OK" }).click();
+  await expect(agentA).toHaveURL(/\/tickets$/);
+  await expect
+    .poll(async () => (await admin.phoneReceived(whatsappId, carla)).map((m) => m.body).join())
+    .toMatch(/^Seu protocolo de atendimento é: nº/);
 
   // The dashboard shows the server's aggregation for A's queues: the two tickets A now works on are counted.
   const asAgentA = new ZapdeskApi(request);
