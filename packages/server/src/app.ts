@@ -1,6 +1,4 @@
-import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { hostname } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import cookie from "@fastify/cookie";
@@ -10,38 +8,32 @@ import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { Redis } from "ioredis";
-import { createBaileysChannel } from "./channels/baileys/baileys-channel.js";
 import type { ChannelFactories } from "./channels/channel.js";
-import { createSessionManager, type SessionManager } from "./channels/session-manager.js";
+import type { SessionManager } from "./channels/session-manager.js";
 import { simulatorRoutes } from "./channels/simulator/simulator.routes.js";
-import { createSimulatorHub, type SimulatorHub, type SimulatorHubOptions } from "./channels/simulator/simulator-hub.js";
+import type { SimulatorHub, SimulatorHubOptions } from "./channels/simulator/simulator-hub.js";
 import type { Config } from "./config.js";
+import { createConversations } from "./conversations.js";
 import type { Database } from "./db/client.js";
 import { createAuthenticate } from "./http/auth.js";
 import { frameworkErrorHandler, registerErrorHandler } from "./http/error-handler.js";
 import { registerOpenApi } from "./http/openapi.js";
 import type { RouteContext, Services } from "./http/route-context.js";
-import { createMediaRetry, type MediaRetry } from "./jobs/media-retry.js";
-import { createOutboxWorker, type OutboxWorker } from "./jobs/outbox-worker.js";
+import type { MediaRetry } from "./jobs/media-retry.js";
+import type { OutboxWorker } from "./jobs/outbox-worker.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from "./lib/rate-limiter.js";
-import { createMediaStorage } from "./media/storage.js";
 import { authRoutes } from "./modules/auth/auth.routes.js";
 import { createAuthService } from "./modules/auth/auth.service.js";
 import { createTokenService } from "./modules/auth/tokens.js";
 import { connectionRoutes } from "./modules/connections/connections.routes.js";
-import { createConnectionService } from "./modules/connections/connections.service.js";
 import { contactRoutes } from "./modules/contacts/contacts.routes.js";
 import { createContactService } from "./modules/contacts/contacts.service.js";
-import { createContactWhatsApp } from "./modules/contacts/contacts-whatsapp.js";
 import { contactWhatsAppRoutes } from "./modules/contacts/contacts-whatsapp.routes.js";
 import { dashboardRoutes } from "./modules/dashboard/dashboard.routes.js";
-import { createDashboardService } from "./modules/dashboard/dashboard.service.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
-import { createApiSend } from "./modules/messages/api-send.js";
-import { createInboundPipeline, type InboundPipeline } from "./modules/messages/inbound.js";
+import type { InboundPipeline } from "./modules/messages/inbound.js";
 import { messageRoutes } from "./modules/messages/messages.routes.js";
-import { createMessageService } from "./modules/messages/messages.service.js";
 import { UPLOAD_LIMITS } from "./modules/messages/uploads.js";
 import { queueRoutes } from "./modules/queues/queues.routes.js";
 import { createQueueService } from "./modules/queues/queues.service.js";
@@ -49,10 +41,7 @@ import { quickAnswerRoutes } from "./modules/quick-answers/quick-answers.routes.
 import { createQuickAnswerService } from "./modules/quick-answers/quick-answers.service.js";
 import { settingRoutes } from "./modules/settings/settings.routes.js";
 import { createSettingService } from "./modules/settings/settings.service.js";
-import { createProtocolService } from "./modules/tickets/protocol.js";
-import * as ticketsRepo from "./modules/tickets/tickets.repo.js";
 import { ticketRoutes } from "./modules/tickets/tickets.routes.js";
-import { createTicketService } from "./modules/tickets/tickets.service.js";
 import { userRoutes } from "./modules/users/users.routes.js";
 import { createUserService } from "./modules/users/users.service.js";
 import { createRealtime, type Realtime } from "./realtime/server.js";
@@ -132,69 +121,18 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     canOpenTicket: (user, ticketId) => services.tickets.canOpen(user, ticketId),
   });
   const events = realtime;
-  const storage = createMediaStorage(join(config.dataDir, "media"));
-  const simulator = createSimulatorHub(options.simulator);
-
-  // Late-bound: the session manager, the pipeline and the outbox refer to each other.
-  let sessions!: SessionManager;
-  let outbox!: OutboxWorker;
-  const notifyOutbox = () => outbox.notify();
-  const session = (whatsappId: number) => sessions.get(whatsappId);
-  const optionalSession = (whatsappId: number) => (sessions.isConnected(whatsappId) ? sessions.get(whatsappId) : undefined);
-
-  const connections = createConnectionService({ db, events, sessions: () => sessions });
-  const tickets = createTicketService({
+  const conversations = createConversations({
+    config,
     db,
-    events,
-    notifyOutbox,
-    markReadOnWhatsApp: (ticket, wids) => {
-      const live = ticket.whatsappId !== null ? optionalSession(ticket.whatsappId) : undefined;
-      if (!live) return;
-      void ticketsRepo
-        .findJoinedTicket(db, ticket.id)
-        .then((row) => row && live.markRead({ chat: row.contact.number, isGroup: ticket.isGroup, wids }))
-        .catch((error) => app.log.debug({ err: error }, "mark read failed"));
-    },
-  });
-  const messages = createMessageService({ db, events, tickets, storage, notifyOutbox, session });
-  const announce = (ticketId: number, messageId: number) => messages.announceCreated(ticketId, [messageId]);
-  const pipeline = createInboundPipeline({
-    db,
-    events,
-    storage,
     clock,
+    events,
     logger: app.log,
-    notifyOutbox,
-    session: optionalSession,
-    announce,
+    simulator: options.simulator,
+    factories: options.factories,
+    sessionBackoff: options.sessionBackoff,
+    outboxPollMs: options.outboxPollMs,
   });
-  sessions = createSessionManager({
-    db,
-    logger: app.log,
-    factories: { baileys: createBaileysChannel, simulator: simulator.factory, ...options.factories },
-    sink: pipeline,
-    onState: (id, state) => connections.applyState(id, state),
-    backoff: options.sessionBackoff,
-    lease: config.redisUrl
-      ? { owner: `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`, ttlMs: 30_000 }
-      : undefined,
-  });
-  outbox = createOutboxWorker({
-    db,
-    mediaRoot: join(config.dataDir, "media"),
-    session,
-    connectedIds: async () => (await connections.listAll()).map((c) => c.id).filter((id) => sessions.isConnected(id)),
-    logger: app.log,
-    pollMs: options.outboxPollMs,
-  });
-
-  const mediaRetry = createMediaRetry({
-    db,
-    storage,
-    session: optionalSession,
-    logger: app.log,
-    onRecovered: (id) => messages.announceUpdated(id),
-  });
+  const { connections, tickets, messages, pipeline, sessions, simulator, outbox, mediaRetry } = conversations;
 
   const services: Services = {
     tokens,
@@ -211,12 +149,12 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     settings: createSettingService({ db, events, onChange: () => pipeline.settingsChanged() }),
     connections,
     tickets,
-    protocol: createProtocolService({ db, tickets, clock, logger: app.log, notifyOutbox }),
+    protocol: conversations.protocol,
     messages,
-    storage,
-    apiSend: createApiSend({ db, session, notifyOutbox, announce, present: messages.present }),
-    contactWhatsApp: createContactWhatsApp({ db, events, session }),
-    dashboard: createDashboardService({ db, clock }),
+    storage: conversations.storage,
+    apiSend: conversations.apiSend,
+    contactWhatsApp: conversations.contactWhatsApp,
+    dashboard: conversations.dashboard,
   };
 
   await app.register(helmet, {
@@ -264,9 +202,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   await registerWeb(app, config.webDist ?? DEFAULT_WEB_DIST);
 
   app.addHook("preClose", async () => {
-    await outbox.stop();
-    await mediaRetry.stop();
-    await sessions.stopAll();
+    await conversations.stop();
     await realtime.close();
   });
   app.addHook("onClose", async () => {
@@ -282,11 +218,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     outbox,
     mediaRetry,
     pipeline,
-    async start() {
-      await sessions.startAll();
-      outbox.start();
-      mediaRetry.start();
-    },
+    start: conversations.start,
   };
 }
 

@@ -1,0 +1,141 @@
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import type { FastifyBaseLogger } from "fastify";
+import { createBaileysChannel } from "./channels/baileys/baileys-channel.js";
+import type { ChannelFactories } from "./channels/channel.js";
+import { createSessionManager, type SessionManager } from "./channels/session-manager.js";
+import { createSimulatorHub, type SimulatorHubOptions } from "./channels/simulator/simulator-hub.js";
+import type { Config } from "./config.js";
+import type { Db } from "./db/client.js";
+import { createMediaRetry } from "./jobs/media-retry.js";
+import { createOutboxWorker, type OutboxWorker } from "./jobs/outbox-worker.js";
+import type { Clock } from "./lib/clock.js";
+import { createMediaStorage } from "./media/storage.js";
+import { createConnectionService } from "./modules/connections/connections.service.js";
+import { createContactWhatsApp } from "./modules/contacts/contacts-whatsapp.js";
+import { createDashboardService } from "./modules/dashboard/dashboard.service.js";
+import { createApiSend } from "./modules/messages/api-send.js";
+import { createInboundPipeline } from "./modules/messages/inbound.js";
+import { createMessageService } from "./modules/messages/messages.service.js";
+import { createProtocolService } from "./modules/tickets/protocol.js";
+import * as ticketsRepo from "./modules/tickets/tickets.repo.js";
+import { createTicketService } from "./modules/tickets/tickets.service.js";
+import type { Publisher } from "./realtime/publisher.js";
+
+export interface ConversationOptions {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  events: Publisher;
+  logger: FastifyBaseLogger;
+  simulator?: SimulatorHubOptions;
+  factories?: Partial<ChannelFactories>;
+  sessionBackoff?: { initialMs: number; maxMs: number };
+  outboxPollMs?: number;
+}
+
+/**
+ * The conversation side of the server: WhatsApp sessions, the inbound pipeline,
+ * tickets, messages and the background jobs that send and recover media. They
+ * refer to each other (a session feeds the pipeline, the pipeline queues bot
+ * messages, the outbox sends through sessions), so they are wired here in one place.
+ */
+export function createConversations(options: ConversationOptions) {
+  const { config, db, clock, events, logger } = options;
+  const mediaRoot = join(config.dataDir, "media");
+  const storage = createMediaStorage(mediaRoot);
+  const simulator = createSimulatorHub(options.simulator);
+
+  // Late-bound: created below, used only once requests or sessions run.
+  let sessions!: SessionManager;
+  let outbox!: OutboxWorker;
+  const notifyOutbox = () => outbox.notify();
+  const session = (whatsappId: number) => sessions.get(whatsappId);
+  const optionalSession = (whatsappId: number) => (sessions.isConnected(whatsappId) ? sessions.get(whatsappId) : undefined);
+
+  const connections = createConnectionService({ db, events, sessions: () => sessions });
+  const tickets = createTicketService({
+    db,
+    events,
+    notifyOutbox,
+    markReadOnWhatsApp: (ticket, wids) => {
+      const live = ticket.whatsappId !== null ? optionalSession(ticket.whatsappId) : undefined;
+      if (!live) return;
+      void ticketsRepo
+        .findJoinedTicket(db, ticket.id)
+        .then((row) => row && live.markRead({ chat: row.contact.number, isGroup: ticket.isGroup, wids }))
+        .catch((error) => logger.debug({ err: error }, "mark read failed"));
+    },
+  });
+  const messages = createMessageService({ db, events, tickets, storage, notifyOutbox, session });
+  const announce = (ticketId: number, messageId: number) => messages.announceCreated(ticketId, [messageId]);
+  const pipeline = createInboundPipeline({
+    db,
+    events,
+    storage,
+    clock,
+    logger,
+    notifyOutbox,
+    session: optionalSession,
+    announce,
+  });
+
+  sessions = createSessionManager({
+    db,
+    logger,
+    factories: { baileys: createBaileysChannel, simulator: simulator.factory, ...options.factories },
+    sink: pipeline,
+    onState: (id, state) => connections.applyState(id, state),
+    backoff: options.sessionBackoff,
+    // Scaled out, each connection is owned by one process through a lease (design §2).
+    lease: config.redisUrl
+      ? { owner: `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`, ttlMs: 30_000 }
+      : undefined,
+  });
+  outbox = createOutboxWorker({
+    db,
+    mediaRoot,
+    session,
+    connectedIds: async () => (await connections.listAll()).map((c) => c.id).filter((id) => sessions.isConnected(id)),
+    logger,
+    pollMs: options.outboxPollMs,
+  });
+  const mediaRetry = createMediaRetry({
+    db,
+    storage,
+    session: optionalSession,
+    logger,
+    onRecovered: (id) => messages.announceUpdated(id),
+  });
+
+  return {
+    storage,
+    simulator,
+    sessions,
+    outbox,
+    mediaRetry,
+    pipeline,
+    connections,
+    tickets,
+    messages,
+    protocol: createProtocolService({ db, tickets, clock, logger, notifyOutbox }),
+    apiSend: createApiSend({ db, session, notifyOutbox, announce, present: messages.present }),
+    contactWhatsApp: createContactWhatsApp({ db, events, session }),
+    dashboard: createDashboardService({ db, clock }),
+
+    async start() {
+      await sessions.startAll();
+      outbox.start();
+      mediaRetry.start();
+    },
+
+    async stop() {
+      await outbox.stop();
+      await mediaRetry.stop();
+      await sessions.stopAll();
+    },
+  };
+}
+
+export type Conversations = ReturnType<typeof createConversations>;
