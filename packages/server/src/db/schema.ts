@@ -187,11 +187,15 @@ export const tickets = pgTable(
   (t) => [
     // one active ticket per contact and connection (design §4)
     uniqueIndex("tickets_one_active").on(t.contactId, t.whatsappId).where(sql`${t.status} in ('pending', 'open')`),
-    index("tickets_status_updated_idx").on(t.status, t.updatedAt.desc(), t.id.desc()),
-    index("tickets_queue_status_updated_idx").on(t.queueId, t.status, t.updatedAt.desc()),
-    index("tickets_user_status_updated_idx").on(t.userId, t.status, t.updatedAt.desc()),
-    index("tickets_contact_idx").on(t.contactId, t.whatsappId, t.updatedAt.desc()),
-    index("tickets_updated_idx").on(t.updatedAt.desc(), t.id.desc()),
+    // Plain DESC (nulls first) is what `order by ... desc` asks for; drizzle's default, DESC NULLS
+    // LAST, would make PostgreSQL read every matching row and sort instead of walking the index.
+    index("tickets_status_updated_idx").on(t.status, t.updatedAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("tickets_queue_status_updated_idx").on(t.queueId, t.status, t.updatedAt.desc().nullsFirst()),
+    index("tickets_user_status_updated_idx").on(t.userId, t.status, t.updatedAt.desc().nullsFirst()),
+    index("tickets_contact_idx").on(t.contactId, t.whatsappId, t.updatedAt.desc().nullsFirst()),
+    index("tickets_updated_idx").on(t.updatedAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // Serves the inbox count as an index-only scan.
+    index("tickets_status_user_queue_idx").on(t.status, t.userId, t.queueId),
     index("tickets_created_idx").on(t.createdAt),
   ],
 );
@@ -228,7 +232,7 @@ export const messages = pgTable(
   },
   (t) => [
     uniqueIndex("messages_wid_key").on(t.whatsappId, t.wid),
-    index("messages_ticket_created_idx").on(t.ticketId, t.createdAt.desc(), t.id.desc()),
+    index("messages_ticket_created_idx").on(t.ticketId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("messages_body_trgm").using("gin", trgm(t.body)),
     index("messages_quoted_idx").on(t.quotedMsgId),
   ],

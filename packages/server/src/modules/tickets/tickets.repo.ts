@@ -97,11 +97,29 @@ export async function listTickets(
   page: { limit: number; offset: number },
 ): Promise<{ rows: JoinedTicket[]; count: number }> {
   const where = ticketListWhere(filter);
-  const [rows, [total]] = await Promise.all([
+  const countAll = async () => (await db.select({ value: sql<number>`count(*)::int` }).from(tickets).where(where))[0].value;
+  if (filter.search) {
+    // A search's match is the expensive part: run it once, counting in the same pass.
+    const rows = await db
+      .select({ ...joinedColumns, total: sql<number>`(count(*) over ())::int` })
+      .from(tickets)
+      .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+      .leftJoin(queues, eq(queues.id, tickets.queueId))
+      .leftJoin(users, eq(users.id, tickets.userId))
+      .leftJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId))
+      .where(where)
+      .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+      .limit(page.limit)
+      .offset(page.offset);
+    const count = rows.length ? rows[0].total : page.offset ? await countAll() : 0;
+    return { rows: rows.map(({ total: _total, ...row }) => row), count };
+  }
+  // The inbox walks an index in order for the page; the count is an index-only scan.
+  const [rows, count] = await Promise.all([
     joined(db).where(where).orderBy(desc(tickets.updatedAt), desc(tickets.id)).limit(page.limit).offset(page.offset),
-    db.select({ value: sql<number>`count(*)::int` }).from(tickets).where(where),
+    countAll(),
   ]);
-  return { rows, count: total.value };
+  return { rows, count };
 }
 
 export async function findActiveTicket(db: Db, contactId: number, whatsappId: number): Promise<TicketRow | undefined> {
