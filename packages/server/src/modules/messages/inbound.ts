@@ -223,7 +223,8 @@ export function createInboundPipeline(deps: InboundDeps) {
     },
 
     async onMessage(whatsappId: number, message: InboundMessage): Promise<void> {
-      if (await repo.findMessageByWid(db, whatsappId, message.wid)) return;
+      // A redelivery is caught by the unique index anyway; checking first only saves a media download.
+      if (message.media && (await repo.findMessageByWid(db, whatsappId, message.wid))) return;
       let body = message.body;
       if (message.type === "location" && message.location) body = locationBody(message.location);
       if (message.type === "vcard" && message.vcard) body = message.vcard;
