@@ -21,9 +21,10 @@ export interface JoinedTicket {
   whatsapp: { id: number; name: string } | null;
 }
 
-function joined(db: Db) {
+/** Tickets with their contact, queue, user and connection; `withTotal` also counts all matches in the same pass. */
+function joined(db: Db, withTotal = false) {
   return db
-    .select(joinedColumns)
+    .select({ ...joinedColumns, total: withTotal ? sql<number>`(count(*) over ())::int` : sql<number>`0` })
     .from(tickets)
     .innerJoin(contacts, eq(contacts.id, tickets.contactId))
     .leftJoin(queues, eq(queues.id, tickets.queueId))
@@ -100,13 +101,7 @@ export async function listTickets(
   const countAll = async () => (await db.select({ value: sql<number>`count(*)::int` }).from(tickets).where(where))[0].value;
   if (filter.search) {
     // A search's match is the expensive part: run it once, counting in the same pass.
-    const rows = await db
-      .select({ ...joinedColumns, total: sql<number>`(count(*) over ())::int` })
-      .from(tickets)
-      .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-      .leftJoin(queues, eq(queues.id, tickets.queueId))
-      .leftJoin(users, eq(users.id, tickets.userId))
-      .leftJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId))
+    const rows = await joined(db, true)
       .where(where)
       .orderBy(desc(tickets.updatedAt), desc(tickets.id))
       .limit(page.limit)
