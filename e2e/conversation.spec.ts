@@ -44,6 +44,8 @@ test("two agents and a simulated customer hold a conversation through the UI", a
   await expect(agentA.getByRole("tab", { name: /Aguardando/ })).toContainText("1");
   await expect(bell(agentA, 1)).toBeVisible();
   await capture(agentA, "tickets-waiting");
+  await expect(waitingList(agentB).getByRole("listitem")).toHaveCount(0);
+  await expect(waitingList(agentB).getByText("Nada aqui!")).toBeVisible();
 
   // A accepts from the row and lands in the conversation.
   await row.getByRole("button", { name: "Aceitar" }).click();
@@ -108,6 +110,11 @@ test("two agents and a simulated customer hold a conversation through the UI", a
   const other = number(2);
   await admin.customerWrites(whatsappId, { from: other, name: `João ${run}`, body: "Alguém aí?" });
   await expect(bell(agentA, 1)).toBeVisible();
+  await expect(bell(agentB, 0)).toBeVisible();
+  // Still nothing for B, live or freshly loaded.
+  await agentB.reload();
+  await agentB.getByRole("tab", { name: /Aguardando/ }).click();
+  await expect(waitingList(agentB).getByText("Nada aqui!")).toBeVisible();
   await expect(bell(agentB, 0)).toBeVisible();
 
   await capture(agentA, "conversation");

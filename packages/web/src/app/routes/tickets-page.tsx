@@ -3,18 +3,20 @@ import CircularProgress from "@mui/material/CircularProgress";
 import Paper from "@mui/material/Paper";
 import Typography from "@mui/material/Typography";
 import useMediaQuery from "@mui/material/useMediaQuery";
+import { useQueryClient } from "@tanstack/react-query";
 import type { Message } from "@zapdesk/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router";
 import { ContactModal } from "../../features/contacts/components/contact-modal";
 import { MessageInput, MessagesList } from "../../features/conversation";
-import { ContactDrawer, TicketHeader, TicketsManager, useTicket } from "../../features/tickets";
+import { ContactDrawer, TicketHeader, TicketsManager, ticketKeys, useTicket } from "../../features/tickets";
 
 /** The open ticket: header and drawer from tickets, messages and composer from conversation. */
 function TicketPane({ ticketId, narrow }: { ticketId: number; narrow: boolean }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const client = useQueryClient();
   const { data: ticket, isError } = useTicket(ticketId);
   const [replyTo, setReplyTo] = useState<Message | null>(null);
   const [drawerOpen, setDrawerOpen] = useState(false);
@@ -45,7 +47,15 @@ function TicketPane({ ticketId, narrow }: { ticketId: number; narrow: boolean })
         contact={ticket.contact}
         onEdit={() => setEditing(true)}
       />
-      <ContactModal open={editing} onClose={() => setEditing(false)} contactId={ticket.contact.id} />
+      <ContactModal
+        open={editing}
+        onClose={() => {
+          setEditing(false);
+          // The header and drawer show the ticket's copy of the contact: read it again after an edit.
+          client.invalidateQueries({ queryKey: ticketKeys.detail(ticketId) });
+        }}
+        contactId={ticket.contact.id}
+      />
     </Box>
   );
 }

@@ -27,7 +27,8 @@ export function TicketsList({ params, selectedId, enabled = true, hidden, label 
   const { t } = useTranslation();
   const { user } = useAuth();
   const navigate = useNavigate();
-  const query = useTickets(params, enabled);
+  // No request before the session is known: the defaults (All, the queues) depend on who is asking.
+  const query = useTickets(params, enabled && !!user);
   const update = useUpdateTicket();
   const tickets = useMemo(() => query.data?.pages.flatMap((p) => p.tickets) ?? [], [query.data]);
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -109,6 +110,7 @@ export function TicketsList({ params, selectedId, enabled = true, hidden, label 
 
 /** The total of a list (the first page's `count`), for the sub-tab badges. */
 export function useTicketCount(params: TicketListParams, enabled = true): number {
-  const query = useTickets(params, enabled);
+  const { user } = useAuth();
+  const query = useTickets(params, enabled && !!user);
   return query.data?.pages[0]?.count ?? 0;
 }

@@ -80,6 +80,9 @@ describe("the tickets list pane", () => {
     expect(within(row).queryByRole("button", { name: "Customer 7" })).toBeNull();
     expect(within(row).getAllByText("Sem fila").length).toBeGreaterThan(0);
     expect(within(row).getByLabelText("2 mensagens não lidas")).toBeInTheDocument();
+    const firstLoad = api.callsTo("GET", "/api/tickets")[0].query;
+    expect(firstLoad.get("queueIds")).toBe(JSON.stringify([QUEUE.id]));
+    expect(firstLoad.get("showAll")).toBe("false");
     await user.click(within(row).getByRole("button", { name: "Aceitar" }));
     await waitFor(() => expect(api.callsTo("PUT", "/api/tickets/7")).toHaveLength(1));
     expect(api.callsTo("PUT", "/api/tickets/7")[0].body).toEqual({ status: "open", userId: ME.id });

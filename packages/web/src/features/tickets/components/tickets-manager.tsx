@@ -31,8 +31,12 @@ export function TicketsManager({ selectedId }: { selectedId?: number }) {
   const canShowAll = can(user, "tickets-manager:showall");
   const [tab, setTab] = useState<MainTab>("open");
   const [inboxTab, setInboxTab] = useState<"open" | "pending">("open");
-  const [showAll, setShowAll] = useState(canShowAll);
-  const [queueIds, setQueueIds] = useState<number[]>(() => user?.queues.map((q) => q.id) ?? []);
+  const [pickedShowAll, setShowAll] = useState<boolean | null>(null);
+  const showAll = pickedShowAll ?? canShowAll;
+  // Until the user picks, the filter is all of their queues (and follows them if an admin changes them).
+  const [pickedQueueIds, setQueueIds] = useState<number[] | null>(null);
+  const ownQueueIds = useMemo(() => user?.queues.map((q) => q.id) ?? [], [user]);
+  const queueIds = pickedQueueIds ?? ownQueueIds;
   const [searchText, setSearchText] = useState("");
   const [newTicketOpen, setNewTicketOpen] = useState(false);
   const search = useDebounce(searchText);
