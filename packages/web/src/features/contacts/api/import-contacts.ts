@@ -3,7 +3,7 @@ import { api } from "../../../lib/api-client";
 import { queryKeys } from "../../../lib/query-keys";
 
 /** POST /contacts/import: reads the phone's contacts through the default connection (no body). */
-export const importContacts = () => api.post<unknown>("/contacts/import");
+export const importContacts = () => api.post<{ imported: number; total: number }>("/contacts/import");
 
 export function useImportContacts() {
   const client = useQueryClient();

@@ -57,7 +57,7 @@ describe("contacts page", () => {
     let release: () => void = () => {};
     const server = fakeApi({
       "GET /api/contacts": LIST,
-      "POST /api/contacts/import": () => new Promise((resolve) => (release = () => resolve({ body: { imported: 1 } }))),
+      "POST /api/contacts/import": () => new Promise((resolve) => (release = () => resolve({ body: { imported: 1, total: 3 } }))),
     });
     signedInAs(server, ADMIN);
     const user = userEvent.setup();
@@ -66,7 +66,7 @@ describe("contacts page", () => {
     await user.click(await screen.findByRole("button", { name: "Ok" }));
     expect(await screen.findByRole("progressbar", { name: "Importing contacts from the phone…" })).toBeInTheDocument();
     release();
-    expect(await screen.findByText("Contacts imported.")).toBeInTheDocument();
+    expect(await screen.findByText("1 of 3 contacts imported.")).toBeInTheDocument();
     await waitFor(() => expect(server.callsTo("GET", "/api/contacts").length).toBeGreaterThan(1));
   });
 });

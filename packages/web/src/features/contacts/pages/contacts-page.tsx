@@ -106,7 +106,9 @@ export default function ContactsPage() {
         open={confirmImport}
         title={t("contacts.confirmationModal.importTitle")}
         onClose={() => setConfirmImport(false)}
-        onConfirm={() => importContacts.mutate(undefined, { onSuccess: () => toast.success(t("contacts.toasts.imported")) })}
+        onConfirm={() =>
+          importContacts.mutate(undefined, { onSuccess: (counts) => toast.success(t("contacts.toasts.imported", counts)) })
+        }
       >
         {t("contacts.confirmationModal.importMessage")}
       </ConfirmDialog>
