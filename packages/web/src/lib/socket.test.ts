@@ -1,0 +1,63 @@
+// @vitest-environment jsdom
+// @vitest-environment-options { "url": "http://127.0.0.1:38971/" }
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Server } from "socket.io";
+import { afterEach, describe, expect, it } from "vitest";
+import { ADMIN, fakeApi } from "../testing/fake-api";
+import { connectSocket, disconnectSocket } from "./socket";
+
+/*
+ * A real socket.io server on the page's origin (the client connects to its own
+ * host, so the port is fixed above): it accepts only the token "fresh".
+ */
+async function startServer() {
+  const http = createServer();
+  const io = new Server(http, { path: "/socket.io" });
+  const seen: string[] = [];
+  io.use((socket, next) => {
+    const token = String(socket.handshake.auth.token);
+    seen.push(token);
+    next(token === "fresh" ? undefined : new Error("ERR_SESSION_EXPIRED"));
+  });
+  await new Promise<void>((resolve) => http.listen(38971, "127.0.0.1", resolve));
+  expect((http.address() as AddressInfo).port).toBe(38971);
+  return {
+    seen,
+    close: () => new Promise<void>((resolve) => io.close(() => resolve())),
+  };
+}
+
+describe("the app's socket (lib/socket)", () => {
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  afterEach(async () => {
+    disconnectSocket();
+    await server?.close();
+  });
+
+  it("is one connection, authenticated with the access token, that refreshes and retries when refused", async () => {
+    server = await startServer();
+    const api = fakeApi({ "POST /api/auth/refresh_token": { body: { token: "fresh", user: ADMIN } } });
+    localStorage.setItem("token", "stale");
+    const socket = connectSocket();
+    expect(connectSocket()).toBe(socket);
+    await new Promise<void>((resolve, reject) => {
+      socket.on("connect", () => resolve());
+      setTimeout(() => reject(new Error("not connected")), 8000);
+    });
+    expect(server.seen).toEqual(["stale", "fresh"]);
+    expect(api.callsTo("POST", "/api/auth/refresh_token")).toHaveLength(1);
+    expect(localStorage.getItem("token")).toBe("fresh");
+  });
+
+  it("logs out when the refresh is refused", async () => {
+    server = await startServer();
+    fakeApi();
+    localStorage.setItem("token", "stale");
+    const { onSessionChange } = await import("./api-client");
+    const expired = new Promise<string>((resolve) => onSessionChange((event) => resolve(event)));
+    connectSocket();
+    await expect(expired).resolves.toBe("expired");
+    expect(localStorage.getItem("token")).toBeNull();
+  });
+});
