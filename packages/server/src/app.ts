@@ -225,10 +225,12 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
 /** The SPA at `/` with history fallback; anything under /api that matched nothing is a JSON 404. */
 async function registerWeb(app: FastifyInstance, webDist: string) {
   const hasWeb = existsSync(join(webDist, "index.html"));
-  if (hasWeb) await app.register(fastifyStatic, { root: webDist, wildcard: false, index: ["index.html"] });
+  if (hasWeb) await app.register(fastifyStatic, { root: webDist, wildcard: true, index: ["index.html"] });
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split("?")[0];
-    if (path.startsWith("/api") || path.startsWith("/socket.io") || request.method !== "GET" || !hasWeb) {
+    // A missing file (anything with an extension) is a 404, not the app's page in its place.
+    const isFile = /\.[a-z0-9]+$/i.test(path);
+    if (path.startsWith("/api") || path.startsWith("/socket.io") || request.method !== "GET" || !hasWeb || isFile) {
       return reply.status(404).send({ error: "ERR_NOT_FOUND", message: "Not found" });
     }
     return reply.type("text/html").sendFile("index.html");
