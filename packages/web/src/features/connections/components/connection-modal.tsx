@@ -1,10 +1,4 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import Button from "@mui/material/Button";
-import CircularProgress from "@mui/material/CircularProgress";
-import Dialog from "@mui/material/Dialog";
-import DialogActions from "@mui/material/DialogActions";
-import DialogContent from "@mui/material/DialogContent";
-import DialogTitle from "@mui/material/DialogTitle";
 import FormControl from "@mui/material/FormControl";
 import FormControlLabel from "@mui/material/FormControlLabel";
 import InputLabel from "@mui/material/InputLabel";
@@ -17,6 +11,7 @@ import { useEffect } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { QueueSelect } from "../../../components/queue-select";
+import { FormDialog } from "../../../components/ui/form-dialog";
 import { FormTextField } from "../../../components/ui/form-text-field";
 import { delay, handleFormError, SUBMIT_DELAY_MS } from "../../../lib/form-errors";
 import { toast } from "../../../lib/toast";
@@ -78,80 +73,68 @@ export function ConnectionModal({ open, onClose, connectionId }: { open: boolean
   });
 
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="connection-modal-title">
-      <DialogTitle id="connection-modal-title">
-        {connectionId ? t("whatsappModal.title.edit") : t("whatsappModal.title.add")}
-      </DialogTitle>
-      {connectionId && isLoading ? (
-        <DialogContent sx={{ display: "grid", placeItems: "center" }}>
-          <CircularProgress aria-label={t("common.loading")} />
-        </DialogContent>
-      ) : (
-        <form noValidate onSubmit={onSubmit}>
-          <DialogContent dividers>
-            <Stack spacing={2}>
-              <Stack direction={{ xs: "column", sm: "row" }} spacing={2} sx={{ alignItems: { sm: "center" } }}>
-                <FormTextField control={control} name="name" label={t("whatsappModal.form.name")} autoFocus fullWidth />
-                <Controller
-                  control={control}
-                  name="isDefault"
-                  render={({ field }) => (
-                    <FormControlLabel
-                      control={<Switch checked={field.value} onChange={(e) => field.onChange(e.target.checked)} />}
-                      label={t("whatsappModal.form.default")}
-                    />
-                  )}
-                />
-              </Stack>
-              <Controller
-                control={control}
-                name="provider"
-                render={({ field }) => (
-                  <FormControl fullWidth disabled={!!connectionId}>
-                    <InputLabel id="connection-provider-label">{t("whatsappModal.form.provider")}</InputLabel>
-                    <Select {...field} labelId="connection-provider-label" label={t("whatsappModal.form.provider")}>
-                      {CONNECTION_PROVIDERS.map((p) => (
-                        <MenuItem key={p} value={p}>
-                          {t(`whatsappModal.form.providers.${p}`)}
-                        </MenuItem>
-                      ))}
-                    </Select>
-                  </FormControl>
-                )}
+    <FormDialog
+      open={open}
+      onClose={onClose}
+      id="connection-modal"
+      i18nKey="whatsappModal"
+      editing={!!connectionId}
+      loading={!!(connectionId && isLoading)}
+      submitting={formState.isSubmitting}
+      onSubmit={onSubmit}
+    >
+      <Stack spacing={2}>
+        <Stack direction={{ xs: "column", sm: "row" }} spacing={2} sx={{ alignItems: { sm: "center" } }}>
+          <FormTextField control={control} name="name" label={t("whatsappModal.form.name")} autoFocus fullWidth />
+          <Controller
+            control={control}
+            name="isDefault"
+            render={({ field }) => (
+              <FormControlLabel
+                control={<Switch checked={field.value} onChange={(e) => field.onChange(e.target.checked)} />}
+                label={t("whatsappModal.form.default")}
               />
-              <FormTextField
-                control={control}
-                name="greetingMessage"
-                label={t("whatsappModal.form.greetingMessage")}
-                multiline
-                minRows={3}
-                fullWidth
-              />
-              <FormTextField
-                control={control}
-                name="farewellMessage"
-                label={t("whatsappModal.form.farewellMessage")}
-                multiline
-                minRows={3}
-                fullWidth
-              />
-              <Controller
-                control={control}
-                name="queueIds"
-                render={({ field }) => <QueueSelect value={field.value} onChange={field.onChange} />}
-              />
-            </Stack>
-          </DialogContent>
-          <DialogActions>
-            <Button onClick={onClose} color="inherit" disabled={formState.isSubmitting}>
-              {t("whatsappModal.buttons.cancel")}
-            </Button>
-            <Button type="submit" variant="contained" disabled={formState.isSubmitting}>
-              {connectionId ? t("whatsappModal.buttons.okEdit") : t("whatsappModal.buttons.okAdd")}
-            </Button>
-          </DialogActions>
-        </form>
-      )}
-    </Dialog>
+            )}
+          />
+        </Stack>
+        <Controller
+          control={control}
+          name="provider"
+          render={({ field }) => (
+            <FormControl fullWidth disabled={!!connectionId}>
+              <InputLabel id="connection-provider-label">{t("whatsappModal.form.provider")}</InputLabel>
+              <Select {...field} labelId="connection-provider-label" label={t("whatsappModal.form.provider")}>
+                {CONNECTION_PROVIDERS.map((p) => (
+                  <MenuItem key={p} value={p}>
+                    {t(`whatsappModal.form.providers.${p}`)}
+                  </MenuItem>
+                ))}
+              </Select>
+            </FormControl>
+          )}
+        />
+        <FormTextField
+          control={control}
+          name="greetingMessage"
+          label={t("whatsappModal.form.greetingMessage")}
+          multiline
+          minRows={3}
+          fullWidth
+        />
+        <FormTextField
+          control={control}
+          name="farewellMessage"
+          label={t("whatsappModal.form.farewellMessage")}
+          multiline
+          minRows={3}
+          fullWidth
+        />
+        <Controller
+          control={control}
+          name="queueIds"
+          render={({ field }) => <QueueSelect value={field.value} onChange={field.onChange} />}
+        />
+      </Stack>
+    </FormDialog>
   );
 }

@@ -1,11 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import DeleteOutline from "@mui/icons-material/DeleteOutlined";
 import Button from "@mui/material/Button";
-import CircularProgress from "@mui/material/CircularProgress";
-import Dialog from "@mui/material/Dialog";
-import DialogActions from "@mui/material/DialogActions";
-import DialogContent from "@mui/material/DialogContent";
-import DialogTitle from "@mui/material/DialogTitle";
 import IconButton from "@mui/material/IconButton";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
@@ -13,6 +8,7 @@ import { contactInputSchema } from "@zapdesk/core";
 import { useEffect } from "react";
 import { useFieldArray, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { FormDialog } from "../../../components/ui/form-dialog";
 import { FormTextField } from "../../../components/ui/form-text-field";
 import { delay, handleFormError, SUBMIT_DELAY_MS } from "../../../lib/form-errors";
 import { toast } from "../../../lib/toast";
@@ -71,79 +67,65 @@ export function ContactModal({ open, onClose, contactId }: ContactModalProps) {
   });
 
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="contact-modal-title">
-      <DialogTitle id="contact-modal-title">{contactId ? t("contactModal.title.edit") : t("contactModal.title.add")}</DialogTitle>
-      {contactId && isLoading ? (
-        <DialogContent sx={{ display: "grid", placeItems: "center" }}>
-          <CircularProgress aria-label={t("common.loading")} />
-        </DialogContent>
-      ) : (
-        <form noValidate onSubmit={onSubmit}>
-          <DialogContent dividers>
-            <Stack spacing={2}>
-              <Typography variant="subtitle1">{t("contactModal.form.mainInfo")}</Typography>
-              <Stack direction={{ xs: "column", sm: "row" }} spacing={2}>
-                <FormTextField control={control} name="name" label={t("contactModal.form.name")} autoFocus fullWidth />
-                <FormTextField
-                  control={control}
-                  name="number"
-                  label={t("contactModal.form.number")}
-                  placeholder="5513912344321"
-                  helperText={t("contactModal.form.numberHint")}
-                  fullWidth
-                />
-              </Stack>
-              <FormTextField
-                control={control}
-                name="email"
-                label={t("contactModal.form.email")}
-                placeholder={t("contactModal.form.emailPlaceholder")}
-                fullWidth
-              />
-              <Typography variant="subtitle1">{t("contactModal.form.extraInfo")}</Typography>
-              {extraInfo.fields.map((field, index) => (
-                <Stack key={field.fieldKey} direction="row" spacing={1} sx={{ alignItems: "flex-start" }}>
-                  <FormTextField
-                    control={control}
-                    name={`extraInfo.${index}.name`}
-                    label={t("contactModal.form.extraName")}
-                    size="small"
-                    fullWidth
-                  />
-                  <FormTextField
-                    control={control}
-                    name={`extraInfo.${index}.value`}
-                    label={t("contactModal.form.extraValue")}
-                    size="small"
-                    fullWidth
-                  />
-                  <IconButton
-                    aria-label={t("contactModal.buttons.removeExtraInfo", { index: index + 1 })}
-                    onClick={() => extraInfo.remove(index)}
-                  >
-                    <DeleteOutline />
-                  </IconButton>
-                </Stack>
-              ))}
-              <Button
-                variant="outlined"
-                onClick={() => extraInfo.append({ name: "", value: "" })}
-                sx={{ alignSelf: "flex-start" }}
-              >
-                {t("contactModal.buttons.addExtraInfo")}
-              </Button>
-            </Stack>
-          </DialogContent>
-          <DialogActions>
-            <Button onClick={onClose} color="inherit" disabled={formState.isSubmitting}>
-              {t("contactModal.buttons.cancel")}
-            </Button>
-            <Button type="submit" variant="contained" disabled={formState.isSubmitting}>
-              {contactId ? t("contactModal.buttons.okEdit") : t("contactModal.buttons.okAdd")}
-            </Button>
-          </DialogActions>
-        </form>
-      )}
-    </Dialog>
+    <FormDialog
+      open={open}
+      onClose={onClose}
+      id="contact-modal"
+      i18nKey="contactModal"
+      editing={!!contactId}
+      loading={!!(contactId && isLoading)}
+      submitting={formState.isSubmitting}
+      onSubmit={onSubmit}
+    >
+      <Stack spacing={2}>
+        <Typography variant="subtitle1">{t("contactModal.form.mainInfo")}</Typography>
+        <Stack direction={{ xs: "column", sm: "row" }} spacing={2}>
+          <FormTextField control={control} name="name" label={t("contactModal.form.name")} autoFocus fullWidth />
+          <FormTextField
+            control={control}
+            name="number"
+            label={t("contactModal.form.number")}
+            placeholder="5513912344321"
+            helperText={t("contactModal.form.numberHint")}
+            fullWidth
+          />
+        </Stack>
+        <FormTextField
+          control={control}
+          name="email"
+          label={t("contactModal.form.email")}
+          placeholder={t("contactModal.form.emailPlaceholder")}
+          fullWidth
+        />
+        <Typography variant="subtitle1">{t("contactModal.form.extraInfo")}</Typography>
+        {extraInfo.fields.map((field, index) => (
+          <Stack key={field.fieldKey} direction="row" spacing={1} sx={{ alignItems: "flex-start" }}>
+            <FormTextField
+              control={control}
+              name={`extraInfo.${index}.name`}
+              label={t("contactModal.form.extraName")}
+              size="small"
+              fullWidth
+            />
+            <FormTextField
+              control={control}
+              name={`extraInfo.${index}.value`}
+              label={t("contactModal.form.extraValue")}
+              size="small"
+              fullWidth
+            />
+            <IconButton
+              aria-label={t("contactModal.buttons.removeExtraInfo", { index: index + 1 })}
+              onClick={() => extraInfo.remove(index)}
+            >
+              <DeleteOutline />
+            </IconButton>
+          </Stack>
+        ))}
+        <Button variant="outlined" onClick={() => extraInfo.append({ name: "", value: "" })} sx={{ alignSelf: "flex-start" }}>
+          {t("contactModal.buttons.addExtraInfo")}
+        </Button>
+      </Stack>
+    </FormDialog>
   );
 }

@@ -1,10 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import Box from "@mui/material/Box";
-import Button from "@mui/material/Button";
-import Dialog from "@mui/material/Dialog";
-import DialogActions from "@mui/material/DialogActions";
-import DialogContent from "@mui/material/DialogContent";
-import DialogTitle from "@mui/material/DialogTitle";
 import FormHelperText from "@mui/material/FormHelperText";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
@@ -12,6 +7,7 @@ import { type Queue, queueInputSchema } from "@zapdesk/core";
 import { useEffect } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { FormDialog } from "../../../components/ui/form-dialog";
 import { FormTextField } from "../../../components/ui/form-text-field";
 import { delay, handleFormError, SUBMIT_DELAY_MS } from "../../../lib/form-errors";
 import { translateValidation } from "../../../lib/i18n";
@@ -49,59 +45,54 @@ export function QueueModal({ open, onClose, queue }: { open: boolean; onClose():
   });
 
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="queue-modal-title">
-      <DialogTitle id="queue-modal-title">{queue ? t("queueModal.title.edit") : t("queueModal.title.add")}</DialogTitle>
-      <form noValidate onSubmit={onSubmit}>
-        <DialogContent dividers>
-          <Stack spacing={2}>
-            <FormTextField control={control} name="name" label={t("queueModal.form.name")} autoFocus fullWidth />
-            <Controller
-              control={control}
-              name="color"
-              render={({ field, fieldState }) => (
-                <Box>
-                  <Stack direction="row" spacing={1} sx={{ alignItems: "center", mb: 1 }}>
-                    <Typography id="queue-color-label" variant="body2">
-                      {t("queueModal.form.color")}
-                    </Typography>
-                    <Box
-                      aria-hidden
-                      sx={{
-                        width: 20,
-                        height: 20,
-                        borderRadius: 1,
-                        bgcolor: field.value || "transparent",
-                        border: "1px solid #ccc",
-                      }}
-                    />
-                    <Typography variant="body2" color="text.secondary">
-                      {field.value}
-                    </Typography>
-                  </Stack>
-                  <ColorPicker value={field.value} onChange={field.onChange} labelId="queue-color-label" />
-                  {fieldState.error && <FormHelperText error>{translateValidation(fieldState.error.message)}</FormHelperText>}
-                </Box>
-              )}
-            />
-            <FormTextField
-              control={control}
-              name="greetingMessage"
-              label={t("queueModal.form.greetingMessage")}
-              multiline
-              minRows={4}
-              fullWidth
-            />
-          </Stack>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} color="inherit" disabled={formState.isSubmitting}>
-            {t("queueModal.buttons.cancel")}
-          </Button>
-          <Button type="submit" variant="contained" disabled={formState.isSubmitting}>
-            {queue ? t("queueModal.buttons.okEdit") : t("queueModal.buttons.okAdd")}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onClose={onClose}
+      id="queue-modal"
+      i18nKey="queueModal"
+      editing={!!queue}
+      submitting={formState.isSubmitting}
+      onSubmit={onSubmit}
+    >
+      <Stack spacing={2}>
+        <FormTextField control={control} name="name" label={t("queueModal.form.name")} autoFocus fullWidth />
+        <Controller
+          control={control}
+          name="color"
+          render={({ field, fieldState }) => (
+            <Box>
+              <Stack direction="row" spacing={1} sx={{ alignItems: "center", mb: 1 }}>
+                <Typography id="queue-color-label" variant="body2">
+                  {t("queueModal.form.color")}
+                </Typography>
+                <Box
+                  aria-hidden
+                  sx={{
+                    width: 20,
+                    height: 20,
+                    borderRadius: 1,
+                    bgcolor: field.value || "transparent",
+                    border: "1px solid #ccc",
+                  }}
+                />
+                <Typography variant="body2" color="text.secondary">
+                  {field.value}
+                </Typography>
+              </Stack>
+              <ColorPicker value={field.value} onChange={field.onChange} labelId="queue-color-label" />
+              {fieldState.error && <FormHelperText error>{translateValidation(fieldState.error.message)}</FormHelperText>}
+            </Box>
+          )}
+        />
+        <FormTextField
+          control={control}
+          name="greetingMessage"
+          label={t("queueModal.form.greetingMessage")}
+          multiline
+          minRows={4}
+          fullWidth
+        />
+      </Stack>
+    </FormDialog>
   );
 }

@@ -1,14 +1,10 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import Button from "@mui/material/Button";
-import Dialog from "@mui/material/Dialog";
-import DialogActions from "@mui/material/DialogActions";
-import DialogContent from "@mui/material/DialogContent";
-import DialogTitle from "@mui/material/DialogTitle";
 import Stack from "@mui/material/Stack";
 import { type QuickAnswer, quickAnswerInputSchema } from "@zapdesk/core";
 import { useEffect } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { FormDialog } from "../../../components/ui/form-dialog";
 import { FormTextField } from "../../../components/ui/form-text-field";
 import { delay, handleFormError, SUBMIT_DELAY_MS } from "../../../lib/form-errors";
 import { toast } from "../../../lib/toast";
@@ -38,33 +34,26 @@ export function QuickAnswerModal({ open, onClose, answer }: { open: boolean; onC
   });
 
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="quick-answer-modal-title">
-      <DialogTitle id="quick-answer-modal-title">
-        {answer ? t("quickAnswersModal.title.edit") : t("quickAnswersModal.title.add")}
-      </DialogTitle>
-      <form noValidate onSubmit={onSubmit}>
-        <DialogContent dividers>
-          <Stack spacing={2}>
-            <FormTextField control={control} name="shortcut" label={t("quickAnswersModal.form.shortcut")} autoFocus fullWidth />
-            <FormTextField
-              control={control}
-              name="message"
-              label={t("quickAnswersModal.form.message")}
-              multiline
-              minRows={5}
-              fullWidth
-            />
-          </Stack>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} color="inherit" disabled={formState.isSubmitting}>
-            {t("quickAnswersModal.buttons.cancel")}
-          </Button>
-          <Button type="submit" variant="contained" disabled={formState.isSubmitting}>
-            {answer ? t("quickAnswersModal.buttons.okEdit") : t("quickAnswersModal.buttons.okAdd")}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onClose={onClose}
+      id="quick-answer-modal"
+      i18nKey="quickAnswersModal"
+      editing={!!answer}
+      submitting={formState.isSubmitting}
+      onSubmit={onSubmit}
+    >
+      <Stack spacing={2}>
+        <FormTextField control={control} name="shortcut" label={t("quickAnswersModal.form.shortcut")} autoFocus fullWidth />
+        <FormTextField
+          control={control}
+          name="message"
+          label={t("quickAnswersModal.form.message")}
+          multiline
+          minRows={5}
+          fullWidth
+        />
+      </Stack>
+    </FormDialog>
   );
 }

@@ -1,9 +1,4 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import Button from "@mui/material/Button";
-import Dialog from "@mui/material/Dialog";
-import DialogActions from "@mui/material/DialogActions";
-import DialogContent from "@mui/material/DialogContent";
-import DialogTitle from "@mui/material/DialogTitle";
 import FormControl from "@mui/material/FormControl";
 import InputLabel from "@mui/material/InputLabel";
 import MenuItem from "@mui/material/MenuItem";
@@ -14,6 +9,7 @@ import { useEffect } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { QueueSelect } from "../../../components/queue-select";
+import { FormDialog } from "../../../components/ui/form-dialog";
 import { FormTextField } from "../../../components/ui/form-text-field";
 import { useAuth } from "../../../lib/auth";
 import { delay, handleFormError, SUBMIT_DELAY_MS } from "../../../lib/form-errors";
@@ -75,61 +71,56 @@ export function UserModal({ open, onClose, user }: UserModalProps) {
   });
 
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="user-modal-title">
-      <DialogTitle id="user-modal-title">{editing ? t("userModal.title.edit") : t("userModal.title.add")}</DialogTitle>
-      <form noValidate onSubmit={onSubmit}>
-        <DialogContent dividers>
-          <Stack spacing={2}>
-            <Stack direction={{ xs: "column", sm: "row" }} spacing={2}>
-              <FormTextField control={control} name="name" label={t("userModal.form.name")} autoFocus fullWidth />
-              <FormTextField
-                control={control}
-                name="password"
-                label={t("userModal.form.password")}
-                password
-                autoComplete="new-password"
-                fullWidth
-              />
-            </Stack>
-            <Stack direction={{ xs: "column", sm: "row" }} spacing={2}>
-              <FormTextField control={control} name="email" label={t("userModal.form.email")} autoComplete="off" fullWidth />
-              {can(me, "user-modal:editProfile") && (
-                <Controller
-                  control={control}
-                  name="profile"
-                  render={({ field }) => (
-                    <FormControl fullWidth>
-                      <InputLabel id="user-profile-label">{t("userModal.form.profile")}</InputLabel>
-                      <Select {...field} labelId="user-profile-label" label={t("userModal.form.profile")}>
-                        {PROFILES.map((p) => (
-                          <MenuItem key={p} value={p}>
-                            {t(`userModal.form.profiles.${p}`)}
-                          </MenuItem>
-                        ))}
-                      </Select>
-                    </FormControl>
-                  )}
-                />
+    <FormDialog
+      open={open}
+      onClose={onClose}
+      id="user-modal"
+      i18nKey="userModal"
+      editing={editing}
+      submitting={formState.isSubmitting}
+      onSubmit={onSubmit}
+    >
+      <Stack spacing={2}>
+        <Stack direction={{ xs: "column", sm: "row" }} spacing={2}>
+          <FormTextField control={control} name="name" label={t("userModal.form.name")} autoFocus fullWidth />
+          <FormTextField
+            control={control}
+            name="password"
+            label={t("userModal.form.password")}
+            password
+            autoComplete="new-password"
+            fullWidth
+          />
+        </Stack>
+        <Stack direction={{ xs: "column", sm: "row" }} spacing={2}>
+          <FormTextField control={control} name="email" label={t("userModal.form.email")} autoComplete="off" fullWidth />
+          {can(me, "user-modal:editProfile") && (
+            <Controller
+              control={control}
+              name="profile"
+              render={({ field }) => (
+                <FormControl fullWidth>
+                  <InputLabel id="user-profile-label">{t("userModal.form.profile")}</InputLabel>
+                  <Select {...field} labelId="user-profile-label" label={t("userModal.form.profile")}>
+                    {PROFILES.map((p) => (
+                      <MenuItem key={p} value={p}>
+                        {t(`userModal.form.profiles.${p}`)}
+                      </MenuItem>
+                    ))}
+                  </Select>
+                </FormControl>
               )}
-            </Stack>
-            {can(me, "user-modal:editQueues") && (
-              <Controller
-                control={control}
-                name="queueIds"
-                render={({ field }) => <QueueSelect value={field.value} onChange={field.onChange} />}
-              />
-            )}
-          </Stack>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} color="inherit" disabled={formState.isSubmitting}>
-            {t("userModal.buttons.cancel")}
-          </Button>
-          <Button type="submit" variant="contained" disabled={formState.isSubmitting}>
-            {editing ? t("userModal.buttons.okEdit") : t("userModal.buttons.okAdd")}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+            />
+          )}
+        </Stack>
+        {can(me, "user-modal:editQueues") && (
+          <Controller
+            control={control}
+            name="queueIds"
+            render={({ field }) => <QueueSelect value={field.value} onChange={field.onChange} />}
+          />
+        )}
+      </Stack>
+    </FormDialog>
   );
 }
