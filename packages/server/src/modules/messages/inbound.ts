@@ -106,7 +106,6 @@ export function createInboundPipeline(deps: InboundDeps) {
             : contact;
 
       let ticket = await ticketsRepo.findActiveTicket(tx, contact.id, whatsappId);
-      let created = false;
       if (!ticket) {
         const since = item.isGroup ? new Date(0) : new Date(deps.clock.now().getTime() - windowSeconds * 1000);
         const recent = await ticketsRepo.findRecentTicket(tx, contact.id, whatsappId, since);
@@ -119,7 +118,6 @@ export function createInboundPipeline(deps: InboundDeps) {
             status: "pending",
             isGroup: item.isGroup,
           });
-          created = true;
         }
       }
       if (!ticket) throw new Error("ticket not created");
@@ -150,13 +148,13 @@ export function createInboundPipeline(deps: InboundDeps) {
         unreadMessages: item.fromMe ? ticket.unreadMessages : (sql`${tickets.unreadMessages} + 1` as unknown as number),
       });
       if (!ticket) throw new Error("ticket vanished");
-      const bot = item.fromMe || item.isGroup ? [] : await routeToQueue(tx, ticket, contact.name, item.body, created);
+      const bot = item.fromMe || item.isGroup ? [] : await routeToQueue(tx, ticket, contact.name, item.body);
       return { ticketId: ticket.id, messageIds: [message.id, ...bot], contactId: contact.id, enqueued: bot.length > 0 };
     });
   }
 
   /** Queue menu and greetings (design §4); returns the ids of the bot messages it queued. */
-  async function routeToQueue(tx: Db, ticket: ticketsRepo.TicketRow, name: string, body: string, _created: boolean) {
+  async function routeToQueue(tx: Db, ticket: ticketsRepo.TicketRow, name: string, body: string) {
     if (ticket.queueId !== null || ticket.userId !== null || ticket.whatsappId === null) return [];
     const connection = await findConnection(tx, ticket.whatsappId);
     if (!connection || connection.queues.length === 0) return [];
