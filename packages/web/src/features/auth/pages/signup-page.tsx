@@ -9,9 +9,8 @@ import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useNavigate } from "react-router";
 import { FormTextField } from "../../../components/ui/form-text-field";
-import { delay, handleFormError, SUBMIT_DELAY_MS } from "../../../lib/form-errors";
+import { submitForm } from "../../../lib/form-errors";
 import { usePublicSetting } from "../../../lib/queries/use-public-settings";
-import { toast } from "../../../lib/toast";
 import { useSignup } from "../api/signup";
 import { AuthCard } from "../components/auth-card";
 
@@ -26,14 +25,13 @@ export default function SignupPage() {
   });
 
   const onSubmit = handleSubmit(async (values) => {
-    await delay(SUBMIT_DELAY_MS);
-    try {
-      await signup.mutateAsync(values);
-      toast.success(t("signup.toasts.success"));
-      navigate("/login");
-    } catch (error) {
-      handleFormError(error, setError, ["name", "email", "password"]);
-    }
+    await submitForm({
+      save: () => signup.mutateAsync(values),
+      success: t("signup.toasts.success"),
+      done: () => navigate("/login"),
+      setError,
+      fields: ["name", "email", "password"],
+    });
   });
 
   const backToLogin = (

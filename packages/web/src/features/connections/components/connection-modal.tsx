@@ -13,8 +13,7 @@ import { useTranslation } from "react-i18next";
 import { QueueSelect } from "../../../components/queue-select";
 import { FormDialog } from "../../../components/ui/form-dialog";
 import { FormTextField } from "../../../components/ui/form-text-field";
-import { delay, handleFormError, SUBMIT_DELAY_MS } from "../../../lib/form-errors";
-import { toast } from "../../../lib/toast";
+import { submitForm } from "../../../lib/form-errors";
 import { useWhatsapp } from "../api/get-whatsapp";
 import { useSaveWhatsapp } from "../api/save-whatsapp";
 
@@ -62,14 +61,13 @@ export function ConnectionModal({ open, onClose, connectionId }: { open: boolean
   }, [open, connectionId, connection, reset]);
 
   const onSubmit = handleSubmit(async (values) => {
-    await delay(SUBMIT_DELAY_MS);
-    try {
-      await save.mutateAsync({ id: connectionId, input: values });
-      toast.success(t("whatsappModal.success"));
-      onClose();
-    } catch (error) {
-      handleFormError(error, setError, ["name", "greetingMessage", "farewellMessage", "queueIds"]);
-    }
+    await submitForm({
+      save: () => save.mutateAsync({ id: connectionId, input: values }),
+      success: t("whatsappModal.success"),
+      done: () => onClose(),
+      setError,
+      fields: ["name", "greetingMessage", "farewellMessage", "queueIds"],
+    });
   });
 
   return (

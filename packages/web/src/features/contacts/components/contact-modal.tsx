@@ -10,8 +10,7 @@ import { useFieldArray, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { FormDialog } from "../../../components/ui/form-dialog";
 import { FormTextField } from "../../../components/ui/form-text-field";
-import { delay, handleFormError, SUBMIT_DELAY_MS } from "../../../lib/form-errors";
-import { toast } from "../../../lib/toast";
+import { submitForm } from "../../../lib/form-errors";
 import { useContact } from "../api/get-contacts";
 import { useSaveContact } from "../api/save-contact";
 
@@ -56,14 +55,13 @@ export function ContactModal({ open, onClose, contactId }: ContactModalProps) {
   }, [open, contactId, contact, reset]);
 
   const onSubmit = handleSubmit(async (values) => {
-    await delay(SUBMIT_DELAY_MS);
-    try {
-      await save.mutateAsync({ id: contactId, input: values });
-      toast.success(t("contactModal.success"));
-      onClose();
-    } catch (error) {
-      handleFormError(error, setError, ["name", "number", "email", "extraInfo"]);
-    }
+    await submitForm({
+      save: () => save.mutateAsync({ id: contactId, input: values }),
+      success: t("contactModal.success"),
+      done: () => onClose(),
+      setError,
+      fields: ["name", "number", "email", "extraInfo"],
+    });
   });
 
   return (

@@ -9,9 +9,8 @@ import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { FormDialog } from "../../../components/ui/form-dialog";
 import { FormTextField } from "../../../components/ui/form-text-field";
-import { delay, handleFormError, SUBMIT_DELAY_MS } from "../../../lib/form-errors";
+import { submitForm } from "../../../lib/form-errors";
 import { translateValidation } from "../../../lib/i18n";
-import { toast } from "../../../lib/toast";
 import { useSaveQueue } from "../api/save-queue";
 import { ColorPicker } from "./color-picker";
 
@@ -34,14 +33,13 @@ export function QueueModal({ open, onClose, queue }: { open: boolean; onClose():
   }, [open, queue, reset]);
 
   const onSubmit = handleSubmit(async (values) => {
-    await delay(SUBMIT_DELAY_MS);
-    try {
-      await save.mutateAsync({ id: queue?.id, input: values });
-      toast.success(t("queueModal.success"));
-      onClose();
-    } catch (error) {
-      handleFormError(error, setError, ["name", "color", "greetingMessage"]);
-    }
+    await submitForm({
+      save: () => save.mutateAsync({ id: queue?.id, input: values }),
+      success: t("queueModal.success"),
+      done: () => onClose(),
+      setError,
+      fields: ["name", "color", "greetingMessage"],
+    });
   });
 
   return (

@@ -6,8 +6,7 @@ import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { FormDialog } from "../../../components/ui/form-dialog";
 import { FormTextField } from "../../../components/ui/form-text-field";
-import { delay, handleFormError, SUBMIT_DELAY_MS } from "../../../lib/form-errors";
-import { toast } from "../../../lib/toast";
+import { submitForm } from "../../../lib/form-errors";
 import { useSaveQuickAnswer } from "../api/save-quick-answer";
 
 export function QuickAnswerModal({ open, onClose, answer }: { open: boolean; onClose(): void; answer: QuickAnswer | null }) {
@@ -23,14 +22,13 @@ export function QuickAnswerModal({ open, onClose, answer }: { open: boolean; onC
   }, [open, answer, reset]);
 
   const onSubmit = handleSubmit(async (values) => {
-    await delay(SUBMIT_DELAY_MS);
-    try {
-      await save.mutateAsync({ id: answer?.id, input: values });
-      toast.success(t("quickAnswersModal.success"));
-      onClose();
-    } catch (error) {
-      handleFormError(error, setError, ["shortcut", "message"]);
-    }
+    await submitForm({
+      save: () => save.mutateAsync({ id: answer?.id, input: values }),
+      success: t("quickAnswersModal.success"),
+      done: () => onClose(),
+      setError,
+      fields: ["shortcut", "message"],
+    });
   });
 
   return (

@@ -12,8 +12,7 @@ import { QueueSelect } from "../../../components/queue-select";
 import { FormDialog } from "../../../components/ui/form-dialog";
 import { FormTextField } from "../../../components/ui/form-text-field";
 import { useAuth } from "../../../lib/auth";
-import { delay, handleFormError, SUBMIT_DELAY_MS } from "../../../lib/form-errors";
-import { toast } from "../../../lib/toast";
+import { submitForm } from "../../../lib/form-errors";
 import { useSaveUser } from "../api/save-user";
 
 interface UserModalProps {
@@ -56,18 +55,17 @@ export function UserModal({ open, onClose, user }: UserModalProps) {
   }, [open, user, reset]);
 
   const onSubmit = handleSubmit(async (values) => {
-    await delay(SUBMIT_DELAY_MS);
     const input = { ...values };
     // Agents may not change profile or queues (spec §6): leave them out rather than risk a 403.
     if (!can(me, "user-modal:editProfile")) delete (input as Partial<UserForm>).profile;
     if (!can(me, "user-modal:editQueues")) delete (input as Partial<UserForm>).queueIds;
-    try {
-      await save.mutateAsync({ id: user?.id, input });
-      toast.success(t("userModal.success"));
-      onClose();
-    } catch (error) {
-      handleFormError(error, setError, FIELDS);
-    }
+    await submitForm({
+      save: () => save.mutateAsync({ id: user?.id, input }),
+      success: t("userModal.success"),
+      done: () => onClose(),
+      setError,
+      fields: FIELDS,
+    });
   });
 
   return (
