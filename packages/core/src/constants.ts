@@ -24,11 +24,123 @@ export const CONNECTION_WARNING_STATUSES: readonly ConnectionStatus[] = [
   "OPENING",
 ];
 
-export const CONNECTION_PROVIDERS = ["baileys", "simulator"] as const;
+/** baileys: WhatsApp Web by QR code or phone code; cloud: Meta's official Cloud API; simulator: built-in stand-in. */
+export const CONNECTION_PROVIDERS = ["baileys", "simulator", "cloud"] as const;
 export type ConnectionProvider = (typeof CONNECTION_PROVIDERS)[number];
 
-export const MEDIA_TYPES = ["chat", "image", "audio", "video", "document", "location", "vcard", "sticker", "call"] as const;
+/**
+ * What each kind of connection can do. The web hides what a connection cannot do and the
+ * server refuses it, from this one table.
+ */
+export interface ChannelCapabilities {
+  /** Paired by scanning a QR code (and the session actions that go with it). */
+  qrCode: boolean;
+  /** Paired by typing an 8-character code on the phone instead of scanning. */
+  pairingCode: boolean;
+  deleteForEveryone: boolean;
+  /** Import the phone's address book into contacts. */
+  importContacts: boolean;
+  profilePictures: boolean;
+  groups: boolean;
+  /** The customer sees "typing…" while an agent types. */
+  typing: boolean;
+  /** Check that a number has WhatsApp before writing to it. */
+  checkNumber: boolean;
+  /** Free-form messages only within 24 h of the customer's last message; templates otherwise. */
+  serviceWindow: boolean;
+  templates: boolean;
+}
+
+export const CHANNEL_CAPABILITIES: Record<ConnectionProvider, ChannelCapabilities> = {
+  baileys: {
+    qrCode: true,
+    pairingCode: true,
+    deleteForEveryone: true,
+    importContacts: true,
+    profilePictures: true,
+    groups: true,
+    typing: true,
+    checkNumber: true,
+    serviceWindow: false,
+    templates: false,
+  },
+  simulator: {
+    qrCode: true,
+    pairingCode: false,
+    deleteForEveryone: true,
+    importContacts: true,
+    profilePictures: false,
+    groups: true,
+    typing: true,
+    checkNumber: true,
+    serviceWindow: false,
+    templates: false,
+  },
+  cloud: {
+    qrCode: false,
+    pairingCode: false,
+    deleteForEveryone: false,
+    importContacts: false,
+    profilePictures: false,
+    groups: false,
+    typing: false,
+    checkNumber: false,
+    serviceWindow: true,
+    templates: true,
+  },
+};
+
+/** How long after the customer's last message a Cloud API connection may write free-form (Meta's rule). */
+export const SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Why a connection is in its status, for the admin (the web explains each and its fix):
+ * CLIENT_OUTDATED (405), REPLACED (440, the session opened elsewhere), BANNED (402/406),
+ * LOGGED_OUT (unpaired from the phone), QR_TIMEOUT (nobody scanned), TOKEN_INVALID (Cloud API 190),
+ * CLOUD_UNREACHABLE (the Graph API did not answer), CLOUD_ERROR (any other Graph error).
+ */
+export const CONNECTION_STATUS_REASONS = [
+  "CLIENT_OUTDATED",
+  "REPLACED",
+  "BANNED",
+  "LOGGED_OUT",
+  "QR_TIMEOUT",
+  "TOKEN_INVALID",
+  "CLOUD_UNREACHABLE",
+  "CLOUD_ERROR",
+] as const;
+export type ConnectionStatusReason = (typeof CONNECTION_STATUS_REASONS)[number];
+
+/**
+ * `unsupported`: a customer message of a kind Zapdesk cannot show (its WhatsApp type is the body),
+ * stored so that the agent knows the customer wrote.
+ */
+export const MEDIA_TYPES = [
+  "chat",
+  "image",
+  "audio",
+  "video",
+  "document",
+  "location",
+  "vcard",
+  "sticker",
+  "call",
+  "unsupported",
+] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
+
+/**
+ * Where an inbound message's media stands when it is not stored yet (the message's `mediaError`):
+ * still downloading, refused for its size, or failed (retried in the background for a week).
+ */
+export const MEDIA_STATE = {
+  pending: "MEDIA_PENDING",
+  tooLarge: "ERR_MEDIA_TOO_LARGE",
+  failed: "ERR_WAPP_DOWNLOAD_MEDIA",
+} as const;
+
+/** Ack of a message WhatsApp refused (the reason is kept on the message); 0 queued … 4 played. */
+export const ACK_FAILED = -1;
 
 /** Choices for `timeCreateNewTicket`, in seconds (spec §9). */
 export const NEW_TICKET_DELAYS = [10, 30, 60, 300, 1800, 3600, 7200, 21600, 43200, 86400, 172800] as const;

@@ -35,6 +35,14 @@ export const ERROR_STATUS = {
   ERR_FETCH_WAPP_MSG: 404,
   ERR_QUEUE_COLOR_ALREADY_EXISTS: 409,
   ERR_WAPP_GREETING_REQUIRED: 400,
+  // Channels (QR and Cloud API)
+  ERR_WAPP_WINDOW_CLOSED: 409,
+  ERR_WAPP_NOT_SUPPORTED: 409,
+  ERR_MESSAGE_NOT_FAILED: 409,
+  ERR_CLOUD_API: 502,
+  ERR_WEBHOOK_SIGNATURE: 401,
+  ERR_WEBHOOK_VERIFY_TOKEN: 403,
+  ERR_NO_TEMPLATE_FOUND: 404,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -78,6 +86,13 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_FETCH_WAPP_MSG: "Error fetching the WhatsApp message, maybe it is too old.",
   ERR_QUEUE_COLOR_ALREADY_EXISTS: "This colour is already in use, pick another one.",
   ERR_WAPP_GREETING_REQUIRED: "A greeting message is required when there is more than one queue.",
+  ERR_WAPP_WINDOW_CLOSED: "The 24-hour window with this customer is closed: send an approved template instead.",
+  ERR_WAPP_NOT_SUPPORTED: "This kind of connection cannot do that.",
+  ERR_MESSAGE_NOT_FAILED: "Only a message WhatsApp refused can be sent again.",
+  ERR_CLOUD_API: "The WhatsApp Cloud API refused the request.",
+  ERR_WEBHOOK_SIGNATURE: "The webhook signature is missing or wrong.",
+  ERR_WEBHOOK_VERIFY_TOKEN: "The webhook verify token does not match.",
+  ERR_NO_TEMPLATE_FOUND: "No approved template found with this name and language.",
 };
 
 export interface ErrorDetail {

@@ -38,4 +38,6 @@ export interface ClientToServerEvents {
   joinTickets: (status: string) => void;
   joinChatBox: (ticketId: number | string, ack?: (result: { ok: boolean; error?: string }) => void) => void;
   leaveChatBox: (ticketId: number | string) => void;
+  /** The agent is typing in (or stopped typing in) a ticket: the customer sees "typing…" where the channel can. */
+  typing: (ticketId: number | string, state: "composing" | "paused") => void;
 }

@@ -45,6 +45,13 @@ export const quotedMessageSchema = z.object({
   contact: contactLiteSchema.nullable(),
 });
 
+/** A reaction a participant put on a message (the newest per participant; removed when withdrawn). */
+export const reactionSchema = z.object({ emoji: z.string(), fromMe: z.boolean(), name: z.string() });
+export type Reaction = z.infer<typeof reactionSchema>;
+
+/** Why WhatsApp refused a message (ack -1): the provider's code and a readable reason. */
+export const messageErrorSchema = z.object({ code: z.string(), title: z.string() });
+
 export const messageSchema = z.object({
   id: z.number(),
   ticketId: z.number(),
@@ -61,7 +68,12 @@ export const messageSchema = z.object({
   isDeleted: z.boolean(),
   isEdited: z.boolean(),
   fromBot: z.boolean(),
+  /** Set when WhatsApp refused the message (ack -1); the agent may send it again. */
+  error: messageErrorSchema.nullable(),
+  reactions: z.array(reactionSchema),
   createdAt: z.iso.datetime(),
+  /** When the message last changed (ack, edit, media, refusal): a client keeps the newest copy it saw. */
+  updatedAt: z.iso.datetime(),
   contact: contactLiteSchema.nullable(),
   user: z.object({ id: z.number(), name: z.string() }).nullable(),
   quotedMsg: quotedMessageSchema.nullable(),
@@ -84,3 +96,15 @@ export const resolveContactSchema = z.strictObject({
     .pipe(z.string().regex(/^\d{8,20}$/, MSG.invalidNumber)),
   email: z.string().trim().max(254).optional(),
 });
+
+/** POST /messages/:ticketId/template: an approved template, its variables filled in (Cloud API). */
+export const templateSendSchema = z.strictObject({
+  name: z.string().trim().min(1, MSG.required).max(512),
+  language: z
+    .string()
+    .trim()
+    .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, "A language code such as pt_BR"),
+  bodyParams: z.array(z.string().trim().min(1, MSG.required).max(1024, MSG.tooLong)).max(20).default([]),
+  headerParams: z.array(z.string().trim().min(1, MSG.required).max(60, MSG.tooLong)).max(1).default([]),
+});
+export type TemplateSendInput = z.input<typeof templateSendSchema>;

@@ -1,12 +1,15 @@
 import { z } from "zod";
 import { idParam, MSG } from "./common.js";
 
-/** A phone number or group id as the simulator takes it: punctuation allowed, stored as digits. */
+/**
+ * A phone number or group id as the simulator takes it: punctuation allowed, stored as digits.
+ * "<digits>@lid" is a customer WhatsApp shows only by LID (no phone number), as real WhatsApp does.
+ */
 const chatNumber = z
   .string({ error: MSG.required })
   .trim()
-  .transform((v) => v.replace(/\D/g, ""))
-  .pipe(z.string().min(5, MSG.invalidNumber).max(24, MSG.invalidNumber));
+  .transform((v) => (/^\d{5,24}@lid$/.test(v) ? v : v.replace(/\D/g, "")))
+  .pipe(z.string().regex(/^\d{5,24}(@lid)?$/, MSG.invalidNumber));
 
 /** A WhatsApp-like message id chosen by the caller; a repeated id is a duplicate delivery. */
 const messageId = z
@@ -57,7 +60,14 @@ export const simulatorInboundSchema = z
   });
 export type SimulatorInbound = z.infer<typeof simulatorInboundSchema>;
 
-export const simulatorAckSchema = z.strictObject({ id: messageId, ack: z.number().int().min(0).max(4) });
+/** An ack from the customer's side; -1 is WhatsApp refusing the message, with its error code and reason. */
+export const simulatorAckSchema = z
+  .strictObject({
+    id: messageId,
+    ack: z.number().int().min(-1).max(4),
+    error: z.strictObject({ code: z.string().trim().min(1).max(20), title: z.string().trim().max(300) }).optional(),
+  })
+  .refine((v) => v.ack !== -1 || !!v.error, { message: MSG.required, path: ["error"] });
 export type SimulatorAck = z.infer<typeof simulatorAckSchema>;
 
 export const simulatorMessageRefSchema = z.strictObject({ id: messageId });
@@ -67,6 +77,28 @@ export const simulatorEditSchema = z.strictObject({
   body: z.string().min(1, MSG.required).max(65536, MSG.tooLong),
 });
 export type SimulatorEdit = z.infer<typeof simulatorEditSchema>;
+
+/** A customer reacts to a message (an empty emoji withdraws the reaction). */
+export const simulatorReactionSchema = z.strictObject({
+  id: messageId,
+  from: chatNumber,
+  emoji: z.string().max(16, MSG.tooLong),
+});
+export type SimulatorReaction = z.infer<typeof simulatorReactionSchema>;
+
+/** WhatsApp reveals that a LID and a phone number are the same customer. */
+export const simulatorIdentitySchema = z.strictObject({
+  lid: z
+    .string()
+    .trim()
+    .regex(/^\d{5,24}@lid$/, MSG.invalidNumber),
+  pn: z
+    .string()
+    .trim()
+    .transform((v) => v.replace(/\D/g, ""))
+    .pipe(z.string().min(8, MSG.invalidNumber).max(15, MSG.invalidNumber)),
+});
+export type SimulatorIdentity = z.infer<typeof simulatorIdentitySchema>;
 
 export const simulatorCallSchema = z.strictObject({ from: chatNumber, isVideo: z.boolean().optional() });
 export type SimulatorCall = z.infer<typeof simulatorCallSchema>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TICKET_STATUSES } from "../constants.js";
+import { CONNECTION_PROVIDERS, TICKET_STATUSES } from "../constants.js";
 import { idParam, idSchema, pageNumberSchema, searchParamSchema } from "./common.js";
 import { contactLiteSchema, extraInfoSchema } from "./contacts.js";
 import { queueLiteSchema } from "./queues.js";
@@ -66,7 +66,9 @@ export const ticketSchema = z.object({
   contact: contactLiteSchema.extend({ extraInfo: z.array(extraInfoSchema).optional() }),
   queue: queueLiteSchema.nullable(),
   user: z.object({ id: z.number(), name: z.string() }).nullable(),
-  whatsapp: z.object({ id: z.number(), name: z.string() }).nullable(),
+  whatsapp: z.object({ id: z.number(), name: z.string(), provider: z.enum(CONNECTION_PROVIDERS) }).nullable(),
+  /** When the customer last wrote on this connection: a Cloud API connection's 24-hour window runs from it. */
+  lastInboundAt: z.iso.datetime().nullable(),
 });
 export type Ticket = z.infer<typeof ticketSchema>;
 
