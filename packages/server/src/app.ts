@@ -9,6 +9,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { Redis } from "ioredis";
 import type { ChannelFactories } from "./channels/channel.js";
+import type { CloudWebhooks } from "./channels/cloud/cloud-webhooks.js";
 import type { SessionManager } from "./channels/session-manager.js";
 import { simulatorRoutes } from "./channels/simulator/simulator.routes.js";
 import type { SimulatorHub, SimulatorHubOptions } from "./channels/simulator/simulator-hub.js";
@@ -41,9 +42,11 @@ import { quickAnswerRoutes } from "./modules/quick-answers/quick-answers.routes.
 import { createQuickAnswerService } from "./modules/quick-answers/quick-answers.service.js";
 import { settingRoutes } from "./modules/settings/settings.routes.js";
 import { createSettingService } from "./modules/settings/settings.service.js";
+import { templateRoutes } from "./modules/templates/templates.routes.js";
 import { ticketRoutes } from "./modules/tickets/tickets.routes.js";
 import { userRoutes } from "./modules/users/users.routes.js";
 import { createUserService } from "./modules/users/users.service.js";
+import { webhookRoutes } from "./modules/webhooks/webhooks.routes.js";
 import { createRealtime, type Realtime } from "./realtime/server.js";
 
 export interface BuildAppOptions {
@@ -70,6 +73,8 @@ export interface AppHandle {
   mediaRetry: MediaRetry;
   /** The inbound pipeline the sessions feed (tests drive it directly). */
   pipeline: InboundPipeline;
+  /** Meta's webhook deliveries for Cloud API connections (tests run its sweeper). */
+  cloudWebhooks: CloudWebhooks;
   /** Start the WhatsApp sessions and the outbox worker (after listen, or after ready in tests). */
   start(): Promise<void>;
 }
@@ -119,6 +124,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     logger: app.log,
     redisUrl: config.redisUrl,
     canOpenTicket: (user, ticketId) => services.tickets.canOpen(user, ticketId),
+    onTyping: (user, ticketId, state) => services.messages.typing(user, ticketId, state),
   });
   const events = realtime;
   const conversations = createConversations({
@@ -195,6 +201,17 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
         await api.register(routes, context);
       }
       await api.register(simulatorRoutes, { authenticate: context.authenticate, hub: simulator, sessions });
+      await api.register(templateRoutes, {
+        authenticate: context.authenticate,
+        templates: conversations.templates,
+        sendTemplate: conversations.sendTemplate,
+      });
+      await api.register(webhookRoutes, {
+        db,
+        webhooks: conversations.cloudWebhooks,
+        openSecret: conversations.cloud.openSecret,
+        logger: app.log,
+      });
     },
     { prefix: "/api" },
   );
@@ -218,6 +235,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     outbox,
     mediaRetry,
     pipeline,
+    cloudWebhooks: conversations.cloudWebhooks,
     start: conversations.start,
   };
 }

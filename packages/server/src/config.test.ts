@@ -83,9 +83,18 @@ describe("loadConfig", () => {
     expect(configError(() => loadConfig({ NODE_ENV: "production", DATA_DIR: dir, JWT_SECRET: secret }))).toMatch(
       /JWT_REFRESH_SECRET is required when NODE_ENV=production/,
     );
+    const jwt = { NODE_ENV: "production", DATA_DIR: dir, JWT_SECRET: secret, JWT_REFRESH_SECRET: `r${secret}` };
+    // Cloud API tokens are encrypted with it: a generated key per process would not open another's.
+    expect(configError(() => loadConfig(jwt))).toMatch(/ENCRYPTION_KEY is required when NODE_ENV=production/);
     expect(() => statSync(join(dir, ".jwt_secret"))).toThrow();
-    const config = loadConfig({ NODE_ENV: "production", DATA_DIR: dir, JWT_SECRET: secret, JWT_REFRESH_SECRET: `r${secret}` });
-    expect(config).toMatchObject({ jwtSecret: secret, jwtRefreshSecret: `r${secret}`, env: "production" });
+    expect(() => statSync(join(dir, ".encryption_key"))).toThrow();
+    const config = loadConfig({ ...jwt, ENCRYPTION_KEY: `e${secret}` });
+    expect(config).toMatchObject({
+      jwtSecret: secret,
+      jwtRefreshSecret: `r${secret}`,
+      encryptionKey: `e${secret}`,
+      env: "production",
+    });
   });
 
   it("generates the JWT secrets in DATA_DIR on first start and reuses them", () => {

@@ -24,6 +24,12 @@ const envSchema = z.object({
   PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: "an http(s) URL" }).optional()),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   WEB_DIST: optionalText,
+  ENCRYPTION_KEY: optionalText.pipe(z.string().min(32, "at least 32 characters").optional()),
+  WHATSAPP_GRAPH_URL: z
+    .url({ protocol: /^https?$/, error: "an http(s) URL including the version, e.g. https://graph.facebook.com/v21.0" })
+    .default("https://graph.facebook.com/v21.0")
+    .transform((v) => v.replace(/\/+$/, "")),
+  WHATSAPP_MEDIA_MAX_MB: z.coerce.number().int().min(1).max(2048).default(64),
   TRUST_PROXY: optionalText.pipe(
     z
       .string()
@@ -66,6 +72,12 @@ export interface Config {
   webDist?: string;
   /** For Fastify's `trustProxy`: false (the default) unless TRUST_PROXY says which proxies to believe. */
   trustProxy?: boolean | number | string;
+  /** Key of the secrets stored encrypted in the database (Cloud API tokens). */
+  encryptionKey: string;
+  /** Meta's Graph API base, version included (tests and staging point it at a local fake). */
+  graphUrl: string;
+  /** Largest inbound WhatsApp media downloaded, in bytes. */
+  mediaMaxBytes: number;
   /** Login/signup attempts allowed per window, per IP and per email. */
   rateLimit: { windowMs: number; perIp: number; perEmail: number };
 }
@@ -125,6 +137,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: env.LOG_LEVEL,
     webDist: env.WEB_DIST,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    encryptionKey: resolveSecret("ENCRYPTION_KEY", env.ENCRYPTION_KEY, env, dataDir),
+    graphUrl: env.WHATSAPP_GRAPH_URL,
+    mediaMaxBytes: env.WHATSAPP_MEDIA_MAX_MB * 1024 * 1024,
     rateLimit: { windowMs: 15 * 60 * 1000, perIp: 50, perEmail: 10 },
   };
 }

@@ -4,20 +4,28 @@ import { join } from "node:path";
 import type { FastifyBaseLogger } from "fastify";
 import { createBaileysChannel } from "./channels/baileys/baileys-channel.js";
 import type { ChannelFactories } from "./channels/channel.js";
+import type { CloudDeps } from "./channels/cloud/cloud-account.js";
+import { createCloudChannelFactory } from "./channels/cloud/cloud-channel.js";
+import { createCloudWebhooks } from "./channels/cloud/cloud-webhooks.js";
 import { createSessionManager, type SessionManager } from "./channels/session-manager.js";
 import { createSimulatorHub, type SimulatorHubOptions } from "./channels/simulator/simulator-hub.js";
 import type { Config } from "./config.js";
 import type { Db } from "./db/client.js";
+import { createHousekeeping } from "./jobs/housekeeping.js";
 import { createMediaRetry } from "./jobs/media-retry.js";
 import { createOutboxWorker, type OutboxWorker } from "./jobs/outbox-worker.js";
 import type { Clock } from "./lib/clock.js";
+import { createSecretBox } from "./lib/secret-box.js";
 import { createMediaStorage } from "./media/storage.js";
 import { createConnectionService } from "./modules/connections/connections.service.js";
+import { createContactIdentity } from "./modules/contacts/contact-identity.js";
 import { createContactWhatsApp } from "./modules/contacts/contacts-whatsapp.js";
 import { createDashboardService } from "./modules/dashboard/dashboard.service.js";
 import { createApiSend } from "./modules/messages/api-send.js";
 import { createInboundPipeline } from "./modules/messages/inbound.js";
 import { createMessageService } from "./modules/messages/messages.service.js";
+import { createTemplateSend } from "./modules/messages/template-send.js";
+import { createTemplateService } from "./modules/templates/templates.service.js";
 import { createProtocolService } from "./modules/tickets/protocol.js";
 import * as ticketsRepo from "./modules/tickets/tickets.repo.js";
 import { createTicketService } from "./modules/tickets/tickets.service.js";
@@ -54,7 +62,13 @@ export function createConversations(options: ConversationOptions) {
   const session = (whatsappId: number) => sessions.get(whatsappId);
   const optionalSession = (whatsappId: number) => (sessions.isConnected(whatsappId) ? sessions.get(whatsappId) : undefined);
 
-  const connections = createConnectionService({ db, events, sessions: () => sessions });
+  const connections = createConnectionService({
+    db,
+    events,
+    sessions: () => sessions,
+    secrets: createSecretBox(config.encryptionKey),
+    publicUrl: config.publicUrl,
+  });
   const tickets = createTicketService({
     db,
     events,
@@ -68,25 +82,64 @@ export function createConversations(options: ConversationOptions) {
         .catch((error) => logger.debug({ err: error }, "mark read failed"));
     },
   });
-  const messages = createMessageService({ db, events, tickets, storage, notifyOutbox, session });
+  const messages = createMessageService({
+    clock,
+    db,
+    events,
+    tickets,
+    storage,
+    notifyOutbox,
+    session,
+  });
   const announce = (ticketId: number, messageId: number) => messages.announceCreated(ticketId, [messageId]);
+  const identity = createContactIdentity({
+    db,
+    events,
+    logger,
+    announceTicket: (id) => tickets.announce(id),
+    announceTicketDeleted: (id, scope) => events.publishTicket("ticket", { action: "delete", ticketId: id }, scope),
+  });
   const pipeline = createInboundPipeline({
     db,
     events,
     storage,
     clock,
     logger,
+    identity,
+    mediaMaxBytes: config.mediaMaxBytes,
     notifyOutbox,
     session: optionalSession,
     announce,
   });
 
+  const cloud: CloudDeps = {
+    graphUrl: config.graphUrl,
+    openSecret: (sealed) => connections.openSecret(sealed),
+  };
+  // Meta's webhooks reach any process: stored, then processed here or by any process's sweeper.
+  const cloudWebhooks = createCloudWebhooks({
+    db,
+    sink: pipeline,
+    cloud,
+    mediaMaxBytes: config.mediaMaxBytes,
+    logger,
+    onActivity: (id) => connections.touch(id),
+  });
+  const templates = createTemplateService({ db, cloud });
+
   sessions = createSessionManager({
     db,
     logger,
-    factories: { baileys: createBaileysChannel, simulator: simulator.factory, ...options.factories },
+    factories: {
+      baileys: createBaileysChannel,
+      simulator: simulator.factory,
+      cloud: createCloudChannelFactory(cloud),
+      ...options.factories,
+    },
     sink: pipeline,
     onState: (id, state) => connections.applyState(id, state),
+    onActivity: (id) => connections.touch(id),
+    mediaMaxBytes: config.mediaMaxBytes,
     backoff: options.sessionBackoff,
     // Scaled out, each connection is owned by one process through a lease (design §2).
     lease: config.redisUrl
@@ -100,7 +153,11 @@ export function createConversations(options: ConversationOptions) {
     connectedIds: async () => (await connections.listAll()).map((c) => c.id).filter((id) => sessions.isConnected(id)),
     logger,
     pollMs: options.outboxPollMs,
+    onSent: (id) => {
+      messages.announceUpdated(id).catch((error) => logger.debug({ err: error }, "could not publish a sent message"));
+    },
   });
+  const housekeeping = createHousekeeping({ db, logger });
   const mediaRetry = createMediaRetry({
     db,
     storage,
@@ -123,14 +180,22 @@ export function createConversations(options: ConversationOptions) {
     apiSend: createApiSend({ db, session, notifyOutbox, announce, present: messages.present }),
     contactWhatsApp: createContactWhatsApp({ db, events, session }),
     dashboard: createDashboardService({ db, clock }),
+    cloud,
+    cloudWebhooks,
+    templates,
+    sendTemplate: createTemplateSend({ db, tickets, messages, templates, notifyOutbox }),
 
     async start() {
       await sessions.startAll();
       outbox.start();
       mediaRetry.start();
+      cloudWebhooks.start();
+      housekeeping.start();
     },
 
     async stop() {
+      housekeeping.stop();
+      await cloudWebhooks.stop();
       await outbox.stop();
       await mediaRetry.stop();
       await sessions.stopAll();

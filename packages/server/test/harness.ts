@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { inject } from "vitest";
-import { type AppHandle, buildApp } from "../src/app.js";
+import { type AppHandle, type BuildAppOptions, buildApp } from "../src/app.js";
 import type { SimulatorHubOptions } from "../src/channels/simulator/simulator-hub.js";
 import type { Config } from "../src/config.js";
 import { type Database, openDatabase } from "../src/db/client.js";
@@ -30,6 +30,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     webDist: "/nonexistent",
     rateLimit: { windowMs: 60_000, perIp: 1000, perEmail: 1000 },
     redisUrl: process.env.TEST_REDIS_URL,
+    encryptionKey: randomBytes(32).toString("hex"),
+    graphUrl: "http://127.0.0.1:9/v21.0",
+    mediaMaxBytes: 64 * 1024 * 1024,
     ...overrides,
   };
 }
@@ -74,6 +77,8 @@ export async function createTestApp(
     database?: Database;
     clock?: Clock;
     simulator?: SimulatorHubOptions;
+    /** Channel factories instead of the real ones (e.g. Baileys over a fake or a local socket). */
+    factories?: BuildAppOptions["factories"];
     /** Start WhatsApp sessions and the outbox worker (default true). */
     start?: boolean;
   } = {},
@@ -88,7 +93,8 @@ export async function createTestApp(
     logger: process.env.TEST_LOG ? undefined : false,
     accessTtlSeconds: options.accessTtlSeconds,
     clock: options.clock,
-    simulator: { qrDelayMs: 0, autoAckMs: null, ...options.simulator },
+    simulator: { qrDelayMs: 0, ...options.simulator },
+    factories: options.factories,
     sessionBackoff: { initialMs: 50, maxMs: 500 },
     outboxPollMs: 100,
   });

@@ -1,6 +1,7 @@
-import type { ConnectionProvider, ConnectionStatus, MediaType } from "@zapdesk/core";
+import type { ConnectionProvider, ConnectionStatus, ConnectionStatusReason, MediaType } from "@zapdesk/core";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../db/client.js";
+import type { InboundLog } from "./inbound-log.js";
 
 /**
  * The one interface every WhatsApp transport implements (design §5). A channel
@@ -9,12 +10,18 @@ import type { Db } from "../db/client.js";
  * pipeline consumes the events.
  */
 
-/** A WhatsApp chat address as digits: a phone number, or a group id (e.g. "120363041234567890"). */
+/**
+ * A WhatsApp chat address: a phone number as digits, a group id (e.g. "120363041234567890"), or,
+ * for a customer WhatsApp shows only by LID (an opaque id, no phone number), "<lid>@lid". A LID
+ * address is a real address: replies go to it (never to the LID digits as if they were a number).
+ */
 export type ChatNumber = string;
 
 export interface InboundMedia {
   mimetype: string;
   filename?: string;
+  /** The size the sender declared (WhatsApp's fileLength), checked against the cap before downloading. */
+  size?: number;
   /** Fetch the bytes; may fail (expired media), the pipeline then stores the message with a media error. */
   download(): Promise<Buffer>;
 }
@@ -54,17 +61,35 @@ export interface InboundMessage {
   raw?: unknown;
 }
 
-export type Ack = 0 | 1 | 2 | 3 | 4;
+/** -1 refused by WhatsApp (see MessageUpdate.error), 0 queued, 1 accepted by the server, 2 delivered, 3 read, 4 played. */
+export type Ack = -1 | 0 | 1 | 2 | 3 | 4;
 
 export interface MessageUpdate {
   wid: string;
   chat: ChatNumber;
   fromMe?: boolean;
   ack?: Ack;
+  /** Why WhatsApp refused the message (with ack -1): the provider's code and a readable reason. */
+  error?: { code: string; title: string };
   /** New text after an edit. */
   editedBody?: string;
   /** Deleted for everyone. */
   revoked?: boolean;
+  /**
+   * Who sent an edit or revoke, when it did not come from us: only the target's own author may
+   * change a message (another group member must not rewrite someone else's words).
+   */
+  author?: ChatNumber;
+  /** A reaction on the message; an empty emoji withdraws the participant's reaction. */
+  reaction?: { by: ChatNumber; name?: string; emoji: string; fromMe: boolean };
+}
+
+/** A customer's LID and phone number are the same person (from lid-mapping.update and *Alt fields). */
+export interface IdentityMapping {
+  /** "<lid>@lid" */
+  lid: string;
+  /** The phone number, digits only. */
+  pn: string;
 }
 
 export interface InboundCall {
@@ -101,30 +126,57 @@ export interface OutboundMessage {
   media?: OutboundMedia;
   /** The message being replied to, as stored: its wid, direction, text and provider data. */
   quoted?: { wid: string; fromMe: boolean; body: string; raw?: unknown };
+  /** An approved template (Cloud API); `body` then holds its rendered text for the history. */
+  template?: { name: string; language: string; components: unknown[] };
 }
 
 export interface SentMessage {
   wid: string;
   timestamp: Date;
+  /** The full message as the provider built it, kept on the row to answer resend requests later. */
   raw?: unknown;
+  /** 1 when the provider's answer already means WhatsApp's server took it (QR); absent: wait for a status. */
+  ack?: Ack;
+}
+
+/**
+ * A send the provider refused. `permanent` ones fail the message (ack -1, the reason shown to the
+ * agent, who may retry); the others are retried by the outbox, not before `retryAfterMs` when given.
+ */
+export class SendFailure extends Error {
+  constructor(
+    readonly code: string,
+    readonly title: string,
+    readonly permanent: boolean,
+    readonly retryAfterMs?: number,
+  ) {
+    super(`${code}: ${title}`);
+    this.name = "SendFailure";
+  }
 }
 
 /**
  * Why a session ended without being asked to. The session manager decides what follows:
  * "dropped" reconnects with backoff; "loggedOut" (unpaired from the phone) and "qrTimeout"
- * (nobody scanned) go DISCONNECTED and wait for an admin to ask for a new QR.
+ * (nobody scanned) go DISCONNECTED and wait for an admin to ask for a new QR; "terminal" (client
+ * outdated, replaced elsewhere, banned, token invalid) goes DISCONNECTED with its statusReason and
+ * is not retried, since retrying cannot help.
  */
-export type CloseReason = "dropped" | "loggedOut" | "qrTimeout";
+export type CloseReason = "dropped" | "loggedOut" | "qrTimeout" | "terminal";
 
 /** What a channel reports; the session manager forwards it to the pipeline and the connection service. */
 export interface ChannelHandlers {
   onQr(qr: string): void;
+  /** Pairing by phone number: the code the admin types on the phone. */
+  onPairingCode(code: string): void;
   onStatus(status: ConnectionStatus): void;
   /** Not called for a stop() or logout() the manager requested. */
-  onClosed(info: { reason: CloseReason; error?: string }): void;
+  onClosed(info: { reason: CloseReason; error?: string; statusReason?: ConnectionStatusReason }): void;
   onMessage(message: InboundMessage): Promise<void>;
   onUpdate(update: MessageUpdate): Promise<void>;
   onCall(call: InboundCall): Promise<void>;
+  /** A LID and a phone number were learned to be the same customer: the pipeline merges them. */
+  onIdentity(mapping: IdentityMapping): Promise<void>;
 }
 
 /** A live session of one connection. */
@@ -146,6 +198,8 @@ export interface ChannelSession {
   rejectCall(call: InboundCall): Promise<void>;
   /** Re-download media of a stored message from its provider data (retry after a failure). */
   downloadMedia(raw: unknown): Promise<Buffer>;
+  /** Show the customer that an agent is typing, or stopped; best effort (channels without it do nothing). */
+  sendPresence(target: { chat: ChatNumber; isGroup: boolean; state: "composing" | "paused" }): Promise<void>;
 }
 
 export interface ChannelContext {
@@ -153,6 +207,10 @@ export interface ChannelContext {
   db: Db;
   handlers: ChannelHandlers;
   logger: FastifyBaseLogger;
+  /** The durable inbound log: a channel records what it receives here before any other work. */
+  inbox: InboundLog;
+  /** Largest inbound media downloaded, in bytes; bigger files are stored as "too large". */
+  mediaMaxBytes: number;
 }
 
 export type ChannelFactory = (context: ChannelContext) => ChannelSession;

@@ -28,7 +28,7 @@ const unused: ChannelFactory = () => {
 
 /** One server process: its own simulator hub and session manager, sharing the database. */
 function processNamed(owner: string, lease = { ttlMs: 2_000, renewMs: 100 }) {
-  const hub = createSimulatorHub({ qrDelayMs: 0, autoAckMs: null });
+  const hub = createSimulatorHub({ qrDelayMs: 0 });
   const rec = recordingSink();
   const manager = createSessionManager({
     db: database.db,
@@ -36,6 +36,7 @@ function processNamed(owner: string, lease = { ttlMs: 2_000, renewMs: 100 }) {
     logger: silentLogger(),
     sink: rec.sink,
     onState: rec.onState,
+    mediaMaxBytes: 64 * 1024 * 1024,
     backoff: { initialMs: 10, maxMs: 20 },
     lease: { owner, ...lease },
   });

@@ -1,8 +1,10 @@
-import type { ConnectionProvider, ConnectionStatus } from "@zapdesk/core";
+import type { ConnectionProvider, ConnectionStatus, ConnectionStatusReason } from "@zapdesk/core";
 import { eq } from "drizzle-orm";
 import { whatsapps } from "../db/schema.js";
 import { AppError } from "../lib/app-error.js";
-import type { ChannelHandlers, ChannelSession, CloseReason } from "./channel.js";
+import { createKeyedSerial } from "../lib/keyed-serial.js";
+import type { ChannelFactory, ChannelHandlers, ChannelSession, CloseReason } from "./channel.js";
+import { createInboundLog } from "./inbound-log.js";
 import { createSessionLease, type SessionLease } from "./session-lease.js";
 import { createStateReporter } from "./session-state.js";
 import type { ConnectionState, SessionManager, SessionManagerDeps } from "./session-types.js";
@@ -22,11 +24,13 @@ interface Entry {
 /** For a session created only to log out: it never connects, so it has nothing to report. */
 const IDLE_HANDLERS: ChannelHandlers = {
   onQr: () => {},
+  onPairingCode: () => {},
   onStatus: () => {},
   onClosed: () => {},
   onMessage: async () => {},
   onUpdate: async () => {},
   onCall: async () => {},
+  onIdentity: async () => {},
 };
 
 const DEFAULT_BACKOFF = { initialMs: 2_000, maxMs: 60_000 };
@@ -38,6 +42,14 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
   let stopping = false;
 
   const { report, settled } = createStateReporter(deps.onState, logger);
+  const context = (whatsappId: number, handlers: ChannelHandlers) => ({
+    whatsappId,
+    db,
+    handlers,
+    logger,
+    inbox: createInboundLog(db, whatsappId),
+    mediaMaxBytes: deps.mediaMaxBytes,
+  });
 
   const isCurrent = (id: number, entry: Entry, generation: number) =>
     entries.get(id) === entry && entry.generation === generation && !stopping;
@@ -59,20 +71,31 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
   function makeHandlers(id: number, entry: Entry, generation: number): ChannelHandlers {
     // Messages are real even when they come from a session being replaced: the pipeline is
     // idempotent, so they are forwarded as long as the connection exists here.
-    const known = () => entries.get(id) === entry;
+    const known = () => {
+      if (entries.get(id) !== entry) return false;
+      deps.onActivity?.(id);
+      return true;
+    };
     return {
       onQr: (qr) => {
-        if (isCurrent(id, entry, generation)) void setStatus(id, entry, "qrcode", { qrcode: qr });
+        if (isCurrent(id, entry, generation)) void setStatus(id, entry, "qrcode", { qrcode: qr, pairingCode: "" });
+      },
+      onPairingCode: (code) => {
+        if (isCurrent(id, entry, generation)) void setStatus(id, entry, "qrcode", { qrcode: "", pairingCode: code });
       },
       onStatus: (status) => {
         if (!isCurrent(id, entry, generation) || status === entry.status) return;
         if (status === "CONNECTED") entry.retries = 0;
         const extra: ConnectionState =
-          status === "CONNECTED" ? { qrcode: "", retries: 0 } : status === "PAIRING" ? { qrcode: "" } : {};
+          status === "CONNECTED"
+            ? { qrcode: "", pairingCode: "", retries: 0, statusReason: null }
+            : status === "PAIRING"
+              ? { qrcode: "", pairingCode: "" }
+              : {};
         void setStatus(id, entry, status, extra);
       },
-      onClosed: ({ reason, error }) => {
-        if (isCurrent(id, entry, generation)) void closed(id, entry, reason, error);
+      onClosed: ({ reason, error, statusReason }) => {
+        if (isCurrent(id, entry, generation)) void closed(id, entry, reason, error, statusReason);
       },
       onMessage: async (message) => {
         if (known()) await sink.onMessage(id, message);
@@ -82,6 +105,9 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
       },
       onCall: async (call) => {
         if (known()) await sink.onCall(id, call);
+      },
+      onIdentity: async (mapping) => {
+        if (known()) await sink.onIdentity(id, mapping);
       },
     };
   }
@@ -96,12 +122,25 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
     if (session) await session[how]().catch((error) => logger.warn({ err: error }, `channel ${how} failed`));
   }
 
+  /** The provider's factory; a row whose provider this build does not know cannot be started. */
+  function factoryOf(provider: ConnectionProvider): ChannelFactory {
+    const factory = factories[provider];
+    if (!factory) throw new AppError("ERR_WAPP_NOT_SUPPORTED");
+    return factory;
+  }
+
   async function launch(id: number, entry: Entry) {
     entry.generation += 1;
     const generation = entry.generation;
-    const session = factories[entry.provider]({ whatsappId: id, db, handlers: makeHandlers(id, entry, generation), logger });
+    const factory = factories[entry.provider];
+    if (!factory) {
+      logger.error({ whatsappId: id, provider: entry.provider }, "no channel for this kind of connection");
+      await setStatus(id, entry, "DISCONNECTED", { qrcode: "", pairingCode: "", retries: 0, statusReason: null });
+      return;
+    }
+    const session = factory(context(id, makeHandlers(id, entry, generation)));
     entry.session = session;
-    await setStatus(id, entry, "OPENING", { qrcode: "" });
+    await setStatus(id, entry, "OPENING", { qrcode: "", pairingCode: "" });
     try {
       await session.start();
     } catch (error) {
@@ -112,21 +151,33 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
     await settled(id);
   }
 
-  async function closed(id: number, entry: Entry, reason: CloseReason, error?: string) {
+  async function closed(id: number, entry: Entry, reason: CloseReason, error?: string, statusReason?: ConnectionStatusReason) {
     const session = entry.session;
     entry.session = undefined;
     entry.generation += 1;
     await session?.stop().catch(() => {});
     if (reason !== "dropped") {
-      logger.info({ whatsappId: id, reason }, "connection closed, waiting for a new QR");
+      const why = statusReason ?? (reason === "loggedOut" ? "LOGGED_OUT" : reason === "qrTimeout" ? "QR_TIMEOUT" : null);
+      logger.info({ whatsappId: id, reason, statusReason: why, error }, "connection closed, waiting for an admin");
       entry.retries = 0;
-      await setStatus(id, entry, "DISCONNECTED", { qrcode: "", retries: 0 });
+      await setStatus(id, entry, "DISCONNECTED", {
+        qrcode: "",
+        pairingCode: "",
+        retries: 0,
+        statusReason: why,
+        ...(error ? { lastError: error } : {}),
+      });
       return;
     }
     entry.retries += 1;
     const delay = Math.min(backoff.maxMs, backoff.initialMs * 2 ** (entry.retries - 1));
     logger.warn({ whatsappId: id, retries: entry.retries, delay, error }, "connection dropped, reconnecting");
-    await setStatus(id, entry, "TIMEOUT", { retries: entry.retries });
+    await setStatus(id, entry, "TIMEOUT", {
+      retries: entry.retries,
+      statusReason: statusReason ?? null,
+      reconnecting: true,
+      ...(error ? { lastError: error } : {}),
+    });
     const generation = entry.generation;
     entry.timer = setTimeout(() => {
       entry.timer = undefined;
@@ -200,7 +251,7 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
     }
     if (entry) await halt(entry, "stop");
     const provider = entry?.provider ?? (await loadRow(id)).provider;
-    const idle = factories[provider]({ whatsappId: id, db, handlers: IDLE_HANDLERS, logger });
+    const idle = factoryOf(provider)(context(id, IDLE_HANDLERS));
     await idle.logout().catch((error) => logger.warn({ err: error, whatsappId: id }, "logout failed"));
     return entry;
   }
@@ -215,7 +266,7 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
     };
     entries.set(id, entry);
     entry.retries = 0;
-    await setStatus(id, entry, "DISCONNECTED", { qrcode: "", retries: 0 });
+    await setStatus(id, entry, "DISCONNECTED", { qrcode: "", pairingCode: "", retries: 0, statusReason: null });
   }
 
   async function remove(id: number) {
@@ -227,17 +278,8 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
   }
 
   // Admin actions on one connection run one at a time: two quick clicks never leave two sessions.
-  const locks = new Map<number, Promise<unknown>>();
-  function exclusive<T>(id: number, work: () => Promise<T>): Promise<T> {
-    const run = (locks.get(id) ?? Promise.resolve()).catch(() => {}).then(work);
-    locks.set(id, run);
-    void run
-      .catch(() => {})
-      .finally(() => {
-        if (locks.get(id) === run) locks.delete(id);
-      });
-    return run;
-  }
+  const actions = createKeyedSerial<number>();
+  const exclusive = <T>(id: number, work: () => Promise<T>) => actions.run(id, work);
 
   function liveEntry(id: number) {
     const entry = entries.get(id);

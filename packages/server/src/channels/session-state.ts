@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from "fastify";
+import { createKeyedSerial } from "../lib/keyed-serial.js";
 import type { ConnectionState } from "./session-types.js";
 
 /**
@@ -10,18 +11,12 @@ export function createStateReporter(
   onState: (whatsappId: number, state: ConnectionState) => Promise<void>,
   logger: FastifyBaseLogger,
 ) {
-  const chains = new Map<number, Promise<void>>();
-  const report = (id: number, state: ConnectionState): Promise<void> => {
-    const next = (chains.get(id) ?? Promise.resolve())
-      .then(() => onState(id, state))
+  const writes = createKeyedSerial<number>();
+  const report = (id: number, state: ConnectionState): Promise<void> =>
+    writes
+      .run(id, () => onState(id, state))
       .catch((error) => logger.error({ err: error, whatsappId: id }, "could not persist connection state"));
-    chains.set(id, next);
-    void next.then(() => {
-      if (chains.get(id) === next) chains.delete(id);
-    });
-    return next;
-  };
   /** Resolves once everything reported so far for the connection is persisted. */
-  const settled = (id: number) => chains.get(id) ?? Promise.resolve();
+  const settled = (id: number) => writes.settled(id);
   return { report, settled };
 }

@@ -1,24 +1,33 @@
-import type { ConnectionProvider, ConnectionStatus } from "@zapdesk/core";
+import type { ConnectionProvider, ConnectionStatus, ConnectionStatusReason } from "@zapdesk/core";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../db/client.js";
-import type { ChannelFactories, ChannelSession, InboundCall, InboundMessage, MessageUpdate } from "./channel.js";
+import type { ChannelFactories, ChannelSession, IdentityMapping, InboundCall, InboundMessage, MessageUpdate } from "./channel.js";
 import type { LeaseOptions } from "./session-lease.js";
 
 export interface InboundSink {
   onMessage(whatsappId: number, message: InboundMessage): Promise<void>;
   onUpdate(whatsappId: number, update: MessageUpdate): Promise<void>;
   onCall(whatsappId: number, call: InboundCall): Promise<void>;
+  onIdentity(whatsappId: number, mapping: IdentityMapping): Promise<void>;
 }
 
 export interface ConnectionState {
   status?: ConnectionStatus;
   qrcode?: string;
+  pairingCode?: string;
   retries?: number;
+  /** Why the status is what it is (null clears it). */
+  statusReason?: ConnectionStatusReason | null;
+  /** The last error the link reported (kept with its time for the health panel). */
+  lastError?: string;
+  /** The link dropped and is reconnecting: counted in today's reconnects. */
+  reconnecting?: boolean;
 }
 
 export interface SessionManagerDeps {
   db: Db;
-  factories: ChannelFactories;
+  /** One per kind of connection; a kind without one cannot be started (its connections stay DISCONNECTED). */
+  factories: Partial<ChannelFactories>;
   logger: FastifyBaseLogger;
   sink: InboundSink;
   /** Persist and publish the connection's state (the connections service). */
@@ -26,6 +35,10 @@ export interface SessionManagerDeps {
   backoff?: { initialMs: number; maxMs: number };
   /** Scaled out: own each connection through a DB lease (design §2). Absent: this process owns them all. */
   lease?: LeaseOptions;
+  /** Largest inbound media a channel downloads, in bytes. */
+  mediaMaxBytes: number;
+  /** Something arrived on the connection (health: its last event). */
+  onActivity?(whatsappId: number): void;
 }
 
 export interface SessionManager {

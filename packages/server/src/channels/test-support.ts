@@ -2,7 +2,8 @@ import type { ConnectionProvider } from "@zapdesk/core";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../db/client.js";
 import { whatsapps } from "../db/schema.js";
-import type { InboundCall, InboundMessage, MessageUpdate } from "./channel.js";
+import type { ChannelContext, ChannelHandlers, IdentityMapping, InboundCall, InboundMessage, MessageUpdate } from "./channel.js";
+import { createInboundLog } from "./inbound-log.js";
 import type { ConnectionState, InboundSink } from "./session-manager.js";
 
 /** A logger that drops everything (pino-compatible shape, as Fastify and Baileys expect). */
@@ -27,6 +28,7 @@ export function recordingSink() {
   const messages: { whatsappId: number; message: InboundMessage }[] = [];
   const updates: { whatsappId: number; update: MessageUpdate }[] = [];
   const calls: { whatsappId: number; call: InboundCall }[] = [];
+  const identities: { whatsappId: number; mapping: IdentityMapping }[] = [];
   const states: { whatsappId: number; state: ConnectionState }[] = [];
   const sink: InboundSink = {
     onMessage: async (whatsappId, message) => {
@@ -38,13 +40,16 @@ export function recordingSink() {
     onCall: async (whatsappId, call) => {
       calls.push({ whatsappId, call });
     },
+    onIdentity: async (whatsappId, mapping) => {
+      identities.push({ whatsappId, mapping });
+    },
   };
   const onState = async (whatsappId: number, state: ConnectionState) => {
     states.push({ whatsappId, state });
   };
   const statuses = (whatsappId: number) =>
     states.filter((s) => s.whatsappId === whatsappId && s.state.status).map((s) => s.state.status);
-  return { sink, onState, messages, updates, calls, states, statuses };
+  return { sink, onState, messages, updates, calls, identities, states, statuses };
 }
 
 let counter = 0;
@@ -56,4 +61,22 @@ export async function insertConnection(db: Db, provider: ConnectionProvider, nam
     .values({ name: name ?? `Connection ${process.pid}-${Date.now()}-${counter}`, provider })
     .returning({ id: whatsapps.id });
   return row.id;
+}
+
+/** The context a session manager gives a channel, for tests that create a channel by hand. */
+export function channelContext(
+  db: Db,
+  whatsappId: number,
+  handlers: ChannelHandlers,
+  overrides: Partial<ChannelContext> = {},
+): ChannelContext {
+  return {
+    whatsappId,
+    db,
+    handlers,
+    logger: silentLogger(),
+    inbox: createInboundLog(db, whatsappId),
+    mediaMaxBytes: 64 * 1024 * 1024,
+    ...overrides,
+  };
 }

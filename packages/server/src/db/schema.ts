@@ -17,6 +17,14 @@ import {
 const tz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 const createdAt = () => tz("created_at").notNull().defaultNow();
 const updatedAt = () => tz("updated_at").notNull().defaultNow();
+/** A reaction as stored on its message; `by` identifies the participant (their number, or "me"). */
+export interface StoredReaction {
+  by: string;
+  emoji: string;
+  fromMe: boolean;
+  name: string;
+}
+
 const trgm = (column: { name: string }) => sql`${sql.identifier(column.name)} gin_trgm_ops`;
 
 export const users = pgTable(
@@ -87,11 +95,17 @@ export const contacts = pgTable(
     email: text("email").notNull().default(""),
     profilePicUrl: text("profile_pic_url").notNull().default(""),
     isGroup: boolean("is_group").notNull().default(false),
+    /**
+     * The customer's WhatsApp LID ("…@lid"), when known. A customer WhatsApp shows only by LID has
+     * that LID as `number` until their phone number becomes known (then the two are merged).
+     */
+    lid: text("lid"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex("contacts_number_key").on(t.number),
+    uniqueIndex("contacts_lid_key").on(t.lid).where(sql`${t.lid} is not null`),
     index("contacts_name_idx").on(sql`lower(${t.name})`, t.id),
     index("contacts_name_trgm").using("gin", trgm(t.name)),
     index("contacts_number_trgm").using("gin", trgm(t.number)),
@@ -125,6 +139,26 @@ export const whatsapps = pgTable(
     isDefault: boolean("is_default").notNull().default(false),
     greetingMessage: text("greeting_message").notNull().default(""),
     farewellMessage: text("farewell_message").notNull().default(""),
+    /** A CONNECTION_STATUS_REASONS code explaining the status to admins, or null. */
+    statusReason: text("status_reason"),
+    /** QR connections paired by phone number: the number, and the code WhatsApp gave for it. */
+    pairingPhone: text("pairing_phone"),
+    pairingCode: text("pairing_code").notNull().default(""),
+    /** Send pacing applied by the outbox (minimum gap and random extra, in ms). */
+    sendMinGapMs: integer("send_min_gap_ms").notNull().default(0),
+    sendJitterMs: integer("send_jitter_ms").notNull().default(0),
+    /** Cloud API: Meta's ids, the secrets encrypted (lib/secret-box), the webhook verify token. */
+    cloudPhoneNumberId: text("cloud_phone_number_id"),
+    cloudBusinessAccountId: text("cloud_business_account_id"),
+    cloudAccessToken: text("cloud_access_token"),
+    cloudAppSecret: text("cloud_app_secret"),
+    cloudVerifyToken: text("cloud_verify_token"),
+    /** Health for the Connections screen. */
+    lastEventAt: tz("last_event_at"),
+    reconnectsDay: text("reconnects_day"),
+    reconnectsToday: integer("reconnects_today").notNull().default(0),
+    lastError: text("last_error"),
+    lastErrorAt: tz("last_error_at"),
     /** The process that owns the live session, and until when (design §2, scaled out). */
     leaseOwner: text("lease_owner"),
     leaseExpiresAt: tz("lease_expires_at"),
@@ -134,6 +168,7 @@ export const whatsapps = pgTable(
   (t) => [
     uniqueIndex("whatsapps_name_key").on(sql`lower(${t.name})`),
     uniqueIndex("whatsapps_one_default").on(t.isDefault).where(sql`${t.isDefault}`),
+    uniqueIndex("whatsapps_cloud_phone_key").on(t.cloudPhoneNumberId).where(sql`${t.cloudPhoneNumberId} is not null`),
   ],
 );
 
@@ -181,6 +216,8 @@ export const tickets = pgTable(
     /** When the queue menu was last sent, so a chatty customer is not flooded. */
     menuSentAt: tz("menu_sent_at"),
     protocol: text("protocol"),
+    /** When the customer last wrote (the Cloud API's 24-hour window runs from it). */
+    lastInboundAt: tz("last_inbound_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -225,7 +262,12 @@ export const messages = pgTable(
     isDeleted: boolean("is_deleted").notNull().default(false),
     isEdited: boolean("is_edited").notNull().default(false),
     quotedMsgId: bigint("quoted_msg_id", { mode: "number" }),
-    /** Provider-specific data needed to quote, delete or re-download later. */
+    /** Why WhatsApp refused the message (ack -1): the provider's code and a readable reason. */
+    errorCode: text("error_code"),
+    errorTitle: text("error_title"),
+    /** Reactions on this message: [{ by, emoji, fromMe, name }], one per participant. */
+    reactions: jsonb("reactions").$type<StoredReaction[]>().notNull().default(sql`'[]'::jsonb`),
+    /** Provider-specific data needed to quote, delete, resend or re-download later. */
     raw: jsonb("raw"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -276,3 +318,59 @@ export const settings = pgTable("settings", {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+/**
+ * Durable inbound log (nothing lost across a crash): every event a channel receives is written here
+ * before any other work, processed by the pipeline, then marked done. Unfinished rows are processed
+ * first when the connection starts again.
+ */
+export const inboundEvents = pgTable(
+  "inbound_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    whatsappId: integer("whatsapp_id")
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: "cascade" }),
+    /** What the payload is, for the channel that replays it (e.g. "baileys.message", "cloud.webhook"). */
+    kind: text("kind").notNull(),
+    /** Deduplicates redeliveries of the same event (a message id, a body hash); null: never deduplicated. */
+    eventKey: text("event_key"),
+    payload: jsonb("payload").notNull(),
+    status: text("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    lockedUntil: tz("locked_until"),
+    receivedAt: tz("received_at").notNull().defaultNow(),
+    processedAt: tz("processed_at"),
+  },
+  (t) => [
+    uniqueIndex("inbound_events_key").on(t.whatsappId, t.eventKey),
+    index("inbound_events_pending_idx").on(t.whatsappId, t.id).where(sql`${t.status} = 'pending'`),
+    index("inbound_events_processed_idx").on(t.processedAt).where(sql`${t.status} = 'done'`),
+  ],
+);
+
+/** WhatsApp LID -> phone-number JID, learned from lid-mapping.update and every *Alt field. */
+export const lidMappings = pgTable("lid_mappings", {
+  lid: text("lid").primaryKey(),
+  pn: text("pn").notNull(),
+  updatedAt: updatedAt(),
+});
+
+/** Approved message templates of a Cloud API connection, synced from its business account. */
+export const whatsappTemplates = pgTable(
+  "whatsapp_templates",
+  {
+    id: serial("id").primaryKey(),
+    whatsappId: integer("whatsapp_id")
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    language: text("language").notNull(),
+    category: text("category").notNull().default(""),
+    status: text("status").notNull(),
+    components: jsonb("components").notNull().default(sql`'[]'::jsonb`),
+    syncedAt: tz("synced_at").notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("whatsapp_templates_key").on(t.whatsappId, t.name, t.language)],
+);

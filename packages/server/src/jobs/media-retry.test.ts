@@ -38,6 +38,7 @@ describe("media download failures", () => {
       media: { mimetype: "image/png", filename: "photo.png", download: () => Promise.reject(new Error("media expired")) },
       raw: { simulator: { wid: original } },
     });
+    await t.pipeline.idle();
     const ticket = (await listTickets(t, admin, { showAll: "true" })).tickets.find((x) => x.contact.number === from)!;
     const stored = (await ticketMessages(t, admin, ticket.id)).messages.at(-1)!;
     expect(stored).toMatchObject({

@@ -1,4 +1,5 @@
-import { and, asc, eq, gt, isNotNull, isNull, lt, sql } from "drizzle-orm";
+import { MEDIA_STATE } from "@zapdesk/core";
+import { and, asc, eq, gt, isNotNull, isNull, lt, ne, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { ChannelSession } from "../channels/channel.js";
 import type { Db } from "../db/client.js";
@@ -40,6 +41,8 @@ export function createMediaRetry(deps: {
       .where(
         and(
           isNotNull(messages.mediaError),
+          // Too large stays too large; a download that was in flight when the process died is retried.
+          ne(messages.mediaError, MEDIA_STATE.tooLarge),
           isNull(messages.mediaPath),
           isNotNull(messages.raw),
           isNotNull(messages.whatsappId),

@@ -1,10 +1,13 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { ACK_FAILED } from "@zapdesk/core";
 import { eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import type { ChannelSession, OutboundMessage } from "../channels/channel.js";
+import { type ChannelSession, type OutboundMessage, SendFailure, type SentMessage } from "../channels/channel.js";
 import type { Db } from "../db/client.js";
-import { contacts, messages, outbox, tickets } from "../db/schema.js";
+import { contacts, messages, outbox, tickets, whatsapps } from "../db/schema.js";
+import { withoutNul } from "../lib/pg-safe.js";
+import { outboundIntent } from "../modules/messages/outbound.js";
 
 const BATCH = 20;
 const LEASE_SECONDS = 60;
@@ -19,8 +22,10 @@ export interface OutboxWorkerDeps {
   connectedIds(): Promise<number[]>;
   logger: FastifyBaseLogger;
   pollMs?: number;
-  /** Called after a message left, with its id (to publish the new state). */
+  /** Called after a message left or was refused for good, with its id (to publish the new state). */
   onSent?(messageId: number): void;
+  /** Randomness of the pacing jitter (tests pin it). */
+  random?: () => number;
 }
 
 interface Claimed {
@@ -29,14 +34,34 @@ interface Claimed {
 }
 
 /**
+ * Send pacing per connection (against bans on QR sessions): after a send, the connection's next
+ * message waits a minimum gap plus a random extra. Rows that come too early are rescheduled, so
+ * the pacing of one connection never holds back another's messages.
+ */
+function createPacer(random: () => number) {
+  const nextAt = new Map<number, number>();
+  return {
+    /** How long this connection must still wait before its next send. */
+    wait: (whatsappId: number) => Math.max(0, (nextAt.get(whatsappId) ?? 0) - Date.now()),
+    sent(whatsappId: number, pacing: { minGapMs: number; jitterMs: number }) {
+      const gap = pacing.minGapMs + Math.floor(random() * pacing.jitterMs);
+      if (gap > 0) nextAt.set(whatsappId, Date.now() + gap);
+    },
+  };
+}
+
+/**
  * Sends what `enqueueOutbound` stored. Rows are claimed with SKIP LOCKED and a
  * lease, so several processes share the work and a crash hands rows to the next
- * run; a failure is retried with capped exponential backoff.
+ * run; a failure is retried with capped exponential backoff, a permanent refusal
+ * fails the message with its reason.
  */
 export function createOutboxWorker(deps: OutboxWorkerDeps) {
   const { db, logger } = deps;
   const pollMs = deps.pollMs ?? 1000;
+  const pacer = createPacer(deps.random ?? Math.random);
   let timer: NodeJS.Timeout | undefined;
+  let wake: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = true;
@@ -66,20 +91,28 @@ export function createOutboxWorker(deps: OutboxWorkerDeps) {
 
   async function buildOutbound(messageId: number) {
     const [row] = await db
-      .select({ message: messages, number: contacts.number, isGroup: tickets.isGroup })
+      .select({
+        message: messages,
+        number: contacts.number,
+        isGroup: tickets.isGroup,
+        pacing: { minGapMs: whatsapps.sendMinGapMs, jitterMs: whatsapps.sendJitterMs },
+      })
       .from(messages)
       .innerJoin(tickets, eq(tickets.id, messages.ticketId))
       .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+      .leftJoin(whatsapps, eq(whatsapps.id, messages.whatsappId))
       .where(eq(messages.id, messageId));
     if (!row) return undefined;
     const { message } = row;
+    const intent = outboundIntent(message.raw);
     const outbound: OutboundMessage = { id: message.wid ?? undefined, to: row.number, isGroup: row.isGroup, body: message.body };
+    if (intent.template) outbound.template = intent.template;
     if (message.mediaPath) {
       outbound.media = {
         data: await readFile(join(deps.mediaRoot, message.mediaPath)),
         mimetype: message.mediaMime ?? "application/octet-stream",
         filename: message.mediaName ?? "file",
-        asVoice: (message.raw as { asVoice?: boolean } | null)?.asVoice === true,
+        asVoice: intent.asVoice === true,
       };
     }
     if (message.quotedMsgId) {
@@ -87,7 +120,56 @@ export function createOutboxWorker(deps: OutboxWorkerDeps) {
       if (quoted?.wid)
         outbound.quoted = { wid: quoted.wid, fromMe: quoted.fromMe, body: quoted.body, raw: quoted.raw ?? undefined };
     }
-    return { message, outbound };
+    return { message, outbound, pacing: row.pacing ?? { minGapMs: 0, jitterMs: 0 } };
+  }
+
+  /** Try again later; a row that came too early for its connection's pacing does not count as an attempt. */
+  async function postpone(item: Claimed, delayMs: number, error?: string) {
+    await db
+      .update(outbox)
+      .set({
+        lockedUntil: null,
+        runAt: new Date(Date.now() + delayMs),
+        ...(error === undefined ? { attempts: sql`${outbox.attempts} - 1` } : { lastError: error.slice(0, 500) }),
+      })
+      .where(eq(outbox.messageId, item.message_id));
+    if (error === undefined) scheduleWake(delayMs);
+  }
+
+  function scheduleWake(delayMs: number) {
+    if (stopped || wake) return;
+    wake = setTimeout(() => {
+      wake = undefined;
+      run();
+    }, delayMs + 5);
+    wake.unref?.();
+  }
+
+  /** Sent: the full message WhatsApp got is kept (for resend requests) and the ack never moves back. */
+  async function recordSent(messageId: number, raw: unknown, sent: SentMessage) {
+    await db.transaction(async (tx) => {
+      await tx
+        .update(messages)
+        .set({
+          wid: sent.wid,
+          raw: withoutNul(sent.raw === undefined ? raw : { ...(sent.raw as object), outbound: outboundIntent(raw) }),
+          // A refusal that overtook this write (a fast NACK) stands.
+          ack: sql`case when ${messages.ack} = ${ACK_FAILED} then ${messages.ack} else greatest(${messages.ack}, ${sent.ack ?? 0}) end`,
+          updatedAt: new Date(),
+        })
+        .where(eq(messages.id, messageId));
+      await tx.delete(outbox).where(eq(outbox.messageId, messageId));
+    });
+  }
+
+  async function recordRefused(messageId: number, failure: SendFailure) {
+    await db.transaction(async (tx) => {
+      await tx
+        .update(messages)
+        .set({ ack: ACK_FAILED, errorCode: failure.code, errorTitle: failure.title.slice(0, 500), updatedAt: new Date() })
+        .where(eq(messages.id, messageId));
+      await tx.delete(outbox).where(eq(outbox.messageId, messageId));
+    });
   }
 
   async function deliver(item: Claimed) {
@@ -97,26 +179,28 @@ export function createOutboxWorker(deps: OutboxWorkerDeps) {
       await db.delete(outbox).where(eq(outbox.messageId, item.message_id));
       return;
     }
+    const whatsappId = built.message.whatsappId;
+    const wait = pacer.wait(whatsappId);
+    if (wait > 0) {
+      await postpone(item, wait);
+      return;
+    }
     try {
-      const sent = await deps.session(built.message.whatsappId).send(built.outbound);
-      await db.transaction(async (tx) => {
-        if (sent.wid !== built.message.wid) {
-          await tx.update(messages).set({ wid: sent.wid, updatedAt: new Date() }).where(eq(messages.id, item.message_id));
-        }
-        await tx.delete(outbox).where(eq(outbox.messageId, item.message_id));
-      });
+      const sent = await deps.session(whatsappId).send(built.outbound);
+      pacer.sent(whatsappId, built.pacing);
+      await recordSent(item.message_id, built.message.raw, sent);
       deps.onSent?.(item.message_id);
     } catch (error) {
-      const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(item.attempts, 20));
+      if (error instanceof SendFailure && error.permanent) {
+        logger.warn({ messageId: item.message_id, code: error.code }, "outbound message refused by WhatsApp");
+        await recordRefused(item.message_id, error);
+        deps.onSent?.(item.message_id);
+        return;
+      }
+      const backoff = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(item.attempts, 20));
+      const delay = Math.max(backoff, error instanceof SendFailure ? (error.retryAfterMs ?? 0) : 0);
       logger.warn({ err: error, messageId: item.message_id, attempts: item.attempts }, "outbound message not sent, will retry");
-      await db
-        .update(outbox)
-        .set({
-          lockedUntil: null,
-          runAt: new Date(Date.now() + delay),
-          lastError: String((error as Error)?.message ?? error).slice(0, 500),
-        })
-        .where(eq(outbox.messageId, item.message_id));
+      await postpone(item, delay, String((error as Error)?.message ?? error));
     }
   }
 
@@ -159,6 +243,8 @@ export function createOutboxWorker(deps: OutboxWorkerDeps) {
     async stop() {
       stopped = true;
       if (timer) clearInterval(timer);
+      clearTimeout(wake);
+      wake = undefined;
       if (running) await running;
     },
   };

@@ -1,4 +1,11 @@
-import { isAdmin, PUBLIC_SETTING_KEYS, type RealtimeEventName, type RealtimePayloads, type SettingKey } from "@zapdesk/core";
+import {
+  isAdmin,
+  PUBLIC_SETTING_KEYS,
+  type RealtimeEventName,
+  type RealtimePayloads,
+  redactConnection,
+  type SettingKey,
+} from "@zapdesk/core";
 import type { TicketScope } from "./publisher.js";
 
 /** Rooms a socket sits in; only the server puts sockets into them. */
@@ -29,10 +36,6 @@ export function ticketRooms(scope: TicketScope): string[] {
   return rooms;
 }
 
-function withoutQrcode<T extends { qrcode: string }>(connection: T): T {
-  return { ...connection, qrcode: "" };
-}
-
 /** The policy for events that are not about a ticket (design §4). */
 export function deliveriesOf<K extends RealtimeEventName>(event: K, payload: RealtimePayloads[K]): Delivery[] {
   if (event === "settings") {
@@ -40,10 +43,10 @@ export function deliveriesOf<K extends RealtimeEventName>(event: K, payload: Rea
     const isPublic = PUBLIC_SETTING_KEYS.includes(setting.key as SettingKey);
     return [{ rooms: [isPublic ? ROOM.everyone : ROOM.admins], payload }];
   }
-  // The QR code reaches admins only; everyone else gets the connection without it.
+  // The QR code, pairing code, Cloud API settings and health reach admins only.
   if (event === "whatsapp") {
     const p = payload as RealtimePayloads["whatsapp"];
-    const stripped = p.action === "update" ? { ...p, whatsapp: withoutQrcode(p.whatsapp) } : p;
+    const stripped = p.action === "update" ? { ...p, whatsapp: redactConnection(p.whatsapp) } : p;
     return [
       { rooms: [ROOM.admins], payload },
       { rooms: [ROOM.everyone], except: [ROOM.admins], payload: stripped },
@@ -53,7 +56,7 @@ export function deliveriesOf<K extends RealtimeEventName>(event: K, payload: Rea
     const p = payload as RealtimePayloads["whatsappSession"];
     return [
       { rooms: [ROOM.admins], payload },
-      { rooms: [ROOM.everyone], except: [ROOM.admins], payload: { ...p, session: withoutQrcode(p.session) } },
+      { rooms: [ROOM.everyone], except: [ROOM.admins], payload: { ...p, session: redactConnection(p.session) } },
     ];
   }
   return [{ rooms: [ROOM.everyone], payload }];

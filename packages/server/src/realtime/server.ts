@@ -29,6 +29,8 @@ export interface RealtimeOptions {
   tokens: TokenService;
   /** Whether the user may open this ticket (joinChatBox), decided by the tickets module. */
   canOpenTicket?: (user: AuthUser, ticketId: number) => Promise<boolean>;
+  /** The user types in a ticket (the messages module checks access and tells the customer). */
+  onTyping?: (user: AuthUser, ticketId: number, state: "composing" | "paused") => Promise<void>;
   logger: FastifyBaseLogger;
   redisUrl?: string;
 }
@@ -81,6 +83,11 @@ export function createRealtime(options: RealtimeOptions): Realtime {
     });
     socket.on("leaveChatBox", (ticketId) => {
       socket.leave(`ticket:${Number(ticketId)}`);
+    });
+    socket.on("typing", (ticketId, state) => {
+      const id = Number(ticketId);
+      if (!Number.isInteger(id) || id <= 0 || (state !== "composing" && state !== "paused")) return;
+      options.onTyping?.(socket.data.user, id, state).catch((error) => logger.debug({ err: error }, "typing not relayed"));
     });
   });
 

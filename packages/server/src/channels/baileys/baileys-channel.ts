@@ -1,25 +1,27 @@
 import makeWASocket, {
   type BaileysEventEmitter,
-  Browsers,
-  DisconnectReason,
-  downloadMediaMessage,
-  type GroupMetadata,
-  makeCacheableSignalKeyStore,
   type UserFacingSocketConfig,
   type WAMessage,
   type WAMessageKey,
   type WASocket,
+  type WAVersion,
 } from "@whiskeysockets/baileys";
+import type { ConnectionStatusReason } from "@zapdesk/core";
 import { AppError } from "../../lib/app-error.js";
 import type { ChannelContext, ChannelFactory, ChannelSession, CloseReason } from "../channel.js";
+import { createBackfill } from "./baileys-backfill.js";
+import { classifyClose, isPaired } from "./baileys-close.js";
+import { socketConfig } from "./baileys-config.js";
 import { createBaileysEvents } from "./baileys-events.js";
-import { jidToNumber, numberToJid, unresolvedLids } from "./baileys-jid.js";
-import { type BaileysLogger, baileysLogger } from "./baileys-logger.js";
-import { messageKey, quotedMessage, toMessageContent } from "./baileys-outbound.js";
+import { jidToNumber, numberToJid } from "./baileys-jid.js";
+import { baileysLogger } from "./baileys-logger.js";
+import { downloadCapped, type MediaDownload } from "./baileys-media.js";
+import { messageKey, quotedMessage, toSendable } from "./baileys-outbound.js";
 import { fromRaw, isBaileysRaw, toRaw } from "./baileys-translate.js";
+import { createVersionSource, fetchWaWebVersion, type VersionFetcher, type VersionSource } from "./baileys-version.js";
 import { clearDatabaseAuthState, type DatabaseAuthState, useDatabaseAuthState } from "./database-auth-state.js";
 import { createGroupNames } from "./group-names.js";
-import { storedKeys, storedMessage } from "./stored-message.js";
+import { pairingPhoneOf, storedKeys } from "./stored-message.js";
 
 /** The part of Baileys' socket the adapter uses; tests substitute it at this boundary only. */
 export type BaileysSocket = Pick<
@@ -33,6 +35,9 @@ export type BaileysSocket = Pick<
   | "logout"
   | "end"
   | "updateMediaMessage"
+  | "sendPresenceUpdate"
+  | "requestPairingCode"
+  | "fetchMessageHistory"
 > & {
   ev: BaileysEventEmitter;
   signalRepository?: { lidMapping: { getPNForLID(lid: string): Promise<string | null> } };
@@ -40,43 +45,39 @@ export type BaileysSocket = Pick<
 
 export interface BaileysChannelOptions {
   makeSocket?: (config: UserFacingSocketConfig) => BaileysSocket;
-  /** Media download (Baileys' downloadMediaMessage); replaced in tests, where there is no network. */
-  download?: (message: WAMessage, socket: BaileysSocket | undefined, logger: BaileysLogger) => Promise<Buffer>;
+  /** Media download (Baileys' streaming download, capped); replaced in tests, where there is no network. */
+  download?: MediaDownload;
+  /** Where the current WhatsApp Web version comes from (tests have no network). */
+  fetchVersion?: VersionFetcher;
 }
 
-function statusCodeOf(error: unknown): number | undefined {
-  const output = (error as { output?: { statusCode?: unknown } } | undefined)?.output;
-  return typeof output?.statusCode === "number" ? output.statusCode : undefined;
-}
-
-const LOGGED_OUT_CODES = new Set<number>([
-  DisconnectReason.loggedOut,
-  DisconnectReason.forbidden,
-  DisconnectReason.multideviceMismatch,
-]);
-
-const defaultDownload: NonNullable<BaileysChannelOptions["download"]> = (message, socket, logger) =>
-  downloadMediaMessage(message, "buffer", {}, socket ? { reuploadRequest: socket.updateMediaMessage, logger } : undefined);
+/** One per process: the fetched version is shared by every connection and reconnect. */
+const sharedVersions = createVersionSource(fetchWaWebVersion);
+const RETRY_FAILED_MS = 60_000;
 
 export function createBaileysChannelFactory(options: BaileysChannelOptions = {}): ChannelFactory {
   const makeSocket = options.makeSocket ?? ((config: UserFacingSocketConfig) => makeWASocket(config));
-  const download = options.download ?? defaultDownload;
-  return (context) => createBaileysSession(context, makeSocket, download);
+  const versions = options.fetchVersion ? createVersionSource(options.fetchVersion) : sharedVersions;
+  const download = options.download ?? downloadCapped;
+  return (context) => createBaileysSession(context, { makeSocket, versions, download });
 }
 
 /** The real WhatsApp transport (design §5). */
 export const createBaileysChannel: ChannelFactory = createBaileysChannelFactory();
 
-function createBaileysSession(
-  context: ChannelContext,
-  makeSocket: (config: UserFacingSocketConfig) => BaileysSocket,
-  download: NonNullable<BaileysChannelOptions["download"]>,
-): ChannelSession {
+interface SessionDeps {
+  makeSocket(config: UserFacingSocketConfig): BaileysSocket;
+  versions: VersionSource;
+  download: MediaDownload;
+}
+
+function createBaileysSession(context: ChannelContext, deps: SessionDeps): ChannelSession {
   const { db, whatsappId, handlers, logger } = context;
   const blogger = baileysLogger(context);
   let auth: DatabaseAuthState | undefined;
   let current: BaileysSocket | undefined;
   let open = false;
+  let retryTimer: NodeJS.Timeout | undefined;
   /** Set by stop()/logout(): the close that follows was asked for and is not reported. */
   let stopping = false;
   let qrShown = false;
@@ -84,76 +85,90 @@ function createBaileysSession(
   const groups = createGroupNames(() => current, blogger);
   const fetchMedia = async (message: WAMessage) => {
     try {
-      return await download(message, current, blogger);
+      return await deps.download(message, current, blogger, context.mediaMaxBytes);
     } catch (error) {
       throw new AppError("ERR_WAPP_DOWNLOAD_MEDIA", { message: String(error) });
     }
   };
-  const resolveLids = async (socket: BaileysSocket, message: WAMessage) => {
-    const lids = unresolvedLids(message.key);
+  const lookupLids = async (lids: string[]) => {
     const map = new Map<string, string>();
     for (const lid of lids) {
-      const pn = await socket.signalRepository?.lidMapping.getPNForLID(lid).catch(() => null);
+      const pn = await current?.signalRepository?.lidMapping.getPNForLID(lid).catch(() => null);
       if (pn) map.set(lid, pn);
     }
     return map;
   };
-
+  const backfill = createBackfill({
+    db,
+    whatsappId,
+    logger: blogger,
+    fetchHistory: async (count, anchor, at) => current?.fetchMessageHistory(count, anchor, at),
+  });
   const events = createBaileysEvents({
     handlers,
     logger: blogger,
+    inbox: context.inbox,
     fetchMedia,
-    groupName: (jid) => groups.name(jid),
     groups,
-    resolveLids: (message) => (current ? resolveLids(current, message) : Promise.resolve(new Map())),
+    lookupLids,
+    backfill,
   });
 
-  function closed(reason: CloseReason, error?: unknown) {
+  function closed(reason: CloseReason, error?: unknown, statusReason?: ConnectionStatusReason) {
     open = false;
     current = undefined;
-    handlers.onClosed({ reason, error: error === undefined ? undefined : String(error) });
+    handlers.onClosed({ reason, error: error === undefined ? undefined : String(error), statusReason });
   }
 
-  async function onClose(socket: BaileysSocket, error: unknown) {
+  async function onClose(socket: BaileysSocket, error: unknown, version: WAVersion) {
     if (socket !== current) return;
     open = false;
     current = undefined;
     if (stopping) return;
-    const code = statusCodeOf(error);
-    if (code === DisconnectReason.restartRequired) {
-      // WhatsApp asks for a fresh socket right after the QR is scanned: part of pairing, not a drop.
-      await connect().catch((reconnectError) => closed("dropped", reconnectError));
-      return;
+    const outcome = classifyClose(error, { paired: !!auth && isPaired(auth.state.creds), qrShown });
+    switch (outcome.kind) {
+      case "restart":
+        // WhatsApp asks for a fresh socket right after pairing: part of pairing, not a drop.
+        await connect().catch((reconnectError) => closed("dropped", reconnectError));
+        return;
+      case "loggedOut":
+        auth = undefined;
+        await clearDatabaseAuthState(db, whatsappId).catch((e) => logger.error({ err: e, whatsappId }, "could not clear auth"));
+        closed("loggedOut", error);
+        return;
+      case "outdated": {
+        // WhatsApp raised the minimum version: one attempt with a freshly fetched one, else the admin is told.
+        const newer = await deps.versions.newerThan(version);
+        if (newer && !stopping) await connect(newer).catch((reconnectError) => closed("dropped", reconnectError));
+        else closed("terminal", error, "CLIENT_OUTDATED");
+        return;
+      }
+      case "terminal":
+        closed("terminal", error, outcome.statusReason);
+        return;
+      default:
+        closed(outcome.kind, error);
     }
-    if (code !== undefined && LOGGED_OUT_CODES.has(code)) {
-      auth = undefined;
-      await clearDatabaseAuthState(db, whatsappId).catch((e) => logger.error({ err: e, whatsappId }, "could not clear auth"));
-      closed("loggedOut", error);
-      return;
-    }
-    const unpaired = !auth?.state.creds.me;
-    closed(qrShown && unpaired ? "qrTimeout" : "dropped", error);
   }
 
-  async function connect() {
+  async function connect(versionOverride?: WAVersion) {
     auth ??= await useDatabaseAuthState(db, whatsappId);
-    // stop() may have come while the auth state loaded: no socket may outlive it.
-    if (stopping) return;
     const state = auth;
-    const socket = makeSocket({
-      auth: { creds: state.state.creds, keys: makeCacheableSignalKeyStore(state.state.keys, blogger) },
-      logger: blogger,
-      browser: Browsers.ubuntu("Zapdesk"),
-      printQRInTerminal: false,
-      markOnlineOnConnect: false,
-      syncFullHistory: false,
-      cachedGroupMetadata: async (jid: string): Promise<GroupMetadata | undefined> => groups.metadata(jid),
-      // A recipient that failed to decrypt asks for a resend; after a restart only the database still has it.
-      getMessage: (key) => storedMessage(db, whatsappId, key.id),
-    });
+    const creds = state.state.creds;
+    // A pairing code that was never confirmed left `me` behind: start the registration afresh.
+    if (!isPaired(creds) && creds.me) {
+      creds.me = undefined;
+      creds.pairingCode = undefined;
+    }
+    const pairingPhone = isPaired(creds) ? undefined : await pairingPhoneOf(db, whatsappId);
+    const version = versionOverride ?? (await deps.versions.current());
+    // stop() may have come while the auth state or the version loaded: no socket may outlive it.
+    if (stopping) return;
+    const socket = deps.makeSocket(socketConfig({ db, whatsappId, auth: state, logger: blogger, version, groups }));
     current = socket;
     const ev = socket.ev;
     const mine = () => socket === current && !stopping;
+    let codeRequested = false;
     ev.on("creds.update", () => {
       // After a logout the state is forgotten: a late update from the old socket must not re-pair it.
       if (state !== auth) return;
@@ -163,15 +178,27 @@ function createBaileysSession(
       if (!mine()) return;
       if (update.qr) {
         qrShown = true;
-        handlers.onQr(update.qr);
+        if (!pairingPhone) handlers.onQr(update.qr);
+        else if (!codeRequested) {
+          // The socket is ready for a pairing request once it offers its first QR.
+          codeRequested = true;
+          socket
+            .requestPairingCode(pairingPhone)
+            .then((code) => mine() && handlers.onPairingCode(code))
+            .catch((error) => {
+              logger.warn({ err: error, whatsappId }, "pairing code refused, showing the QR instead");
+              if (mine() && update.qr) handlers.onQr(update.qr);
+            });
+        }
       }
       if (update.isNewLogin) handlers.onStatus("PAIRING");
       if (update.connection === "open") {
         open = true;
         qrShown = false;
         handlers.onStatus("CONNECTED");
+        backfill.opened();
       }
-      if (update.connection === "close") void onClose(socket, update.lastDisconnect?.error);
+      if (update.connection === "close") void onClose(socket, update.lastDisconnect?.error, version);
     });
     events.attach(ev, mine);
   }
@@ -181,28 +208,35 @@ function createBaileysSession(
     return current;
   };
 
+  async function end(how: "stop" | "logout") {
+    stopping = true;
+    clearInterval(retryTimer);
+    const socket = current;
+    current = undefined;
+    open = false;
+    if (socket && how === "logout") {
+      await socket.logout().catch((error) => logger.warn({ err: error, whatsappId }, "WhatsApp logout failed"));
+    }
+    await socket?.end(undefined).catch(() => {});
+  }
+
   return {
     async start() {
       stopping = false;
       qrShown = false;
+      // What a previous run logged and never finished is processed before anything new.
+      events.replay();
+      clearInterval(retryTimer);
+      // An event the pipeline failed on (the database away for a moment) gets another try soon, not only at the next start.
+      retryTimer = setInterval(() => {
+        if (open && !stopping) events.retryFailed();
+      }, RETRY_FAILED_MS);
+      retryTimer.unref?.();
       await connect();
     },
-    async stop() {
-      stopping = true;
-      const socket = current;
-      current = undefined;
-      open = false;
-      await socket?.end(undefined).catch(() => {});
-    },
+    stop: () => end("stop"),
     async logout() {
-      stopping = true;
-      const socket = current;
-      current = undefined;
-      open = false;
-      if (socket) {
-        await socket.logout().catch((error) => logger.warn({ err: error, whatsappId }, "WhatsApp logout failed"));
-        await socket.end(undefined).catch(() => {});
-      }
+      await end("logout");
       auth = undefined;
       await clearDatabaseAuthState(db, whatsappId);
     },
@@ -212,15 +246,16 @@ function createBaileysSession(
       const quoted = message.quoted ? quotedMessage(message.quoted, message.to, message.isGroup) : undefined;
       let sent: WAMessage | undefined;
       try {
-        // Our own id, chosen before sending, so WhatsApp's echo of this message matches the stored row.
+        // Our own id, chosen before sending, so the stored row and any later copy match.
         const options = { ...(quoted ? { quoted } : {}), ...(message.id ? { messageId: message.id } : {}) };
-        sent = await socket.sendMessage(jid, toMessageContent(message), Object.keys(options).length ? options : undefined);
+        sent = await socket.sendMessage(jid, await toSendable(message), Object.keys(options).length ? options : undefined);
       } catch (error) {
         throw new AppError("ERR_SENDING_WAPP_MSG", { message: String(error) });
       }
       if (!sent?.key.id) throw new AppError("ERR_SENDING_WAPP_MSG");
       const seconds = Number(sent.messageTimestamp ?? 0);
-      return { wid: sent.key.id, timestamp: seconds ? new Date(seconds * 1000) : new Date(), raw: toRaw(sent) };
+      // WhatsApp Web has no separate server ack for its own sends: the answer is the acceptance.
+      return { wid: sent.key.id, timestamp: seconds ? new Date(seconds * 1000) : new Date(), raw: toRaw(sent), ack: 1 };
     },
     async deleteMessage(target) {
       const socket = live();
@@ -261,9 +296,16 @@ function createBaileysSession(
       const socket = live();
       await socket.rejectCall(call.callId, events.callerJid(call.callId) ?? numberToJid(call.from, call.isGroup));
     },
+    async sendPresence(target) {
+      if (!current || !open) return;
+      await current.sendPresenceUpdate(target.state, numberToJid(target.chat, target.isGroup)).catch(() => {});
+    },
     async downloadMedia(raw) {
       if (!isBaileysRaw(raw)) throw new AppError("ERR_WAPP_DOWNLOAD_MEDIA");
-      return fetchMedia(fromRaw(raw));
+      const data = await fetchMedia(fromRaw(raw));
+      // Never hand back a file cut at the cap as if it were whole.
+      if (data.length > context.mediaMaxBytes) throw new AppError("ERR_WAPP_DOWNLOAD_MEDIA", { message: "media too large" });
+      return data;
     },
   };
 }

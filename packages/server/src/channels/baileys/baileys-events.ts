@@ -1,59 +1,125 @@
-import { type BaileysEventEmitter, type Contact, isJidGroup, isLidUser, isPnUser, type WAMessage } from "@whiskeysockets/baileys";
-import type { ChannelHandlers, PhoneContact } from "../channel.js";
-import { jidToNumber } from "./baileys-jid.js";
+import {
+  type BaileysEventEmitter,
+  type Contact,
+  isJidGroup,
+  isLidUser,
+  isPnUser,
+  proto,
+  type WACallEvent,
+  type WAMessage,
+} from "@whiskeysockets/baileys";
+import type { ChannelHandlers, IdentityMapping, MessageUpdate, PhoneContact } from "../channel.js";
+import type { InboundLog, LoggedEvent } from "../inbound-log.js";
+import type { Backfill } from "./baileys-backfill.js";
+import { createDurableQueue } from "./baileys-inbox.js";
+import { identityOf, isIgnoredChat, jidToNumber, keyIdentities, unresolvedLids } from "./baileys-jid.js";
 import type { BaileysLogger } from "./baileys-logger.js";
-import { toAckUpdate, toInboundCall, toInboundMessage, toProtocolUpdate, toReceiptUpdate } from "./baileys-translate.js";
+import {
+  type BaileysRaw,
+  fromRaw,
+  toAckUpdate,
+  toInboundMessage,
+  toProtocolUpdate,
+  toRaw,
+  toReceiptUpdate,
+} from "./baileys-translate.js";
+import { callIdentity, toInboundCall } from "./baileys-updates.js";
 import type { GroupNames } from "./group-names.js";
 
 export interface BaileysEventsDeps {
   handlers: ChannelHandlers;
   logger: BaileysLogger;
+  inbox: InboundLog;
   fetchMedia(message: WAMessage): Promise<Buffer>;
-  groupName(jid: string): Promise<string | undefined>;
   groups: GroupNames;
-  resolveLids(message: WAMessage): Promise<Map<string, string>>;
+  /** Phone-number JIDs the LID store knows for these LIDs. */
+  lookupLids(lids: string[]): Promise<Map<string, string>>;
+  backfill: Backfill;
 }
 
 export interface BaileysEvents {
   /** Listen on a socket's emitter; `mine` tells whether that socket is still the session's. */
   attach(ev: BaileysEventEmitter, mine: () => boolean): void;
+  /** Before any live event: process what the inbound log holds unfinished from a previous run. */
+  replay(): void;
+  /** Give events whose processing failed another try (periodically, while connected). */
+  retryFailed(): void;
   contacts(): PhoneContact[];
   /** The JID a call came from, as rejectCall needs it (it may be a LID). */
   callerJid(callId: string): string | undefined;
+  idle(): Promise<void>;
 }
 
+export const LOG_KINDS = { message: "baileys.message", call: "baileys.call", update: "baileys.update" } as const;
+
 const MAX_CALLS = 200;
+const MAX_IDENTITIES = 5_000;
+
+/** A CIPHERTEXT stub (decryption failed) has no content: the sender's retry brings the real copy with the same id. */
+const isLoggable = (message: WAMessage) =>
+  !!message.key.id &&
+  !isIgnoredChat(message.key.remoteJid) &&
+  !!message.message &&
+  message.messageStubType !== proto.WebMessageInfo.StubType.CIPHERTEXT;
 
 /**
- * What the socket emits, turned into handler calls. One queue per session keeps WhatsApp's
- * order (a message before its edit, an edit before its revoke), and a failure in the pipeline
- * is logged without ever throwing into Baileys' emitter.
+ * What the socket emits, turned into handler calls. Messages, calls and refusals go through the
+ * durable inbound log; one ordered queue per session keeps WhatsApp's order (a message before its
+ * edit, an edit before its revoke), and a failure in the pipeline never throws into Baileys' emitter.
  */
 export function createBaileysEvents(deps: BaileysEventsDeps): BaileysEvents {
   const { handlers, logger } = deps;
+  const queue = createDurableQueue(deps.inbox, logger);
   const phoneBook = new Map<string, { name?: string; notify?: string }>();
   const callers = new Map<string, string>();
-  let queue: Promise<void> = Promise.resolve();
+  const reported = new Set<string>();
 
-  const enqueue = (what: string, work: () => Promise<void>) => {
-    queue = queue.then(work).catch((error) => logger.error({ err: error }, `could not process ${what}`));
+  async function reportIdentity(mapping: IdentityMapping) {
+    const key = `${mapping.lid}=${mapping.pn}`;
+    if (reported.has(key)) return;
+    await handlers.onIdentity(mapping);
+    if (reported.size >= MAX_IDENTITIES) reported.delete(reported.values().next().value as string);
+    reported.add(key);
+  }
+  const learn = (mappings: (IdentityMapping | undefined)[]) => {
+    for (const mapping of mappings) if (mapping) queue.enqueue("identity", () => reportIdentity(mapping));
   };
 
   async function handleMessage(message: WAMessage) {
-    const lidToPn = await deps.resolveLids(message);
+    for (const mapping of keyIdentities(message.key)) await reportIdentity(mapping);
+    const lidToPn = await deps.lookupLids(unresolvedLids(message.key));
     const update = toProtocolUpdate(message, lidToPn);
     if (update) {
       await handlers.onUpdate(update);
       return;
     }
     const remoteJid = message.key.remoteJid ?? "";
-    const groupName = isJidGroup(remoteJid) ? await deps.groupName(remoteJid) : undefined;
+    const groupName = isJidGroup(remoteJid) ? await deps.groups.name(remoteJid) : undefined;
     const inbound = toInboundMessage(message, { lidToPn, groupName, download: deps.fetchMedia });
     if (inbound) await handlers.onMessage(inbound);
   }
 
+  function receiveMessage(message: WAMessage) {
+    queue.receive(LOG_KINDS.message, `msg:${message.key.id}`, toRaw(message), () => handleMessage(message));
+  }
+
+  async function handleCall(call: WACallEvent) {
+    const identity = callIdentity(call);
+    if (identity) await reportIdentity(identity);
+    const lidToPn = call.callerPn ? undefined : await deps.lookupLids([call.from]);
+    const inbound = toInboundCall(call, lidToPn);
+    if (inbound) await handlers.onCall(inbound);
+  }
+
+  function receiveCall(call: WACallEvent) {
+    callers.set(call.id, call.from);
+    if (callers.size > MAX_CALLS) callers.delete(callers.keys().next().value as string);
+    queue.receive(LOG_KINDS.call, `call:${call.id}`, call, () => handleCall(call));
+  }
+
   function rememberContacts(list: Partial<Contact>[]) {
     for (const contact of list) {
+      learn([identityOf(contact.id, contact.phoneNumber), identityOf(contact.id, contact.lid)]);
       const jid = contact.id && isLidUser(contact.id) ? contact.phoneNumber : (contact.id ?? contact.phoneNumber);
       if (!jid || !isPnUser(jid)) continue;
       const number = jidToNumber(jid);
@@ -65,49 +131,83 @@ export function createBaileysEvents(deps: BaileysEventsDeps): BaileysEvents {
     }
   }
 
+  const participantIdentities = (participants: Partial<Contact>[] | undefined) =>
+    learn((participants ?? []).flatMap((p) => [identityOf(p.id, p.phoneNumber), identityOf(p.id, p.lid)]));
+
+  async function dispatch(event: LoggedEvent) {
+    if (event.kind === LOG_KINDS.message) return handleMessage(fromRaw(event.payload as BaileysRaw));
+    if (event.kind === LOG_KINDS.update) return handlers.onUpdate(event.payload as MessageUpdate);
+    if (event.kind === LOG_KINDS.call) {
+      const call = event.payload as WACallEvent;
+      callers.set(call.id, call.from);
+      return handleCall({ ...call, date: new Date(call.date) });
+    }
+    logger.warn({ kind: event.kind }, "unknown event in the inbound log");
+  }
+
   return {
     attach(ev, mine) {
       ev.on("messages.upsert", ({ messages, type }) => {
-        // "notify": arrived live; "append": our own sends and messages from the phone itself.
-        if (!mine() || (type !== "notify" && type !== "append")) return;
-        for (const message of messages) enqueue("message", () => handleMessage(message));
+        // "notify": arrived live; "append": messages from the phone itself, or offline ones.
+        if (type !== "notify" && type !== "append") return;
+        for (const message of messages) {
+          if (!isLoggable(message)) continue;
+          if (mine()) deps.backfill.live(message);
+          receiveMessage(message);
+        }
       });
       ev.on("messages.update", (updates) => {
-        if (!mine()) return;
         for (const item of updates) {
           const update = toAckUpdate(item);
-          if (update) enqueue("message update", () => handlers.onUpdate(update));
+          if (!update) continue;
+          // A refusal is rare and the agent must see it; plain acks are many and the next one supersedes.
+          if (update.ack === -1) {
+            queue.receive(LOG_KINDS.update, `nack:${update.wid}`, update, () => handlers.onUpdate(update));
+          } else {
+            queue.enqueue("message update", () => handlers.onUpdate(update));
+          }
         }
       });
       ev.on("message-receipt.update", (receipts) => {
-        if (!mine()) return;
         for (const item of receipts) {
           const update = toReceiptUpdate(item);
-          if (update) enqueue("receipt", () => handlers.onUpdate(update));
+          if (update) queue.enqueue("receipt", () => handlers.onUpdate(update));
         }
       });
       ev.on("call", (calls) => {
-        if (!mine()) return;
-        for (const item of calls) {
-          const call = toInboundCall(item);
-          if (!call) continue;
-          callers.set(call.callId, item.from);
-          if (callers.size > MAX_CALLS) callers.delete(callers.keys().next().value as string);
-          enqueue("call", () => handlers.onCall(call));
-        }
+        // Only the offer is a new call; ringing, accept, reject and terminate follow it.
+        for (const item of calls) if (item.status === "offer") receiveCall(item);
       });
+      ev.on("lid-mapping.update", ({ lid, pn }) => learn([identityOf(lid, pn)]));
       ev.on("contacts.upsert", (contacts) => rememberContacts(contacts));
       ev.on("contacts.update", (contacts) => rememberContacts(contacts));
-      // History is not imported as messages (only live traffic makes tickets), but its contacts are the phone book.
-      ev.on("messaging-history.set", ({ contacts }) => rememberContacts(contacts));
+      ev.on("messaging-history.set", ({ contacts, messages, lidPnMappings }) => {
+        rememberContacts(contacts);
+        learn((lidPnMappings ?? []).map((m) => identityOf(m.lid, m.pn)));
+        const loggable = messages.filter(isLoggable);
+        if (loggable.length === 0) return;
+        queue.enqueue("history", async () => {
+          for (const message of await deps.backfill.gap(loggable)) receiveMessage(message);
+        });
+      });
       ev.on("groups.upsert", (groups) => {
-        for (const group of groups) deps.groups.remember(group);
+        for (const group of groups) {
+          deps.groups.remember(group);
+          participantIdentities(group.participants);
+        }
       });
       ev.on("groups.update", (groups) => {
-        for (const group of groups) deps.groups.remember(group);
+        for (const group of groups) deps.groups.changed(group);
+      });
+      ev.on("group-participants.update", ({ id, participants }) => {
+        deps.groups.changed({ id });
+        participantIdentities(participants);
       });
     },
+    replay: () => queue.replay(dispatch),
+    retryFailed: () => queue.replay(dispatch, { retriesOnly: true }),
     contacts: () => [...phoneBook].map(([number, { name, notify }]) => ({ number, name: name || notify || number })),
     callerJid: (callId) => callers.get(callId),
+    idle: () => queue.idle(),
   };
 }

@@ -54,14 +54,15 @@ describe("outbound content through Baileys' generator", () => {
     });
   });
 
-  it("a voice note is a ptt audio message, a document keeps its name and caption", async () => {
+  it("a voice note ffmpeg could not convert is still ptt in its own type; a document keeps its name and caption", async () => {
+    // What production sends after a conversion is proven through the outbox (test/baileys/app-outbox.test.ts).
     const voice = await generate("5511999990001@s.whatsapp.net", {
       to: "5511999990001",
       isGroup: false,
       body: "",
-      media: { data: Buffer.from("OggS-not-really"), mimetype: "audio/ogg; codecs=opus", filename: "voice.ogg", asVoice: true },
+      media: { data: Buffer.from("ID3-not-converted"), mimetype: "audio/mpeg", filename: "voice.mp3", asVoice: true },
     });
-    expect(voice.message?.audioMessage).toMatchObject({ ptt: true, mimetype: "audio/ogg; codecs=opus", directPath: "/v/t62/x" });
+    expect(voice.message?.audioMessage).toMatchObject({ ptt: true, mimetype: "audio/mpeg", directPath: "/v/t62/x" });
     expect(toInboundMessage({ key: voice.key, message: voice.message }, { download: noDownload })).toMatchObject({
       type: "audio",
       fromMe: true,

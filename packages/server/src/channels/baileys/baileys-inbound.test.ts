@@ -1,57 +1,31 @@
-import { proto, type WAMessage } from "@whiskeysockets/baileys";
+import { proto } from "@whiskeysockets/baileys";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { connectedSession, type Recorded, type Rig } from "../../../test/baileys/baileys-test-rig.js";
+import type { FakeSocket } from "../../../test/baileys/fake-socket.js";
+import { CUSTOMER, driver, incoming } from "../../../test/baileys/inbound-helpers.js";
 import { openTestDatabase } from "../../../test/harness.js";
 import type { ChannelSession } from "../channel.js";
 import { insertConnection } from "../test-support.js";
-import { connectedSession, type Recorded, type Rig } from "./baileys-test-rig.js";
-import type { FakeSocket } from "./fake-socket.js";
 
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
 let rig: Rig;
 let socket: FakeSocket;
 let rec: Recorded;
 let session: ChannelSession;
+let deliver: ReturnType<typeof driver>["deliver"];
+let expectIgnored: ReturnType<typeof driver>["expectIgnored"];
 
 beforeAll(async () => {
   database = await openTestDatabase();
   rig = await connectedSession(database.db, await insertConnection(database.db, "baileys"));
   ({ socket, rec, session } = rig);
+  ({ deliver, expectIgnored } = driver(rig));
 });
 afterAll(async () => {
   await session.stop();
   await database.close();
   await database.drop();
 });
-
-const CUSTOMER = "5511999990001@s.whatsapp.net";
-let n = 0;
-/** A message as Baileys' decoder builds it: a plain key (with its Alt fields) around a proto.Message. */
-function incoming(message: proto.IMessage, key: Partial<WAMessage["key"]> = {}, extra: Partial<WAMessage> = {}): WAMessage {
-  n += 1;
-  return {
-    key: { remoteJid: CUSTOMER, fromMe: false, id: `3A${String(n).padStart(6, "0")}`, ...key },
-    messageTimestamp: 1_700_000_000 + n,
-    pushName: "Ana",
-    message: proto.Message.fromObject(message),
-    ...extra,
-  };
-}
-
-async function deliver(message: WAMessage, type: "notify" | "append" = "notify") {
-  const before = rec.messages.length + rec.updates.length;
-  socket.ev.emit("messages.upsert", { messages: [message], type });
-  await vi.waitFor(() => expect(rec.messages.length + rec.updates.length).toBeGreaterThan(before));
-  return rec.messages.at(-1)!;
-}
-
-/** Emits something that must be ignored, then a marker message; only the marker may arrive. */
-async function expectIgnored(message: WAMessage) {
-  const before = rec.messages.length + rec.updates.length;
-  socket.ev.emit("messages.upsert", { messages: [message], type: "notify" });
-  const marker = await deliver(incoming({ conversation: "marker" }));
-  expect(marker.body).toBe("marker");
-  expect(rec.messages.length + rec.updates.length).toBe(before + 1);
-}
 
 describe("Baileys inbound messages", () => {
   it("text and extended text, with sender, timestamp, reply and raw", async () => {
@@ -88,6 +62,10 @@ describe("Baileys inbound messages", () => {
     });
     const got = await deliver(image);
     expect(got).toMatchObject({ type: "image", body: "look", media: { mimetype: "image/jpeg" } });
+    expect(got.media?.size).toBeUndefined();
+    const declared = await deliver(incoming({ documentMessage: { mimetype: "application/zip", fileLength: 3_000_000_000 } }));
+    // WhatsApp's declared size reaches the pipeline, which refuses what is over its cap before downloading.
+    expect(declared.media?.size).toBe(3_000_000_000);
     expect(await got.media!.download()).toEqual(Buffer.from("media-bytes"));
     expect(rig.downloads.at(-1)!.key.id).toBe(image.key.id);
 
@@ -209,6 +187,28 @@ describe("Baileys inbound messages", () => {
     expect(await deliver(incoming({ conversation: "resolved" }, { remoteJid: "55556666777788@lid" }))).toMatchObject({
       chat: "5511999990006",
     });
+    // Every *Alt pair is a LID <-> phone mapping the pipeline records (and merges contacts with).
+    expect(rec.identities).toEqual(
+      expect.arrayContaining([
+        { lid: "98765432101234@lid", pn: "5511999990004" },
+        { lid: "11112222333344@lid", pn: "5511999990005" },
+      ]),
+    );
+  });
+
+  it("a customer known only by LID stays a LID address, never a phone number made of its digits", async () => {
+    const before = rec.messages.length;
+    socket.lidOnly("21795436714609@lid", { conversation: "sem número" });
+    await vi.waitFor(() => expect(rec.messages.length).toBe(before + 1));
+    expect(rec.messages.at(-1)).toMatchObject({ chat: "21795436714609@lid", sender: { number: "21795436714609@lid" } });
+
+    const inGroup = await deliver(
+      incoming({ conversation: "lid member" }, { remoteJid: "120363041234567890@g.us", participant: "31313131313131@lid" }),
+    );
+    expect(inGroup.sender?.number).toBe("31313131313131@lid");
+
+    await session.send({ to: "21795436714609@lid", isGroup: false, body: "olá" });
+    expect(socket.sent.at(-1)!.jid).toBe("21795436714609@lid");
   });
 
   it("messages sent from the phone itself arrive as fromMe, live or appended", async () => {
@@ -218,10 +218,9 @@ describe("Baileys inbound messages", () => {
     expect(await deliver(incoming({ conversation: "typed on the phone" }, { fromMe: true }))).toMatchObject({ fromMe: true });
   });
 
-  it("ignores status, broadcast lists, newsletters, reactions and protocol noise", async () => {
+  it("ignores status, broadcast lists, newsletters, key distribution and protocol noise", async () => {
     await expectIgnored(incoming({ conversation: "my status" }, { remoteJid: "status@broadcast", participant: CUSTOMER }));
     await expectIgnored(incoming({ conversation: "channel post" }, { remoteJid: "120363000000000000@newsletter" }));
-    await expectIgnored(incoming({ reactionMessage: { key: { id: "X" }, text: "👍" } }));
     await expectIgnored(
       incoming({ protocolMessage: { type: proto.Message.ProtocolMessage.Type.EPHEMERAL_SETTING, ephemeralExpiration: 86400 } }),
     );
@@ -244,7 +243,13 @@ describe("Baileys inbound messages", () => {
       ],
     });
     await vi.waitFor(() =>
-      expect(rec.updates.at(-1)).toEqual({ wid: original.wid, chat: "5511999990001", fromMe: false, editedBody: "fixed" }),
+      expect(rec.updates.at(-1)).toEqual({
+        wid: original.wid,
+        chat: "5511999990001",
+        fromMe: false,
+        author: "5511999990001",
+        editedBody: "fixed",
+      }),
     );
     socket.ev.emit("messages.upsert", {
       type: "notify",
@@ -268,83 +273,14 @@ describe("Baileys inbound messages", () => {
       messages: [incoming({ protocolMessage: { key: { id: original.wid }, type: type.REVOKE } })],
     });
     await vi.waitFor(() =>
-      expect(rec.updates.at(-1)).toEqual({ wid: original.wid, chat: "5511999990001", fromMe: false, revoked: true }),
+      expect(rec.updates.at(-1)).toEqual({
+        wid: original.wid,
+        chat: "5511999990001",
+        fromMe: false,
+        author: "5511999990001",
+        revoked: true,
+      }),
     );
-  });
-
-  it("acks from messages.update and message-receipt.update", async () => {
-    const key = { remoteJid: CUSTOMER, fromMe: true, id: "3EB0ACK" };
-    const Status = proto.WebMessageInfo.Status;
-    socket.ev.emit("messages.update", [
-      { key, update: { status: Status.SERVER_ACK } },
-      { key, update: { status: Status.DELIVERY_ACK } },
-      { key, update: { status: Status.READ } },
-      { key, update: { status: Status.PLAYED } },
-      { key, update: { status: Status.ERROR } },
-      { key, update: { starred: true } },
-    ]);
-    await vi.waitFor(() => expect(rec.updates.filter((u) => u.wid === "3EB0ACK").map((u) => u.ack)).toEqual([1, 2, 3, 4]));
-    expect(rec.updates.at(-1)).toEqual({ wid: "3EB0ACK", chat: "5511999990001", fromMe: true, ack: 4 });
-
-    const groupKey = { remoteJid: "120363041234567890@g.us", fromMe: true, id: "3EB0GRP" };
-    socket.ev.emit("message-receipt.update", [
-      { key: groupKey, receipt: { userJid: "5511999990003@s.whatsapp.net", receiptTimestamp: 1_700_000_010 } },
-      { key: groupKey, receipt: { userJid: "5511999990003@s.whatsapp.net", readTimestamp: 1_700_000_020 } },
-    ]);
-    await vi.waitFor(() => expect(rec.updates.filter((u) => u.wid === "3EB0GRP").map((u) => u.ack)).toEqual([2, 3]));
-  });
-
-  it("calls: offers reach the handlers (ringing and the rest do not) and can be rejected", async () => {
-    const date = new Date("2026-01-01T10:00:00Z");
-    const offer = {
-      chatId: CUSTOMER,
-      from: "44445555666677@lid",
-      callerPn: CUSTOMER,
-      id: "CALL-1",
-      date,
-      isVideo: true,
-      status: "offer" as const,
-      offline: false,
-    };
-    socket.ev.emit("call", [
-      offer,
-      { ...offer, status: "ringing" as const },
-      { ...offer, id: "CALL-2", status: "terminate" as const },
-    ]);
-    await vi.waitFor(() => expect(rec.calls).toHaveLength(1));
-    expect(rec.calls[0]).toEqual({ callId: "CALL-1", from: "5511999990001", isGroup: false, isVideo: true, timestamp: date });
-    await session.rejectCall(rec.calls[0]);
-    // Rejected with the JID WhatsApp used for the call, which may be a LID.
-    expect(socket.rejected).toEqual([{ callId: "CALL-1", from: "44445555666677@lid" }]);
-  });
-
-  it("keeps the phone's contacts from contacts.upsert, contacts.update and history sync", async () => {
-    socket.ev.emit("contacts.upsert", [
-      { id: "5511999990001@s.whatsapp.net", name: "Ana Saved", notify: "Ana" },
-      { id: "120363041234567890@g.us", name: "A group" },
-    ]);
-    socket.ev.emit("contacts.update", [
-      { id: "5511999990002@s.whatsapp.net", notify: "Bob" },
-      { id: "5511999990001@s.whatsapp.net", notify: "Ana B." },
-    ]);
-    socket.ev.emit("messaging-history.set", {
-      chats: [],
-      messages: [],
-      isLatest: true,
-      contacts: [
-        { id: "77778888999900@lid", phoneNumber: "5511999990007@s.whatsapp.net", notify: "Lia" },
-        { id: "12121212@lid" },
-      ],
-    });
-    const contacts = await session.listContacts();
-    expect(contacts).toEqual(
-      expect.arrayContaining([
-        { number: "5511999990001", name: "Ana Saved" },
-        { number: "5511999990002", name: "Bob" },
-        { number: "5511999990007", name: "Lia" },
-      ]),
-    );
-    expect(contacts).toHaveLength(3);
   });
 
   it("a failing pipeline does not stop the next messages", async () => {

@@ -1,15 +1,34 @@
-import { isJidBroadcast, isJidGroup, isJidNewsletter, isLidUser, jidDecode, type WAMessageKey } from "@whiskeysockets/baileys";
-import type { ChatNumber } from "../channel.js";
+import {
+  isHostedLidUser,
+  isHostedPnUser,
+  isJidBroadcast,
+  isJidGroup,
+  isJidNewsletter,
+  isLidUser,
+  isPnUser,
+  jidDecode,
+  type WAMessageKey,
+} from "@whiskeysockets/baileys";
+import type { ChatNumber, IdentityMapping } from "../channel.js";
+
+const isLid = (jid: string | null | undefined): jid is string =>
+  !!jid && (isLidUser(jid) === true || isHostedLidUser(jid) === true);
+const isPn = (jid: string | null | undefined): jid is string => !!jid && (isPnUser(jid) === true || isHostedPnUser(jid) === true);
 
 /**
- * A JID's user part: "5511999990001:12@s.whatsapp.net" -> "5511999990001". Phone numbers are
- * digits; group ids are kept as WhatsApp writes them (old groups are "creator-timestamp").
+ * A JID as the channel's address. Phone numbers become digits ("5511999990001:12@s.whatsapp.net"
+ * -> "5511999990001"); group ids are kept as WhatsApp writes them; a LID keeps its server
+ * ("2179…@lid"), because its digits are not a phone number and must never be dialled as one.
  */
 export function jidToNumber(jid: string): ChatNumber {
-  const user = jidDecode(jid)?.user ?? jid.split("@")[0].split(":")[0];
-  return isJidGroup(jid) ? user : user.replace(/\D/g, "");
+  const decoded = jidDecode(jid);
+  const user = decoded?.user ?? jid.split("@")[0].split(":")[0];
+  if (isJidGroup(jid)) return user;
+  if (isLid(jid)) return `${user}@${decoded?.server ?? "lid"}`;
+  return user.replace(/\D/g, "");
 }
 
+/** The JID to send to: an address with a server ("…@lid") is already one. */
 export function numberToJid(number: ChatNumber, isGroup: boolean): string {
   if (number.includes("@")) return number;
   return isGroup ? `${number}@g.us` : `${number.replace(/\D/g, "")}@s.whatsapp.net`;
@@ -25,11 +44,11 @@ type LegacyKey = WAMessageKey & { senderPn?: string; participantPn?: string };
 
 /**
  * WhatsApp increasingly addresses people by LID (an opaque id) instead of their number. Baileys
- * puts the phone-number JID next to it when the server sends one: prefer that.
+ * puts the other form next to it when the server sends one: prefer the phone number.
  */
 export function phoneJid(jid: string, alternative: string | null | undefined, lidToPn?: ReadonlyMap<string, string>): string {
-  if (!isLidUser(jid)) return jid;
-  if (alternative && !isLidUser(alternative)) return alternative;
+  if (!isLid(jid)) return jid;
+  if (isPn(alternative)) return alternative;
   return lidToPn?.get(jid) ?? jid;
 }
 
@@ -50,10 +69,27 @@ export function authorJid(key: WAMessageKey, lidToPn?: ReadonlyMap<string, strin
 export function unresolvedLids(key: WAMessageKey): string[] {
   const lids: string[] = [];
   const chat = chatJid(key);
-  if (isLidUser(chat)) lids.push(chat);
+  if (isLid(chat)) lids.push(chat);
   if (key.participant) {
     const author = authorJid(key);
-    if (isLidUser(author)) lids.push(author);
+    if (isLid(author)) lids.push(author);
   }
   return lids;
+}
+
+/** A LID and a phone number known to be one person, as the pipeline records it; undefined unless it is one of each. */
+export function identityOf(a: string | null | undefined, b: string | null | undefined): IdentityMapping | undefined {
+  const lid = isLid(a) ? a : isLid(b) ? b : undefined;
+  const pn = isPn(a) ? a : isPn(b) ? b : undefined;
+  if (!lid || !pn) return undefined;
+  return { lid: jidToNumber(lid), pn: jidToNumber(pn) };
+}
+
+/** Every LID <-> phone pair a message key reveals (the chat's and the group participant's *Alt fields). */
+export function keyIdentities(key: WAMessageKey): IdentityMapping[] {
+  const legacy = key as LegacyKey;
+  return [
+    identityOf(key.remoteJid, key.remoteJidAlt ?? legacy.senderPn),
+    identityOf(key.participant, key.participantAlt ?? legacy.participantPn),
+  ].filter((m): m is IdentityMapping => m !== undefined);
 }

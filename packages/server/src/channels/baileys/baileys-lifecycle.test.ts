@@ -1,12 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { fakeBaileys } from "../../../test/baileys/baileys-test-rig.js";
+import type { FakeSocket } from "../../../test/baileys/fake-socket.js";
 import { openTestDatabase } from "../../../test/harness.js";
 import { whatsappAuth } from "../../db/schema.js";
 import type { ChannelFactory } from "../channel.js";
 import { createSessionManager, type SessionManager } from "../session-manager.js";
 import { insertConnection, recordingSink, silentLogger } from "../test-support.js";
-import { fakeBaileys } from "./baileys-test-rig.js";
-import type { FakeSocket } from "./fake-socket.js";
 
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
 let manager: SessionManager | undefined;
@@ -36,6 +36,7 @@ function setup() {
     logger: silentLogger(),
     sink: rec.sink,
     onState: rec.onState,
+    mediaMaxBytes: 64 * 1024 * 1024,
     backoff: { initialMs: 10, maxMs: 20 },
   });
   return { ...fake, rec, manager };
@@ -70,10 +71,10 @@ describe("Baileys connection lifecycle through the session manager", () => {
     expect(Buffer.isBuffer(config.auth?.creds.noiseKey.private)).toBe(true);
 
     sockets[0].qr("2@first-qr");
-    await vi.waitFor(() => expect(rec.states.at(-1)!.state).toEqual({ status: "qrcode", qrcode: "2@first-qr" }));
+    await vi.waitFor(() => expect(rec.states.at(-1)!.state).toEqual({ status: "qrcode", qrcode: "2@first-qr", pairingCode: "" }));
     pair(sockets[0]);
     await vi.waitFor(() => expect(manager.status(id)).toBe("PAIRING"));
-    expect(rec.states.at(-1)!.state).toEqual({ status: "PAIRING", qrcode: "" });
+    expect(rec.states.at(-1)!.state).toEqual({ status: "PAIRING", qrcode: "", pairingCode: "" });
 
     sockets[0].close(515);
     await vi.waitFor(() => expect(sockets).toHaveLength(2));
@@ -95,7 +96,11 @@ describe("Baileys connection lifecycle through the session manager", () => {
     await vi.waitFor(async () => expect(await credsRow(id)).toBeDefined());
 
     sockets[0].close(428);
-    await vi.waitFor(() => expect(rec.states.map((s) => s.state)).toContainEqual({ status: "TIMEOUT", retries: 1 }));
+    await vi.waitFor(() =>
+      expect(rec.states.map((s) => s.state)).toContainEqual(
+        expect.objectContaining({ status: "TIMEOUT", retries: 1, reconnecting: true }),
+      ),
+    );
     expect(() => manager.get(id)).toThrow(expect.objectContaining({ code: "ERR_WAPP_NOT_INITIALIZED" }));
     await vi.waitFor(() => expect(sockets).toHaveLength(2));
     // The new session read the credentials back from the database: no QR needed.
@@ -135,7 +140,14 @@ describe("Baileys connection lifecycle through the session manager", () => {
     await vi.waitFor(() => expect(manager.status(id)).toBe("DISCONNECTED"));
     await new Promise((r) => setTimeout(r, 50));
     expect(sockets).toHaveLength(1);
-    expect(rec.states.at(-1)!.state).toEqual({ status: "DISCONNECTED", qrcode: "", retries: 0 });
+    expect(rec.states.at(-1)!.state).toEqual({
+      status: "DISCONNECTED",
+      qrcode: "",
+      pairingCode: "",
+      retries: 0,
+      statusReason: "QR_TIMEOUT",
+      lastError: "Error: Connection Failure",
+    });
   });
 
   it("disconnect logs the phone out and clears the auth state; stop keeps it", async () => {

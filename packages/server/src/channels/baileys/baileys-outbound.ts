@@ -1,7 +1,12 @@
 import { type AnyMessageContent, proto, type WAMessage, type WAMessageKey } from "@whiskeysockets/baileys";
+import { voiceSeconds, voiceWaveform } from "../../media/voice.js";
+import { readOpus } from "../../media/voice-ogg.js";
 import type { ChatNumber, OutboundMessage } from "../channel.js";
 import { numberToJid } from "./baileys-jid.js";
 import { fromRaw, isBaileysRaw } from "./baileys-translate.js";
+
+/** The mimetype WhatsApp's apps give their voice notes; without the codec some clients never play them. */
+export const VOICE_MIMETYPE = "audio/ogg; codecs=opus";
 
 /** What sendMessage gets for an outbound message: text, or media with the body as caption. */
 export function toMessageContent(message: OutboundMessage): AnyMessageContent {
@@ -13,11 +18,24 @@ export function toMessageContent(message: OutboundMessage): AnyMessageContent {
   if (major === "image" && media.mimetype !== "image/gif") return { image: media.data, mimetype: media.mimetype, caption };
   if (major === "video") return { video: media.data, mimetype: media.mimetype, caption };
   if (major === "audio") {
-    // A voice note is a ptt audio; WhatsApp plays ogg/opus best, but the caller's format is kept.
-    const audio: AnyMessageContent = { audio: media.data, mimetype: media.mimetype, ptt: !!media.asVoice };
-    return audio;
+    // Voice notes are converted to Ogg/Opus on upload; the codec must be named for WhatsApp to play them.
+    const voice = !!media.asVoice && readOpus(media.data) !== undefined;
+    return { audio: media.data, mimetype: voice ? VOICE_MIMETYPE : media.mimetype, ptt: !!media.asVoice };
   }
   return { document: media.data, mimetype: media.mimetype, fileName: media.filename, caption };
+}
+
+/**
+ * The content as sent: a voice note also carries its length and the waveform its bubble draws
+ * (Baileys could only compute the waveform with an optional package we do not install).
+ */
+export async function toSendable(message: OutboundMessage): Promise<AnyMessageContent> {
+  const content = toMessageContent(message);
+  if (!("audio" in content) || content.mimetype !== VOICE_MIMETYPE || !message.media) return content;
+  const data = message.media.data;
+  const seconds = voiceSeconds(data);
+  const waveform = await voiceWaveform(data);
+  return { ...content, ...(seconds ? { seconds } : {}), ...(waveform ? { waveform } : {}) };
 }
 
 /**

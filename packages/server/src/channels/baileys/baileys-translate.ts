@@ -2,19 +2,19 @@ import {
   BufferJSON,
   getContentType,
   isJidGroup,
-  type MessageUserReceiptUpdate,
   normalizeMessageContent,
   proto,
   toNumber,
-  type WACallEvent,
   type WAMessage,
-  type WAMessageUpdate,
 } from "@whiskeysockets/baileys";
-import type { Ack, InboundCall, InboundMessage, MessageUpdate } from "../channel.js";
+import type { InboundMessage, MessageUpdate } from "../channel.js";
+import { isSilentType, isViewOnce, readableText, typeName } from "./baileys-content.js";
 import { authorJid, chatJid, isIgnoredChat, jidToNumber } from "./baileys-jid.js";
 
+export { statusToAck, toAckUpdate, toInboundCall, toReceiptUpdate } from "./baileys-updates.js";
+
 /**
- * Pure translation from Baileys' shapes to the channel's (design §5). No socket here, so every
+ * Pure translation from Baileys' messages to the channel's (design §5). No socket here, so every
  * rule can be tested with real proto objects.
  */
 
@@ -26,15 +26,21 @@ export interface TranslateContext {
   download(message: WAMessage): Promise<Buffer>;
 }
 
-/** What we keep of a WAMessage to quote, delete or re-download it later (JSON-safe). */
+/** What we keep of a WAMessage to quote, delete, re-download or replay it later (JSON-safe). */
 export interface BaileysRaw {
   key: WAMessage["key"];
   message: unknown;
   messageTimestamp?: number;
+  pushName?: string;
 }
 
 export function toRaw(message: WAMessage): BaileysRaw {
-  const plain = { key: message.key, message: message.message, messageTimestamp: toNumber(message.messageTimestamp) || undefined };
+  const plain = {
+    key: message.key,
+    message: message.message,
+    messageTimestamp: toNumber(message.messageTimestamp) || undefined,
+    pushName: message.pushName || undefined,
+  };
   return JSON.parse(JSON.stringify(plain, BufferJSON.replacer));
 }
 
@@ -50,6 +56,7 @@ export function fromRaw(raw: BaileysRaw): WAMessage {
     key: revived.key,
     message: revived.message ? proto.Message.fromObject(revived.message as object) : undefined,
     messageTimestamp: revived.messageTimestamp,
+    pushName: revived.pushName,
   };
 }
 
@@ -59,15 +66,14 @@ const timestampOf = (message: WAMessage) => new Date((toNumber(message.messageTi
 export function textOf(content: proto.IMessage | null | undefined): string {
   const c = normalizeMessageContent(content);
   if (!c) return "";
+  const type = getContentType(c);
   return (
     c.conversation ??
     c.extendedTextMessage?.text ??
     c.imageMessage?.caption ??
     c.videoMessage?.caption ??
     c.documentMessage?.caption ??
-    c.buttonsResponseMessage?.selectedDisplayText ??
-    c.listResponseMessage?.title ??
-    c.templateButtonReplyMessage?.selectedDisplayText ??
+    (type ? readableText(c, type) : undefined) ??
     ""
   );
 }
@@ -93,18 +99,15 @@ const MEDIA_TYPES = {
   stickerMessage: "sticker",
 } as const;
 
-const TEXT_TYPES = new Set([
-  "conversation",
-  "extendedTextMessage",
-  "buttonsResponseMessage",
-  "listResponseMessage",
-  "templateButtonReplyMessage",
-]);
+/** Content handled elsewhere: edits and revokes (protocol) and reactions become updates. */
+const UPDATE_TYPES = new Set(["protocolMessage", "reactionMessage"]);
+
+const canDownload = (media: MediaContent) => !!media.mediaKey?.length && !!(media.directPath || media.url);
 
 /**
- * A chat message as the pipeline wants it, or undefined for what is not one: protocol
- * messages (edits and revokes are updates), reactions, polls, key distribution, status,
- * broadcast lists and channels.
+ * A chat message as the pipeline wants it, or undefined for what is not one: edits, revokes
+ * and reactions (updates), key distribution and other silent content, status, broadcast lists
+ * and channels. Anything a customer wrote that Zapdesk cannot show is kept as "unsupported".
  */
 export function toInboundMessage(message: WAMessage, context: TranslateContext): InboundMessage | undefined {
   const { key } = message;
@@ -112,7 +115,7 @@ export function toInboundMessage(message: WAMessage, context: TranslateContext):
   const content = normalizeMessageContent(message.message);
   if (!content) return undefined;
   const type = getContentType(content);
-  if (!type) return undefined;
+  if (!type || UPDATE_TYPES.has(type) || isSilentType(type)) return undefined;
 
   const isGroup = isJidGroup(key.remoteJid ?? "") === true;
   const fromMe = !!key.fromMe;
@@ -130,11 +133,16 @@ export function toInboundMessage(message: WAMessage, context: TranslateContext):
     raw: toRaw(message),
   };
 
-  if (TEXT_TYPES.has(type)) return { ...base, body: textOf(content) };
+  if (type === "conversation" || type === "extendedTextMessage") return { ...base, body: textOf(content) };
 
   if (type in MEDIA_TYPES) {
     const media = content[type] as MediaContent;
     const mediaType = MEDIA_TYPES[type as keyof typeof MEDIA_TYPES];
+    // View-once media usually stays on the phone: without keys there is nothing to download.
+    if (isViewOnce(message.message) && !canDownload(media)) {
+      return { ...base, type: "unsupported", body: "viewOnce" };
+    }
+    const size = media.fileLength === null || media.fileLength === undefined ? undefined : toNumber(media.fileLength);
     return {
       ...base,
       type: mediaType,
@@ -142,6 +150,7 @@ export function toInboundMessage(message: WAMessage, context: TranslateContext):
       media: {
         mimetype: media.mimetype ?? (mediaType === "sticker" ? "image/webp" : "application/octet-stream"),
         filename: media.fileName ?? undefined,
+        size,
         download: () => context.download(message),
       },
     };
@@ -170,69 +179,50 @@ export function toInboundMessage(message: WAMessage, context: TranslateContext):
   if (type === "contactsArrayMessage") {
     const contacts = content.contactsArrayMessage?.contacts ?? [];
     const vcards = contacts.map((c) => c.vcard).filter((v): v is string => !!v);
-    if (vcards.length === 0) return undefined;
-    const names = contacts.map((c) => c.displayName).filter(Boolean);
+    if (vcards.length > 0) {
+      const names = contacts.map((c) => c.displayName).filter(Boolean);
+      return {
+        ...base,
+        type: "vcard",
+        body: content.contactsArrayMessage?.displayName || names.join(", "),
+        vcard: vcards.join("\n"),
+      };
+    }
+  }
+
+  const readable = readableText(content, type);
+  if (readable) return { ...base, body: readable };
+  return { ...base, type: "unsupported", body: typeName(type) };
+}
+
+/**
+ * Edits, revokes and reactions arrive as messages inside messages.upsert. `author` is who sent
+ * the change (the participant in groups, the chat in 1:1), so that the pipeline can refuse one
+ * member rewriting another's message.
+ */
+export function toProtocolUpdate(message: WAMessage, lidToPn?: ReadonlyMap<string, string>): MessageUpdate | undefined {
+  if (isIgnoredChat(message.key.remoteJid)) return undefined;
+  const content = normalizeMessageContent(message.message);
+  const fromMe = !!message.key.fromMe;
+  const chat = jidToNumber(chatJid(message.key, lidToPn));
+  const author = fromMe ? undefined : jidToNumber(authorJid(message.key, lidToPn));
+
+  const reaction = content?.reactionMessage;
+  if (reaction?.key?.id) {
     return {
-      ...base,
-      type: "vcard",
-      body: content.contactsArrayMessage?.displayName || names.join(", "),
-      vcard: vcards.join("\n"),
+      wid: reaction.key.id,
+      chat,
+      reaction: { by: author ?? "me", name: message.pushName || undefined, emoji: reaction.text ?? "", fromMe },
     };
   }
 
-  return undefined;
-}
-
-/** Edits and revokes arrive as protocol messages inside messages.upsert. */
-export function toProtocolUpdate(message: WAMessage, lidToPn?: ReadonlyMap<string, string>): MessageUpdate | undefined {
-  if (isIgnoredChat(message.key.remoteJid)) return undefined;
-  const protocol = normalizeMessageContent(message.message)?.protocolMessage;
+  const protocol = content?.protocolMessage;
   const target = protocol?.key?.id;
   if (!protocol || !target) return undefined;
-  // The author of the protocol message is also the author of the message it changes.
-  const base = { wid: target, chat: jidToNumber(chatJid(message.key, lidToPn)), fromMe: !!message.key.fromMe };
+  const base: MessageUpdate = { wid: target, chat, fromMe, ...(author ? { author } : {}) };
   if (protocol.type === proto.Message.ProtocolMessage.Type.REVOKE) return { ...base, revoked: true };
   if (protocol.type === proto.Message.ProtocolMessage.Type.MESSAGE_EDIT && protocol.editedMessage) {
     return { ...base, editedBody: textOf(protocol.editedMessage) };
   }
   return undefined;
-}
-
-/** WebMessageInfo.Status (ERROR 0, PENDING 1, SERVER_ACK 2, DELIVERY_ACK 3, READ 4, PLAYED 5) -> ack 0-4. */
-export function statusToAck(status: number | null | undefined): Ack | undefined {
-  if (status === null || status === undefined || status <= proto.WebMessageInfo.Status.ERROR) return undefined;
-  return Math.min(4, status - 1) as Ack;
-}
-
-/**
- * Acks from messages.update. Edits and revokes also show up here, derived by Baileys from
- * the protocol message we already handle in messages.upsert, so they are not repeated.
- */
-export function toAckUpdate(update: WAMessageUpdate, lidToPn?: ReadonlyMap<string, string>): MessageUpdate | undefined {
-  const { key } = update;
-  if (!key.id || isIgnoredChat(key.remoteJid)) return undefined;
-  const ack = statusToAck(update.update.status);
-  if (ack === undefined) return undefined;
-  return { wid: key.id, chat: jidToNumber(chatJid(key, lidToPn)), fromMe: !!key.fromMe, ack };
-}
-
-/** Per-recipient receipts (groups, and some 1:1 chats): the highest one reached. */
-export function toReceiptUpdate(
-  receipt: MessageUserReceiptUpdate,
-  lidToPn?: ReadonlyMap<string, string>,
-): MessageUpdate | undefined {
-  const { key } = receipt;
-  if (!key.id || isIgnoredChat(key.remoteJid)) return undefined;
-  const r = receipt.receipt;
-  const ack: Ack | undefined = r.playedTimestamp ? 4 : r.readTimestamp ? 3 : r.receiptTimestamp ? 2 : undefined;
-  if (ack === undefined) return undefined;
-  return { wid: key.id, chat: jidToNumber(chatJid(key, lidToPn)), fromMe: !!key.fromMe, ack };
-}
-
-/** Only the offer is a new call; ringing, accept, reject and terminate follow it. */
-export function toInboundCall(call: WACallEvent): InboundCall | undefined {
-  if (call.status !== "offer") return undefined;
-  const isGroup = !!call.isGroup;
-  const from = call.callerPn && !isGroup ? call.callerPn : isGroup && call.groupJid ? call.groupJid : call.from;
-  return { callId: call.id, from: jidToNumber(from), isGroup, isVideo: !!call.isVideo, timestamp: call.date ?? new Date() };
 }

@@ -1,7 +1,7 @@
 import type { proto, WAMessageKey } from "@whiskeysockets/baileys";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { messages } from "../../db/schema.js";
+import { contacts, messages, tickets, whatsapps } from "../../db/schema.js";
 import { fromRaw, isBaileysRaw } from "./baileys-translate.js";
 
 /** The content of a message we stored (its provider data), for Baileys' resend requests. */
@@ -31,4 +31,25 @@ export async function storedKeys(db: Db, whatsappId: number, wids: string[]): Pr
     if (row.wid && isBaileysRaw(row.raw)) keys.set(row.wid, fromRaw(row.raw).key);
   }
   return keys;
+}
+
+/**
+ * Chats with an active ticket on the connection, each with the time of its newest stored message:
+ * history newer than that is a gap to fill; anything older is already there or predates the ticket.
+ */
+export async function activeChats(db: Db, whatsappId: number): Promise<Map<string, Date>> {
+  const rows = await db
+    .select({ number: contacts.number, newest: sql<string | null>`max(${messages.createdAt})` })
+    .from(tickets)
+    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+    .leftJoin(messages, eq(messages.ticketId, tickets.id))
+    .where(and(eq(tickets.whatsappId, whatsappId), inArray(tickets.status, ["pending", "open"])))
+    .groupBy(contacts.number);
+  return new Map(rows.map((r) => [r.number, r.newest ? new Date(r.newest) : new Date(0)]));
+}
+
+/** The number a connection pairs by code instead of QR (digits), when the admin chose that. */
+export async function pairingPhoneOf(db: Db, whatsappId: number): Promise<string | undefined> {
+  const [row] = await db.select({ phone: whatsapps.pairingPhone }).from(whatsapps).where(eq(whatsapps.id, whatsappId));
+  return row?.phone?.replace(/\D/g, "") || undefined;
 }

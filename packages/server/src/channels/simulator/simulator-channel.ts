@@ -6,8 +6,6 @@ import { type Phone, recordOutbound, recordRead, rememberMessage } from "./simul
 export interface SimulatorTiming {
   /** How long the QR shows before the simulated phone "scans" it (0: pair at once, inside start()). */
   qrDelayMs: number;
-  /** Delay of the server ack (1) after a send; null: no automatic ack. */
-  autoAckMs: number | null;
   now: () => Date;
 }
 
@@ -61,17 +59,6 @@ export function createSimulatorSession(phone: Phone, context: ChannelContext, ti
     handlers.onStatus("CONNECTED");
   }
 
-  function scheduleServerAck(wid: string, to: string) {
-    if (timing.autoAckMs === null) return;
-    setTimeout(() => {
-      const record = phone.outbound.find((m) => m.wid === wid);
-      if (record && record.ack < 1) record.ack = 1;
-      handlers
-        .onUpdate({ wid, chat: to, fromMe: true, ack: 1 })
-        .catch((error) => logger.warn({ err: error, whatsappId, wid }, "simulator ack not applied"));
-    }, timing.autoAckMs).unref?.();
-  }
-
   return {
     async start() {
       active = true;
@@ -109,13 +96,13 @@ export function createSimulatorSession(phone: Phone, context: ChannelContext, ti
         },
         quotedWid: message.quoted?.wid,
         timestamp: timestamp.toISOString(),
-        ack: 0,
+        ack: 1,
         deleted: false,
       });
       rememberMessage(phone, wid, { chat: message.to, isGroup: message.isGroup, fromMe: true });
-      scheduleServerAck(wid, message.to);
       const raw: SimulatorRaw = { simulator: { wid } };
-      return { wid, timestamp, raw };
+      // Like WhatsApp Web: the send's answer is the server's acceptance, no separate ack event follows.
+      return { wid, timestamp, raw, ack: 1 };
     },
     async deleteMessage(target) {
       online();
@@ -142,6 +129,10 @@ export function createSimulatorSession(phone: Phone, context: ChannelContext, ti
     async rejectCall(call) {
       online();
       phone.rejectedCalls.push(call.callId);
+    },
+    async sendPresence(target) {
+      online();
+      phone.presence.set(target.chat, target.state);
     },
     async downloadMedia(raw) {
       const data = isSimulatorRaw(raw) ? phone.media.get(raw.simulator.wid) : undefined;

@@ -4,8 +4,10 @@ import type {
   SimulatorAck,
   SimulatorCall,
   SimulatorEdit,
+  SimulatorIdentity,
   SimulatorInbound,
   SimulatorOutboundMessage,
+  SimulatorReaction,
 } from "@zapdesk/core";
 import { AppError } from "../../lib/app-error.js";
 import type { Ack, ChannelFactory, ChannelHandlers, InboundMessage } from "../channel.js";
@@ -15,8 +17,6 @@ import { newPhone, type Phone, type ReadReceipt, rememberMedia, rememberMessage 
 export interface SimulatorHubOptions {
   /** How long the QR shows before pairing; default 1.5 s, tests use 0. */
   qrDelayMs?: number;
-  /** Delay of the automatic server ack after a send; default 100 ms, null disables it. */
-  autoAckMs?: number | null;
   now?: () => Date;
 }
 
@@ -33,6 +33,9 @@ export interface SimulatorHub {
   revoke(whatsappId: number, input: { id: string }): Promise<void>;
   edit(whatsappId: number, input: SimulatorEdit): Promise<void>;
   call(whatsappId: number, input: SimulatorCall): Promise<{ callId: string }>;
+  react(whatsappId: number, input: SimulatorReaction): Promise<void>;
+  /** WhatsApp learns (and tells) that a LID customer has this phone number. */
+  identity(whatsappId: number, input: SimulatorIdentity): Promise<void>;
   /** Drop the connection as a network failure would; the session manager reconnects. */
   disconnect(whatsappId: number): void;
   /** What the customers' phones received, oldest first, optionally for one number. */
@@ -58,7 +61,6 @@ function vcardName(vcard: string): string {
 export function createSimulatorHub(options: SimulatorHubOptions = {}): SimulatorHub {
   const timing: SimulatorTiming = {
     qrDelayMs: options.qrDelayMs ?? 1_500,
-    autoAckMs: options.autoAckMs === undefined ? 100 : options.autoAckMs,
     now: options.now ?? (() => new Date()),
   };
   const phones = new Map<number, Phone>();
@@ -136,8 +138,30 @@ export function createSimulatorHub(options: SimulatorHubOptions = {}): Simulator
       const { phone, handlers } = live(id);
       const message = known(phone, input.id);
       const record = phone.outbound.find((m) => m.wid === input.id);
-      if (record) record.ack = Math.max(record.ack, input.ack);
-      await handlers.onUpdate({ wid: input.id, chat: message.chat, fromMe: message.fromMe, ack: input.ack as Ack });
+      if (record) record.ack = input.ack === -1 ? -1 : Math.max(record.ack, input.ack);
+      await handlers.onUpdate({
+        wid: input.id,
+        chat: message.chat,
+        fromMe: message.fromMe,
+        ack: input.ack as Ack,
+        ...(input.error ? { error: input.error } : {}),
+      });
+    },
+
+    async react(id, input) {
+      const { phone, handlers } = live(id);
+      const message = known(phone, input.id);
+      await handlers.onUpdate({
+        wid: input.id,
+        chat: message.chat,
+        fromMe: message.fromMe,
+        reaction: { by: input.from, name: phone.customers.get(input.from) || undefined, emoji: input.emoji, fromMe: false },
+      });
+    },
+
+    async identity(id, input) {
+      const { handlers } = live(id);
+      await handlers.onIdentity(input);
     },
 
     async revoke(id, input) {

@@ -30,6 +30,8 @@ export interface Phone {
   media: Map<string, Buffer>;
   reads: ReadReceipt[];
   rejectedCalls: string[];
+  /** What each customer sees of the agents: "composing" while one types. */
+  presence: Map<ChatNumber, "composing" | "paused">;
 }
 
 // Bounds so that a long benchmark through the simulator does not grow memory without end.
@@ -47,6 +49,7 @@ export function newPhone(): Phone {
     media: new Map(),
     reads: [],
     rejectedCalls: [],
+    presence: new Map(),
   };
 }
 

@@ -4,12 +4,14 @@ import {
   simulatorAckSchema,
   simulatorCallSchema,
   simulatorEditSchema,
+  simulatorIdentitySchema,
   simulatorIdResultSchema,
   simulatorInboundSchema,
   simulatorMessageRefSchema,
   simulatorOutboundListSchema,
   simulatorOutboundQuerySchema,
   simulatorParamsSchema,
+  simulatorReactionSchema,
 } from "@zapdesk/core";
 import type { onRequestHookHandler } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -85,6 +87,24 @@ export const simulatorRoutes: FastifyPluginAsyncZod<SimulatorRoutesOptions> = as
     "/simulator/:whatsappId/call",
     { schema: { tags, params, body: simulatorCallSchema, response: { 200: z.object({ callId: z.string() }) } } },
     (request) => hub.call(connected(request.params.whatsappId), request.body),
+  );
+
+  app.post(
+    "/simulator/:whatsappId/reaction",
+    { schema: { tags, params, body: simulatorReactionSchema, response: ok } },
+    async (request) => {
+      await hub.react(connected(request.params.whatsappId), request.body);
+      return { message: "Reaction delivered" };
+    },
+  );
+
+  app.post(
+    "/simulator/:whatsappId/identity",
+    { schema: { tags, params, body: simulatorIdentitySchema, response: ok } },
+    async (request) => {
+      await hub.identity(connected(request.params.whatsappId), request.body);
+      return { message: "Identity revealed" };
+    },
   );
 
   app.post("/simulator/:whatsappId/disconnect", { schema: { tags, params, response: ok } }, async (request) => {

@@ -24,8 +24,8 @@ const unused: ChannelFactory = () => {
   throw new Error("no baileys in these tests");
 };
 
-function setup(options: { qrDelayMs?: number; autoAckMs?: number | null; backoff?: { initialMs: number; maxMs: number } } = {}) {
-  const hub: SimulatorHub = createSimulatorHub({ qrDelayMs: options.qrDelayMs ?? 0, autoAckMs: options.autoAckMs ?? null });
+function setup(options: { qrDelayMs?: number; backoff?: { initialMs: number; maxMs: number } } = {}) {
+  const hub: SimulatorHub = createSimulatorHub({ qrDelayMs: options.qrDelayMs ?? 0 });
   const rec = recordingSink();
   manager = createSessionManager({
     db: database.db,
@@ -33,6 +33,7 @@ function setup(options: { qrDelayMs?: number; autoAckMs?: number | null; backoff
     logger: silentLogger(),
     sink: rec.sink,
     onState: rec.onState,
+    mediaMaxBytes: 64 * 1024 * 1024,
     backoff: options.backoff ?? { initialMs: 10, maxMs: 40 },
   });
   return { hub, rec, manager };
@@ -47,7 +48,13 @@ describe("simulator channel with the session manager", () => {
     expect(rec.statuses(id)).toEqual(["OPENING", "qrcode", "PAIRING", "CONNECTED"]);
     const qr = rec.states.find((s) => s.state.status === "qrcode")!.state.qrcode;
     expect(qr).toMatch(/^zapdesk-simulator:/);
-    expect(rec.states.at(-1)!.state).toEqual({ status: "CONNECTED", qrcode: "", retries: 0 });
+    expect(rec.states.at(-1)!.state).toEqual({
+      status: "CONNECTED",
+      qrcode: "",
+      pairingCode: "",
+      retries: 0,
+      statusReason: null,
+    });
     expect(manager.isConnected(id)).toBe(true);
     expect(manager.provider(id)).toBe("simulator");
     expect(manager.get(id)).toBeDefined();
@@ -103,6 +110,7 @@ describe("simulator channel with the session manager", () => {
       logger: silentLogger(),
       sink: rec.sink,
       onState: rec.onState,
+      mediaMaxBytes: 64 * 1024 * 1024,
     });
     try {
       await Promise.all([counting.start(id), counting.start(id), counting.requestNewQr(id), counting.start(id)]);
@@ -191,7 +199,7 @@ describe("simulator channel with the session manager", () => {
   });
 
   it("records what the customer's phone receives and reports acks, edits, revokes and calls", async () => {
-    const { hub, rec, manager } = setup({ autoAckMs: 0 });
+    const { hub, rec, manager } = setup();
     const id = await insertConnection(database.db, "simulator");
     await manager.start(id);
     await hub.inbound(id, { from: "5511999990001", body: "hi", id: "IN1" });
@@ -220,7 +228,9 @@ describe("simulator channel with the session manager", () => {
     });
     expect(hub.outbound(id)).toHaveLength(3);
 
-    await vi.waitFor(() => expect(rec.updates.filter((u) => u.update.ack === 1)).toHaveLength(3));
+    // Like WhatsApp Web, the server's acceptance is the send's answer: no ack event of its own.
+    expect(text.ack).toBe(1);
+    expect(rec.updates.filter((u) => u.update.ack === 1)).toHaveLength(0);
     expect(hub.outbound(id)[0].ack).toBe(1);
     await hub.ack(id, { id: text.wid, ack: 3 });
     expect(rec.updates.at(-1)!.update).toEqual({ wid: text.wid, chat: "5511999990001", fromMe: true, ack: 3 });
@@ -261,7 +271,9 @@ describe("simulator channel with the session manager", () => {
     });
     await vi.waitFor(() => expect(manager.isConnected(id)).toBe(true));
     expect(Date.now() - before).toBeGreaterThanOrEqual(15);
-    expect(rec.states.map((s) => s.state)).toContainEqual({ status: "TIMEOUT", retries: 1 });
+    expect(rec.states.map((s) => s.state)).toContainEqual(
+      expect.objectContaining({ status: "TIMEOUT", retries: 1, reconnecting: true }),
+    );
 
     hub.disconnect(id);
     await vi.waitFor(() => expect(manager.isConnected(id)).toBe(true));
@@ -292,6 +304,7 @@ describe("simulator channel with the session manager", () => {
       logger: silentLogger(),
       sink: rec.sink,
       onState: rec.onState,
+      mediaMaxBytes: 64 * 1024 * 1024,
       backoff: { initialMs: 5, maxMs: 20 },
     });
     try {
@@ -299,7 +312,13 @@ describe("simulator channel with the session manager", () => {
       await vi.waitFor(() => expect(flaky.isConnected(id)).toBe(true));
       const retries = rec.states.filter((s) => s.state.status === "TIMEOUT").map((s) => s.state.retries);
       expect(retries).toEqual([1, 2, 3]);
-      expect(rec.states.at(-1)!.state).toEqual({ status: "CONNECTED", qrcode: "", retries: 0 });
+      expect(rec.states.at(-1)!.state).toEqual({
+        status: "CONNECTED",
+        qrcode: "",
+        pairingCode: "",
+        retries: 0,
+        statusReason: null,
+      });
     } finally {
       await flaky.stopAll();
     }
@@ -310,7 +329,13 @@ describe("simulator channel with the session manager", () => {
     const id = await insertConnection(database.db, "simulator");
     await manager.start(id);
     await manager.disconnect(id);
-    expect(rec.states.at(-1)!.state).toEqual({ status: "DISCONNECTED", qrcode: "", retries: 0 });
+    expect(rec.states.at(-1)!.state).toEqual({
+      status: "DISCONNECTED",
+      qrcode: "",
+      pairingCode: "",
+      retries: 0,
+      statusReason: null,
+    });
     await new Promise((r) => setTimeout(r, 30));
     expect(manager.isConnected(id)).toBe(false);
     expect(manager.status(id)).toBe("DISCONNECTED");
@@ -341,6 +366,7 @@ describe("simulator channel with the session manager", () => {
       logger: silentLogger(),
       sink: rec.sink,
       onState: rec.onState,
+      mediaMaxBytes: 64 * 1024 * 1024,
       backoff: { initialMs: 5, maxMs: 5 },
     });
     try {
@@ -350,7 +376,13 @@ describe("simulator channel with the session manager", () => {
       await vi.waitFor(() => expect(other.status(id)).toBe("DISCONNECTED"));
       await new Promise((r) => setTimeout(r, 30));
       expect(other.status(id)).toBe("DISCONNECTED");
-      expect(rec.states.at(-1)!.state).toEqual({ status: "DISCONNECTED", qrcode: "", retries: 0 });
+      expect(rec.states.at(-1)!.state).toEqual({
+        status: "DISCONNECTED",
+        qrcode: "",
+        pairingCode: "",
+        retries: 0,
+        statusReason: "LOGGED_OUT",
+      });
     } finally {
       await other.stopAll();
     }

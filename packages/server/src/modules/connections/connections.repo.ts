@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { queues, whatsappQueues, whatsapps } from "../../db/schema.js";
+import { inboundEvents, queues, whatsappQueues, whatsapps } from "../../db/schema.js";
 
 export type ConnectionRow = typeof whatsapps.$inferSelect;
 export type ConnectionWithQueues = ConnectionRow & {
@@ -56,21 +56,39 @@ export async function countConnections(db: Db): Promise<number> {
   return row.n;
 }
 
+type Editable = Pick<
+  ConnectionRow,
+  | "name"
+  | "greetingMessage"
+  | "farewellMessage"
+  | "isDefault"
+  | "status"
+  | "qrcode"
+  | "pairingCode"
+  | "pairingPhone"
+  | "retries"
+  | "statusReason"
+  | "sendMinGapMs"
+  | "sendJitterMs"
+  | "cloudPhoneNumberId"
+  | "cloudBusinessAccountId"
+  | "cloudAccessToken"
+  | "cloudAppSecret"
+  | "cloudVerifyToken"
+  | "lastError"
+  | "lastErrorAt"
+  | "lastEventAt"
+>;
+
 export async function insertConnection(
   db: Db,
-  values: Pick<ConnectionRow, "name" | "provider" | "greetingMessage" | "farewellMessage" | "isDefault">,
+  values: Pick<ConnectionRow, "name" | "provider" | "greetingMessage" | "farewellMessage" | "isDefault"> & Partial<Editable>,
 ): Promise<ConnectionRow> {
   const [row] = await db.insert(whatsapps).values(values).returning();
   return row;
 }
 
-export async function updateConnection(
-  db: Db,
-  id: number,
-  values: Partial<
-    Pick<ConnectionRow, "name" | "greetingMessage" | "farewellMessage" | "isDefault" | "status" | "qrcode" | "retries">
-  >,
-): Promise<ConnectionRow | undefined> {
+export async function updateConnection(db: Db, id: number, values: Partial<Editable>): Promise<ConnectionRow | undefined> {
   const [row] = await db
     .update(whatsapps)
     .set({ ...values, updatedAt: new Date() })
@@ -101,4 +119,34 @@ export async function deleteConnection(db: Db, id: number): Promise<boolean> {
 export async function oldestConnection(db: Db): Promise<ConnectionRow | undefined> {
   const [row] = await db.select().from(whatsapps).orderBy(asc(whatsapps.id)).limit(1);
   return row;
+}
+
+/** A reconnect, counted per (UTC) day for the health panel. */
+export async function countReconnect(db: Db, id: number, day: string): Promise<void> {
+  await db
+    .update(whatsapps)
+    .set({
+      reconnectsToday: sql`case when ${whatsapps.reconnectsDay} = ${day} then ${whatsapps.reconnectsToday} + 1 else 1 end`,
+      reconnectsDay: day,
+    })
+    .where(eq(whatsapps.id, id));
+}
+
+/** Something arrived on the connection (health), without touching updatedAt. */
+export async function touchLastEvent(db: Db, id: number, at: Date): Promise<void> {
+  await db.update(whatsapps).set({ lastEventAt: at }).where(eq(whatsapps.id, id));
+}
+
+/** Pending inbound events per connection (health). */
+export async function inboundLagByConnection(db: Db): Promise<Map<number, { pending: number; oldestAt: Date | null }>> {
+  const rows = await db
+    .select({
+      whatsappId: inboundEvents.whatsappId,
+      pending: sql<number>`count(*)::int`,
+      oldestAt: sql<string | null>`min(${inboundEvents.receivedAt})`,
+    })
+    .from(inboundEvents)
+    .where(eq(inboundEvents.status, "pending"))
+    .groupBy(inboundEvents.whatsappId);
+  return new Map(rows.map((r) => [r.whatsappId, { pending: r.pending, oldestAt: r.oldestAt ? new Date(r.oldestAt) : null }]));
 }

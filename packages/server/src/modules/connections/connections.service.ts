@@ -1,17 +1,24 @@
+import { randomBytes } from "node:crypto";
 import {
   type Actor,
+  CHANNEL_CAPABILITIES,
   type Connection,
-  type ConnectionStatus,
+  type ConnectionProvider,
   can,
   type connectionInputSchema,
   type connectionUpdateSchema,
+  redactConnection,
 } from "@zapdesk/core";
 import type { z } from "zod";
+import { inboundLag } from "../../channels/inbound-log.js";
+import type { ConnectionState } from "../../channels/session-types.js";
 import type { Db } from "../../db/client.js";
 import { AppError, fieldError } from "../../lib/app-error.js";
-import { isUniqueViolation } from "../../lib/pg-errors.js";
+import { constraintName, isUniqueViolation } from "../../lib/pg-errors.js";
+import type { SecretBox } from "../../lib/secret-box.js";
 import type { Publisher } from "../../realtime/publisher.js";
 import { existingQueueIds } from "../queues/queues.repo.js";
+import { presentConnection } from "./connections.presenter.js";
 import * as repo from "./connections.repo.js";
 
 /** What the connection service needs from the session manager (the owner of live sessions). */
@@ -23,38 +30,31 @@ export interface SessionControl {
   isConnected(id: number): boolean;
 }
 
-export interface ConnectionState {
-  status?: ConnectionStatus;
-  qrcode?: string;
-  retries?: number;
-}
+/** Pacing a new connection starts with: QR sessions about one send a second, as peers do against bans. */
+const DEFAULT_PACING: Record<ConnectionProvider, { minGapMs: number; jitterMs: number }> = {
+  baileys: { minGapMs: 1000, jitterMs: 1000 },
+  simulator: { minGapMs: 0, jitterMs: 0 },
+  cloud: { minGapMs: 0, jitterMs: 0 },
+};
 
-/** The full connection; `presentForActor` blanks the QR payload for anyone but an admin. */
-export function presentConnection(row: repo.ConnectionWithQueues): Connection {
-  return {
-    id: row.id,
-    name: row.name,
-    provider: row.provider as Connection["provider"],
-    status: row.status as ConnectionStatus,
-    qrcode: row.qrcode,
-    retries: row.retries,
-    isDefault: row.isDefault,
-    greetingMessage: row.greetingMessage,
-    farewellMessage: row.farewellMessage,
-    updatedAt: row.updatedAt.toISOString(),
-    queues: row.queues.map(({ id, name, color }) => ({ id, name, color })),
-  };
-}
-
-function presentForActor(actor: Actor, row: repo.ConnectionWithQueues): Connection {
-  const connection = presentConnection(row);
-  return can(actor, "connections:viewQrcode") ? connection : { ...connection, qrcode: "" };
-}
+const ACTIVITY_WRITE_MS = 10_000;
 
 const duplicateName = () => fieldError("name", "A connection with this name already exists");
+const duplicatePhone = () => fieldError("cloud.phoneNumberId", "Another connection already uses this phone number id");
 
-export function createConnectionService(deps: { db: Db; events: Publisher; sessions: () => SessionControl }) {
-  const { db, events } = deps;
+/** A token Meta echoes in the webhook handshake: random, URL-safe, shown to the admin to copy. */
+const newVerifyToken = () => randomBytes(24).toString("base64url");
+
+export function createConnectionService(deps: {
+  db: Db;
+  events: Publisher;
+  sessions: () => SessionControl;
+  secrets: SecretBox;
+  /** The public origin (PUBLIC_URL), for webhook URLs shown in realtime events. */
+  publicUrl?: string;
+}) {
+  const { db, events, secrets } = deps;
+  const lastTouch = new Map<number, number>();
 
   function assertManager(actor: Actor) {
     if (!can(actor, "connections:manage")) throw new AppError("ERR_NO_PERMISSION");
@@ -64,6 +64,12 @@ export function createConnectionService(deps: { db: Db; events: Publisher; sessi
     const row = await repo.findConnection(db, id);
     if (!row) throw new AppError("ERR_NO_WAPP_FOUND");
     return row;
+  }
+
+  const originOf = (origin?: string) => (deps.publicUrl ?? origin ?? "").replace(/\/+$/, "");
+
+  function forActor(actor: Actor, connection: Connection): Connection {
+    return can(actor, "connections:viewQrcode") ? connection : redactConnection(connection);
   }
 
   async function validate(values: { name?: string; queueIds?: number[]; greetingMessage?: string }, exceptId?: number) {
@@ -80,22 +86,49 @@ export function createConnectionService(deps: { db: Db; events: Publisher; sessi
     }
   }
 
-  function publish(row: repo.ConnectionWithQueues) {
-    events.publish("whatsapp", { action: "update", whatsapp: presentConnection(row) });
+  const translateUnique = (error: unknown) => {
+    if (!isUniqueViolation(error)) throw error;
+    throw constraintName(error) === "whatsapps_cloud_phone_key" ? duplicatePhone() : duplicateName();
+  };
+
+  /** As the API shows it to admins, with the connection's inbound backlog (health). */
+  async function presentFull(row: repo.ConnectionWithQueues, origin?: string) {
+    return presentConnection(row, { origin: originOf(origin), lag: await inboundLag(db, row.id) });
+  }
+
+  async function publish(row: repo.ConnectionWithQueues) {
+    events.publish("whatsapp", { action: "update", whatsapp: await presentFull(row) });
+  }
+
+  /** Cloud API values as stored: secrets sealed, a verify token generated when none was given. */
+  function cloudColumns(
+    cloud: NonNullable<z.output<typeof connectionUpdateSchema>["cloud"]>,
+    current?: repo.ConnectionRow,
+  ): Partial<repo.ConnectionRow> {
+    return {
+      cloudPhoneNumberId: cloud.phoneNumberId ?? current?.cloudPhoneNumberId,
+      cloudBusinessAccountId: cloud.businessAccountId ?? current?.cloudBusinessAccountId,
+      cloudAccessToken: cloud.accessToken ? secrets.seal(cloud.accessToken) : current?.cloudAccessToken,
+      cloudAppSecret: cloud.appSecret ? secrets.seal(cloud.appSecret) : current?.cloudAppSecret,
+      cloudVerifyToken: cloud.verifyToken ?? current?.cloudVerifyToken ?? newVerifyToken(),
+    };
   }
 
   return {
-    async list(actor: Actor): Promise<Connection[]> {
-      return (await repo.listConnections(db)).map((row) => presentForActor(actor, row));
+    async list(actor: Actor, origin?: string): Promise<Connection[]> {
+      const rows = await repo.listConnections(db);
+      const lag = can(actor, "connections:viewQrcode") ? await repo.inboundLagByConnection(db) : new Map();
+      return rows.map((row) => forActor(actor, presentConnection(row, { origin: originOf(origin), lag: lag.get(row.id) })));
     },
 
-    async get(actor: Actor, id: number): Promise<Connection> {
-      return presentForActor(actor, await load(id));
+    async get(actor: Actor, id: number, origin?: string): Promise<Connection> {
+      return forActor(actor, await presentFull(await load(id), origin));
     },
 
-    async create(actor: Actor, input: z.output<typeof connectionInputSchema>): Promise<Connection> {
+    async create(actor: Actor, input: z.output<typeof connectionInputSchema>, origin?: string): Promise<Connection> {
       assertManager(actor);
       await validate(input);
+      const pacing = input.pacing ?? DEFAULT_PACING[input.provider];
       const id = await db
         .transaction(async (tx) => {
           // The first connection is the default whatever was asked: there must always be one.
@@ -106,6 +139,10 @@ export function createConnectionService(deps: { db: Db; events: Publisher; sessi
             greetingMessage: input.greetingMessage,
             farewellMessage: input.farewellMessage,
             isDefault: false,
+            pairingPhone: CHANNEL_CAPABILITIES[input.provider].pairingCode ? (input.pairingPhone ?? null) : null,
+            sendMinGapMs: pacing.minGapMs,
+            sendJitterMs: pacing.jitterMs,
+            ...(input.provider === "cloud" && input.cloud ? cloudColumns(input.cloud) : {}),
           });
           if (isDefault) {
             await repo.clearOtherDefaults(tx, row.id);
@@ -114,23 +151,25 @@ export function createConnectionService(deps: { db: Db; events: Publisher; sessi
           await repo.setConnectionQueues(tx, row.id, input.queueIds);
           return row.id;
         })
-        .catch((error: unknown) => {
-          if (isUniqueViolation(error)) throw duplicateName();
-          throw error;
-        });
+        .catch(translateUnique);
       const row = await load(id);
-      publish(row);
+      await publish(row);
       await deps.sessions().start(id);
-      return presentConnection(await load(id));
+      return presentFull(await load(id), origin);
     },
 
-    async update(actor: Actor, id: number, input: z.output<typeof connectionUpdateSchema>): Promise<Connection> {
+    async update(actor: Actor, id: number, input: z.output<typeof connectionUpdateSchema>, origin?: string): Promise<Connection> {
       assertManager(actor);
       const current = await load(id);
+      const provider = current.provider as ConnectionProvider;
       const queueIds = input.queueIds ?? current.queues.map((q) => q.id);
       const greetingMessage = input.greetingMessage ?? current.greetingMessage;
       await validate({ name: input.name, queueIds, greetingMessage }, id);
       if (input.isDefault === false && current.isDefault) throw new AppError("ERR_NO_OTHER_WHATSAPP");
+      if (input.cloud && provider !== "cloud") throw fieldError("cloud", "Only for Cloud API connections");
+      const credentialsChanged =
+        input.cloud?.accessToken !== undefined ||
+        (input.cloud?.phoneNumberId !== undefined && input.cloud.phoneNumberId !== current.cloudPhoneNumberId);
       await db
         .transaction(async (tx) => {
           if (input.isDefault) await repo.clearOtherDefaults(tx, id);
@@ -139,16 +178,20 @@ export function createConnectionService(deps: { db: Db; events: Publisher; sessi
             greetingMessage: input.greetingMessage,
             farewellMessage: input.farewellMessage,
             isDefault: input.isDefault,
+            ...(input.pairingPhone !== undefined && CHANNEL_CAPABILITIES[provider].pairingCode
+              ? { pairingPhone: input.pairingPhone }
+              : {}),
+            ...(input.pacing ? { sendMinGapMs: input.pacing.minGapMs, sendJitterMs: input.pacing.jitterMs } : {}),
+            ...(input.cloud ? cloudColumns(input.cloud, current) : {}),
           });
           if (input.queueIds) await repo.setConnectionQueues(tx, id, input.queueIds);
         })
-        .catch((error: unknown) => {
-          if (isUniqueViolation(error)) throw duplicateName();
-          throw error;
-        });
+        .catch(translateUnique);
+      // New Cloud API credentials are checked at once: the status tells whether they work.
+      if (credentialsChanged) await deps.sessions().start(id);
       const row = await load(id);
-      publish(row);
-      return presentConnection(row);
+      await publish(row);
+      return presentFull(row, origin);
     },
 
     async remove(actor: Actor, id: number): Promise<void> {
@@ -165,17 +208,26 @@ export function createConnectionService(deps: { db: Db; events: Publisher; sessi
       events.publish("whatsapp", { action: "delete", whatsappId: id });
     },
 
-    /** POST /whatsappsession/:id — try again. */
+    /** POST /whatsappsession/:id — try again (a Cloud API connection checks its token again). */
     async startSession(actor: Actor, id: number): Promise<void> {
       assertManager(actor);
       await load(id);
       await deps.sessions().start(id);
     },
 
-    /** PUT /whatsappsession/:id — forget the pairing and show a new QR code. */
-    async newQrCode(actor: Actor, id: number): Promise<void> {
+    /**
+     * PUT /whatsappsession/:id — forget the pairing and pair again: a new QR code, or a code for
+     * the given phone number. Only for connections that pair (not the Cloud API).
+     */
+    async newQrCode(actor: Actor, id: number, options: { pairingPhone?: string | null } = {}): Promise<void> {
       assertManager(actor);
-      await load(id);
+      const current = await load(id);
+      const capabilities = CHANNEL_CAPABILITIES[current.provider as ConnectionProvider];
+      if (!capabilities.qrCode) throw new AppError("ERR_WAPP_NOT_SUPPORTED");
+      if (options.pairingPhone !== undefined) {
+        if (options.pairingPhone && !capabilities.pairingCode) throw new AppError("ERR_WAPP_NOT_SUPPORTED");
+        await repo.updateConnection(db, id, { pairingPhone: options.pairingPhone });
+      }
       await deps.sessions().requestNewQr(id);
     },
 
@@ -188,13 +240,27 @@ export function createConnectionService(deps: { db: Db; events: Publisher; sessi
 
     /** Called by the session manager: persist the new state, then tell the clients. */
     async applyState(id: number, state: ConnectionState): Promise<void> {
-      const values: ConnectionState = { ...state };
+      const { reconnecting, lastError, ...rest } = state;
+      const values: Partial<repo.ConnectionRow> = { ...rest };
       // A connected or disconnected session has no QR code to show any more.
       if (state.status && state.status !== "qrcode" && state.qrcode === undefined) values.qrcode = "";
+      if (lastError) {
+        values.lastError = lastError.slice(0, 500);
+        values.lastErrorAt = new Date();
+      }
       const updated = await repo.updateConnection(db, id, values);
       if (!updated) return;
+      if (reconnecting) await repo.countReconnect(db, id, new Date().toISOString().slice(0, 10));
       const row = await load(id);
-      events.publish("whatsappSession", { action: "update", session: presentConnection(row) });
+      events.publish("whatsappSession", { action: "update", session: await presentFull(row) });
+    },
+
+    /** Something arrived on the connection: its "last event" (written at most every few seconds). */
+    touch(id: number): void {
+      const now = Date.now();
+      if (now - (lastTouch.get(id) ?? 0) < ACTIVITY_WRITE_MS) return;
+      lastTouch.set(id, now);
+      void repo.touchLastEvent(db, id, new Date(now)).catch(() => {});
     },
 
     /** GET /whatsappzdg: the id of the connected default connection. */
@@ -207,6 +273,11 @@ export function createConnectionService(deps: { db: Db; events: Publisher; sessi
 
     async listAll(): Promise<repo.ConnectionWithQueues[]> {
       return repo.listConnections(db);
+    },
+
+    /** The secrets of a Cloud API connection, opened for the channel (never for a response). */
+    openSecret(sealed: string | null): string {
+      return sealed ? secrets.open(sealed) : "";
     },
   };
 }

@@ -88,6 +88,8 @@ describe("inbound pipeline", () => {
     const vcard = "BEGIN:VCARD\nVERSION:3.0\nFN:João\nTEL;type=CELL;waid=5511988887777:+55 11 98888-7777\nEND:VCARD";
     await customerWrites(t, admin, connection.id, { from, vcard });
     expect(await phoneReceived(t, admin, connection.id, from)).toHaveLength(0);
+    // Media downloads run beside the connection's ordered events: wait for them.
+    await t.pipeline.idle();
 
     const list = await listTickets(t, admin, { status: "pending", showAll: "true" });
     const ticket = list.tickets.find((x) => x.contact.number === from)!;

@@ -19,7 +19,10 @@ export function presentMessage(row: JoinedMessage): Message {
     isDeleted: message.isDeleted,
     isEdited: message.isEdited,
     fromBot: message.fromBot,
+    error: message.errorCode ? { code: message.errorCode, title: message.errorTitle ?? "" } : null,
+    reactions: message.reactions.map(({ emoji, fromMe, name }) => ({ emoji, fromMe, name })),
     createdAt: message.createdAt.toISOString(),
+    updatedAt: message.updatedAt.toISOString(),
     contact: row.contact,
     user: row.user,
     quotedMsg: row.quoted

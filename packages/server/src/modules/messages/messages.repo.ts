@@ -68,11 +68,17 @@ export async function findMessage(db: Db, id: number): Promise<MessageRow | unde
   return row;
 }
 
-export async function findMessageByWid(db: Db, whatsappId: number, wid: string): Promise<MessageRow | undefined> {
-  const [row] = await db
+export async function findMessageByWid(
+  db: Db,
+  whatsappId: number,
+  wid: string,
+  options: { lock?: boolean } = {},
+): Promise<MessageRow | undefined> {
+  const query = db
     .select()
     .from(messages)
     .where(and(eq(messages.whatsappId, whatsappId), eq(messages.wid, wid)));
+  const [row] = options.lock ? await query.for("update") : await query;
   return row;
 }
 

@@ -118,6 +118,19 @@ export const messageRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
       messages.remove(actorOf(request), request.params.id),
     );
 
+    secured.post(
+      "/messages/:id/retry",
+      {
+        schema: {
+          tags,
+          description: "Send again a message WhatsApp refused (ack -1); it goes back to the outbox.",
+          params: idParamsSchema,
+          response: { 200: messageSchema },
+        },
+      },
+      (request) => messages.retry(actorOf(request), request.params.id),
+    );
+
     secured.get("/messages/:id/media", { schema: { tags, params: idParamsSchema } }, async (request, reply) => {
       const file = await messages.media(actorOf(request), request.params.id);
       const inline = isInlineSafe(file.mime);

@@ -1,9 +1,18 @@
-import { type Message, type MessageSendInput, PAGE_SIZE } from "@zapdesk/core";
+import {
+  ACK_FAILED,
+  CHANNEL_CAPABILITIES,
+  type ConnectionProvider,
+  type Message,
+  type MessageSendInput,
+  PAGE_SIZE,
+  SERVICE_WINDOW_MS,
+} from "@zapdesk/core";
 import { eq } from "drizzle-orm";
 import type { ChannelSession } from "../../channels/channel.js";
 import type { Db } from "../../db/client.js";
-import { outbox } from "../../db/schema.js";
+import { outbox, whatsapps } from "../../db/schema.js";
 import { AppError } from "../../lib/app-error.js";
+import type { Clock } from "../../lib/clock.js";
 import type { MediaStorage } from "../../media/storage.js";
 import type { Publisher } from "../../realtime/publisher.js";
 import * as ticketsRepo from "../tickets/tickets.repo.js";
@@ -11,11 +20,12 @@ import { scopeOf, type TicketService } from "../tickets/tickets.service.js";
 import type { AuthUser } from "../users/users.repo.js";
 import { presentMessage } from "./messages.presenter.js";
 import * as repo from "./messages.repo.js";
-import { enqueueOutbound } from "./outbound.js";
+import { enqueueOutbound, newWid } from "./outbound.js";
 import type { UploadedMedia } from "./uploads.js";
 
 export interface MessageServiceDeps {
   db: Db;
+  clock: Clock;
   events: Publisher;
   tickets: TicketService;
   storage: MediaStorage;
@@ -24,8 +34,22 @@ export interface MessageServiceDeps {
   session(whatsappId: number): ChannelSession;
 }
 
+const TYPING_REPEAT_MS = 4000;
+
+/** Whether a ticket's connection may write free-form now (the Cloud API's 24-hour window). */
+export function windowOpen(provider: ConnectionProvider, lastInboundAt: Date | null, now = Date.now()): boolean {
+  if (!CHANNEL_CAPABILITIES[provider].serviceWindow) return true;
+  return !!lastInboundAt && now - lastInboundAt.getTime() < SERVICE_WINDOW_MS;
+}
+
 export function createMessageService(deps: MessageServiceDeps) {
   const { db, events, tickets } = deps;
+  const lastTyping = new Map<number, number>();
+
+  async function providerOf(whatsappId: number): Promise<ConnectionProvider | undefined> {
+    const [row] = await db.select({ provider: whatsapps.provider }).from(whatsapps).where(eq(whatsapps.id, whatsappId));
+    return row?.provider as ConnectionProvider | undefined;
+  }
 
   async function present(id: number): Promise<Message> {
     const row = await repo.findJoinedMessage(db, id);
@@ -82,6 +106,10 @@ export function createMessageService(deps: MessageServiceDeps) {
         throw new AppError("ERR_VALIDATION", { status: 409, message: "Reopen or accept this ticket to send a message." });
       }
       if (ticket.whatsappId === null) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+      const provider = await providerOf(ticket.whatsappId);
+      if (provider && !windowOpen(provider, ticket.lastInboundAt, deps.clock.now().getTime())) {
+        throw new AppError("ERR_WAPP_WINDOW_CLOSED");
+      }
       const quotedMsgId = "quotedMsg" in input && input.quotedMsg ? input.quotedMsg.id : null;
       if (quotedMsgId) {
         const quoted = await repo.findMessage(db, quotedMsgId);
@@ -113,6 +141,43 @@ export function createMessageService(deps: MessageServiceDeps) {
       return Promise.all(ids.map(present));
     },
 
+    /** Send again a message WhatsApp refused (ack -1): back to the outbox under a fresh id. */
+    async retry(actor: AuthUser, id: number): Promise<Message> {
+      const message = await repo.findMessage(db, id);
+      if (!message) throw new AppError("ERR_NO_MESSAGE_FOUND");
+      const ticket = await tickets.accessible(actor, message.ticketId).catch(() => {
+        throw new AppError("ERR_NO_MESSAGE_FOUND");
+      });
+      if (!message.fromMe || message.ack !== ACK_FAILED || message.isDeleted) throw new AppError("ERR_MESSAGE_NOT_FAILED");
+      await db.transaction(async (tx) => {
+        await repo.updateMessage(tx, id, { ack: 0, errorCode: null, errorTitle: null, wid: newWid() });
+        await tx.insert(outbox).values({ messageId: id }).onConflictDoNothing();
+      });
+      deps.notifyOutbox();
+      const presented = await present(id);
+      events.publishTicket("appMessage", { action: "update", message: presented }, scopeOf(ticket));
+      return presented;
+    },
+
+    /** The agent types in a ticket: the customer sees "typing…" (throttled; best effort, never an error). */
+    async typing(actor: AuthUser, ticketId: number, state: "composing" | "paused"): Promise<void> {
+      const now = Date.now();
+      if (state === "composing" && now - (lastTyping.get(ticketId) ?? 0) < TYPING_REPEAT_MS) return;
+      const ticket = await tickets.accessible(actor, ticketId).catch(() => undefined);
+      if (ticket?.status !== "open" || ticket.whatsappId === null) return;
+      lastTyping.set(ticketId, state === "composing" ? now : 0);
+      if (lastTyping.size > 10_000) lastTyping.delete(lastTyping.keys().next().value as number);
+      const joined = await ticketsRepo.findJoinedTicket(db, ticketId);
+      if (!joined) return;
+      let session: ChannelSession;
+      try {
+        session = deps.session(ticket.whatsappId);
+      } catch {
+        return;
+      }
+      await session.sendPresence({ chat: joined.contact.number, isGroup: ticket.isGroup, state }).catch(() => {});
+    },
+
     /** Delete for everyone: only our own side's messages, and the revoke must reach WhatsApp. */
     async remove(actor: AuthUser, id: number): Promise<Message> {
       const message = await repo.findMessage(db, id);
@@ -124,6 +189,9 @@ export function createMessageService(deps: MessageServiceDeps) {
       if (message.isDeleted) return present(id);
       const unsent = await db.delete(outbox).where(eq(outbox.messageId, id)).returning();
       if (unsent.length === 0 && message.wid && message.whatsappId !== null) {
+        // The web hides the action where the connection cannot do it; the server refuses it all the same.
+        const provider = await providerOf(message.whatsappId);
+        if (provider && !CHANNEL_CAPABILITIES[provider].deleteForEveryone) throw new AppError("ERR_WAPP_NOT_SUPPORTED");
         const contact = await ticketsRepo.findJoinedTicket(db, ticket.id);
         try {
           await deps.session(message.whatsappId).deleteMessage({

@@ -13,6 +13,20 @@ export function newWid(): string {
   return `3EB0${randomBytes(10).toString("hex").toUpperCase()}`;
 }
 
+/** How an outbound message is to be sent, kept in its raw data until (and after) it goes. */
+export interface OutboundIntent {
+  asVoice?: boolean;
+  template?: { name: string; language: string; components: unknown[] };
+}
+
+/** The intent stored with an outbound row (older rows kept `{ asVoice }` at the top level). */
+export function outboundIntent(raw: unknown): OutboundIntent {
+  if (!raw || typeof raw !== "object") return {};
+  const stored = (raw as { outbound?: OutboundIntent }).outbound;
+  if (stored && typeof stored === "object") return stored;
+  return (raw as { asVoice?: unknown }).asVoice === true ? { asVoice: true } : {};
+}
+
 export interface OutboundInput {
   ticket: ticketsRepo.TicketRow;
   body: string;
@@ -20,6 +34,8 @@ export interface OutboundInput {
   fromBot?: boolean;
   quotedMsgId?: number | null;
   media?: { path: string; name: string; mime: string; mediaType: string; asVoice?: boolean };
+  /** An approved template (Cloud API); `body` is its rendered text. */
+  template?: OutboundIntent["template"];
   /** When the message is made (defaults to now). */
   at?: Date;
 }
@@ -52,7 +68,15 @@ export async function enqueueOutbound(tx: Db, input: OutboundInput): Promise<rep
     mediaName: input.media?.name ?? null,
     mediaMime: input.media?.mime ?? null,
     quotedMsgId: input.quotedMsgId ?? null,
-    raw: input.media?.asVoice ? { asVoice: true } : null,
+    raw:
+      input.media?.asVoice || input.template
+        ? {
+            outbound: {
+              ...(input.media?.asVoice ? { asVoice: true } : {}),
+              ...(input.template ? { template: input.template } : {}),
+            },
+          }
+        : null,
     createdAt: at,
   });
   if (!row) throw new Error("outbound message id collision");

@@ -2,7 +2,7 @@ import type { MultipartFile } from "@fastify/multipart";
 import { AppError } from "../../lib/app-error.js";
 import { mediaTypeOf, sniff } from "../../media/sniff.js";
 import { type MediaStorage, safeFileName } from "../../media/storage.js";
-import { toOggOpus } from "../../media/voice.js";
+import { isWhatsAppVoiceNote, toOggOpus } from "../../media/voice.js";
 
 export const UPLOAD_LIMITS = { fileSize: 16 * 1024 * 1024, files: 5, fields: 10, fieldSize: 64 * 1024 };
 
@@ -32,7 +32,8 @@ export async function storeBuffer(
 ): Promise<UploadedMedia> {
   let data = input;
   let type = sniff(data, claimedMime);
-  if (options.asVoice && mediaTypeOf(type.mime) === "audio" && type.mime !== "audio/ogg") {
+  // Browsers record Ogg/Opus too, but not shaped as WhatsApp's voice notes (48 kHz, one frame per packet).
+  if (options.asVoice && mediaTypeOf(type.mime) === "audio" && !isWhatsAppVoiceNote(data)) {
     const converted = await toOggOpus(data);
     if (converted) {
       data = converted;

@@ -52,6 +52,8 @@ describe("ticket access", () => {
       body: "secret order",
       media: { mimetype: "image/png", filename: "receipt.png", dataBase64: PNG },
     });
+    // Media downloads run beside the connection's ordered events: wait for them.
+    await t.pipeline.idle();
     const { tickets } = await listTickets(t, insider, { status: "pending" });
     const ticket = tickets.find((x) => x.contact.number === from)!;
     expect(ticket.queueId).toBe(sales.id);

@@ -1,4 +1,4 @@
-import type { Ticket, TicketStatus } from "@zapdesk/core";
+import type { ConnectionProvider, Ticket, TicketStatus } from "@zapdesk/core";
 import type { JoinedTicket } from "./tickets.repo.js";
 
 export function presentTicket(row: JoinedTicket): Ticket {
@@ -18,6 +18,7 @@ export function presentTicket(row: JoinedTicket): Ticket {
     contact: row.contact,
     queue: row.queue,
     user: row.user,
-    whatsapp: row.whatsapp,
+    whatsapp: row.whatsapp ? { ...row.whatsapp, provider: row.whatsapp.provider as ConnectionProvider } : null,
+    lastInboundAt: ticket.lastInboundAt?.toISOString() ?? null,
   };
 }

@@ -10,7 +10,7 @@ const joinedColumns = {
   contact: { id: contacts.id, name: contacts.name, number: contacts.number, profilePicUrl: contacts.profilePicUrl },
   queue: { id: queues.id, name: queues.name, color: queues.color },
   user: { id: users.id, name: users.name },
-  whatsapp: { id: whatsapps.id, name: whatsapps.name },
+  whatsapp: { id: whatsapps.id, name: whatsapps.name, provider: whatsapps.provider },
 };
 
 export interface JoinedTicket {
@@ -18,7 +18,7 @@ export interface JoinedTicket {
   contact: { id: number; name: string; number: string; profilePicUrl: string };
   queue: { id: number; name: string; color: string } | null;
   user: { id: number; name: string } | null;
-  whatsapp: { id: number; name: string } | null;
+  whatsapp: { id: number; name: string; provider: string } | null;
 }
 
 /** Tickets with their contact, queue, user and connection; `withTotal` also counts all matches in the same pass. */
@@ -140,13 +140,35 @@ export async function findRecentTicket(db: Db, contactId: number, whatsappId: nu
   return row as TicketRow | undefined;
 }
 
+/** The contact's latest ticket on this connection, whatever its status or age. */
+export async function findLatestTicket(db: Db, contactId: number, whatsappId: number) {
+  const [row] = await db
+    .select()
+    .from(tickets)
+    .where(and(eq(tickets.contactId, contactId), eq(tickets.whatsappId, whatsappId)))
+    .orderBy(desc(tickets.updatedAt))
+    .limit(1)
+    .for("update");
+  return row as TicketRow | undefined;
+}
+
+/** When the customer last wrote on this connection, across their tickets (the Cloud API window runs from it). */
+export async function lastInboundAt(db: Db, contactId: number, whatsappId: number): Promise<Date | null> {
+  const [row] = await db
+    .select({ at: sql<Date | null>`max(${tickets.lastInboundAt})` })
+    .from(tickets)
+    .where(and(eq(tickets.contactId, contactId), eq(tickets.whatsappId, whatsappId)));
+  return row?.at ? new Date(row.at) : null;
+}
+
 /**
  * Insert a ticket unless the contact already has an active one on this connection:
  * the partial unique index decides, so concurrent first messages cannot make two.
  */
 export async function insertTicketIfNoneActive(
   db: Db,
-  values: Pick<TicketRow, "contactId" | "whatsappId" | "status" | "isGroup"> & Partial<Pick<TicketRow, "userId" | "queueId">>,
+  values: Pick<TicketRow, "contactId" | "whatsappId" | "status" | "isGroup"> &
+    Partial<Pick<TicketRow, "userId" | "queueId" | "lastInboundAt">>,
 ): Promise<TicketRow | undefined> {
   const [row] = await db
     .insert(tickets)

@@ -128,6 +128,8 @@ export function createTicketService(deps: TicketServiceDeps) {
           status,
           isGroup: false,
           userId: status === "open" ? userId : null,
+          // The customer's service window (Cloud API) does not restart with a new ticket.
+          lastInboundAt: await repo.lastInboundAt(db, input.contactId, connection.id),
         })
         .catch((error: unknown) => {
           if (isUniqueViolation(error)) throw new AppError("ERR_OTHER_OPEN_TICKET");

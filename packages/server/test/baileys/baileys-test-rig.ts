@@ -1,18 +1,29 @@
 import type { WAMessage } from "@whiskeysockets/baileys";
 import type { ConnectionStatus } from "@zapdesk/core";
-import type { Db } from "../../db/client.js";
-import type { ChannelHandlers, ChannelSession, CloseReason, InboundCall, InboundMessage, MessageUpdate } from "../channel.js";
-import { silentLogger } from "../test-support.js";
-import { createBaileysChannelFactory } from "./baileys-channel.js";
+import { type BaileysChannelOptions, createBaileysChannelFactory } from "../../src/channels/baileys/baileys-channel.js";
+import type {
+  ChannelContext,
+  ChannelHandlers,
+  ChannelSession,
+  CloseReason,
+  IdentityMapping,
+  InboundCall,
+  InboundMessage,
+  MessageUpdate,
+} from "../../src/channels/channel.js";
+import { channelContext } from "../../src/channels/test-support.js";
+import type { Db } from "../../src/db/client.js";
 import { FakeSocket } from "./fake-socket.js";
 
 export interface Recorded {
   qrs: string[];
   statuses: ConnectionStatus[];
-  closes: { reason: CloseReason; error?: string }[];
+  closes: { reason: CloseReason; error?: string; statusReason?: string }[];
   messages: InboundMessage[];
   updates: MessageUpdate[];
   calls: InboundCall[];
+  pairingCodes: string[];
+  identities: IdentityMapping[];
 }
 
 export interface Rig {
@@ -27,13 +38,20 @@ export interface Rig {
   failNextMessage(): Promise<void>;
 }
 
-/** A Baileys factory whose sockets are FakeSockets and whose media downloads return fixed bytes. */
-export function fakeBaileys() {
+/** Never reaches the network: the bundled version is used. */
+export const noVersionFetch = async () => undefined;
+
+/**
+ * A Baileys factory whose sockets are FakeSockets and whose media downloads return fixed bytes.
+ * `socketConfig` overrides what the adapter configured (e.g. Baileys' default emitOwnEvents).
+ */
+export function fakeBaileys(options: { socketConfig?: Partial<FakeSocket["config"]> } & BaileysChannelOptions = {}) {
   const sockets: FakeSocket[] = [];
   const downloads: WAMessage[] = [];
+  const { socketConfig, ...channel } = options;
   const factory = createBaileysChannelFactory({
     makeSocket: (config) => {
-      const socket = new FakeSocket(config);
+      const socket = new FakeSocket({ ...config, ...socketConfig });
       sockets.push(socket);
       return socket;
     },
@@ -41,15 +59,27 @@ export function fakeBaileys() {
       downloads.push(message);
       return Buffer.from("media-bytes");
     },
+    fetchVersion: noVersionFetch,
+    ...channel,
   });
   return { sockets, downloads, factory };
 }
 
 export function recordingHandlers() {
-  const rec: Recorded = { qrs: [], statuses: [], closes: [], messages: [], updates: [], calls: [] };
+  const rec: Recorded = {
+    qrs: [],
+    pairingCodes: [],
+    statuses: [],
+    closes: [],
+    messages: [],
+    updates: [],
+    calls: [],
+    identities: [],
+  };
   let failure: (() => void) | undefined;
   const handlers: ChannelHandlers = {
     onQr: (qr) => rec.qrs.push(qr),
+    onPairingCode: (code) => rec.pairingCodes.push(code),
     onStatus: (status) => rec.statuses.push(status),
     onClosed: (info) => rec.closes.push(info),
     onMessage: async (message) => {
@@ -67,6 +97,9 @@ export function recordingHandlers() {
     onCall: async (call) => {
       rec.calls.push(call);
     },
+    onIdentity: async (mapping) => {
+      rec.identities.push(mapping);
+    },
   };
   const failNextMessage = () =>
     new Promise<void>((resolve) => {
@@ -76,10 +109,15 @@ export function recordingHandlers() {
 }
 
 /** A Baileys session on a fake socket that WhatsApp has just opened. */
-export async function connectedSession(db: Db, whatsappId: number): Promise<Rig> {
-  const { sockets, downloads, factory } = fakeBaileys();
+export async function connectedSession(
+  db: Db,
+  whatsappId: number,
+  overrides: Partial<ChannelContext> = {},
+  options: Parameters<typeof fakeBaileys>[0] = {},
+): Promise<Rig> {
+  const { sockets, downloads, factory } = fakeBaileys(options);
   const { rec, handlers, failNextMessage } = recordingHandlers();
-  const session = factory({ whatsappId, db, handlers, logger: silentLogger() });
+  const session = factory(channelContext(db, whatsappId, handlers, overrides));
   await session.start();
   const socket = sockets[0];
   socket.open();

@@ -1,0 +1,157 @@
+import { proto } from "@whiskeysockets/baileys";
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { connectedSession, fakeBaileys, recordingHandlers } from "../../../test/baileys/baileys-test-rig.js";
+import { CUSTOMER, incoming } from "../../../test/baileys/inbound-helpers.js";
+import { openTestDatabase } from "../../../test/harness.js";
+import { contacts, inboundEvents, messages, tickets } from "../../db/schema.js";
+import { channelContext, insertConnection } from "../test-support.js";
+
+let database: Awaited<ReturnType<typeof openTestDatabase>>;
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+});
+afterAll(async () => {
+  await database.close();
+  await database.drop();
+});
+
+const logRows = (whatsappId: number) =>
+  database.db
+    .select({
+      key: inboundEvents.eventKey,
+      kind: inboundEvents.kind,
+      status: inboundEvents.status,
+      attempts: inboundEvents.attempts,
+    })
+    .from(inboundEvents)
+    .where(eq(inboundEvents.whatsappId, whatsappId));
+
+describe("the durable inbound log", () => {
+  it("a message is in the log before the pipeline sees it, and marked done only after", async () => {
+    const whatsappId = await insertConnection(database.db, "baileys");
+    const { sockets, factory } = fakeBaileys();
+    const { rec, handlers } = recordingHandlers();
+    const seenInLog: string[] = [];
+    const session = factory(
+      channelContext(database.db, whatsappId, {
+        ...handlers,
+        onMessage: async (message) => {
+          seenInLog.push(...(await logRows(whatsappId)).map((r) => `${r.key}:${r.status}`));
+          await handlers.onMessage(message);
+        },
+      }),
+    );
+    await session.start();
+    const rig = { socket: sockets[0], rec, session };
+    rig.socket.open();
+    const message = incoming({ conversation: "logged first" });
+    rig.socket.receive(message);
+    await vi.waitFor(async () =>
+      expect(await logRows(whatsappId)).toMatchObject([{ key: `msg:${message.key.id}`, status: "done" }]),
+    );
+    expect(seenInLog).toEqual([`msg:${message.key.id}:pending`]);
+    expect((await logRows(whatsappId))[0].kind).toBe("baileys.message");
+
+    // WhatsApp delivering it again changes nothing.
+    rig.socket.receive(message);
+    rig.socket.receive(incoming({ conversation: "next" }));
+    await vi.waitFor(() => expect(rig.rec.messages.map((m) => m.body)).toEqual(["logged first", "next"]));
+    await rig.session.stop();
+  });
+
+  it("what the pipeline failed on stays pending and is replayed first when the session starts again", async () => {
+    const whatsappId = await insertConnection(database.db, "baileys");
+    const rig = await connectedSession(database.db, whatsappId);
+    const failed = rig.failNextMessage();
+    const message = incoming({ conversation: "the database hiccuped" });
+    rig.socket.receive(message);
+    await failed;
+    await vi.waitFor(async () => expect(await logRows(whatsappId)).toMatchObject([{ status: "pending", attempts: 1 }]));
+    await rig.session.stop();
+
+    const { sockets, factory } = fakeBaileys();
+    const { rec, handlers } = recordingHandlers();
+    const session = factory(channelContext(database.db, whatsappId, handlers));
+    await session.start();
+    sockets[0].receive(incoming({ conversation: "arrived after the restart" }));
+    await vi.waitFor(() =>
+      expect(rec.messages.map((m) => m.body)).toEqual(["the database hiccuped", "arrived after the restart"]),
+    );
+    expect(rec.messages[0]).toMatchObject({ wid: message.key.id, chat: "5511999990001", sender: { name: "Ana" } });
+    await vi.waitFor(async () => expect((await logRows(whatsappId)).every((r) => r.status === "done")).toBe(true));
+    await session.stop();
+  });
+
+  it("a decryption failure is not logged, so the sender's retried copy (same id) is stored, once", async () => {
+    const whatsappId = await insertConnection(database.db, "baileys");
+    const rig = await connectedSession(database.db, whatsappId);
+    const retried = incoming({ conversation: "second try" });
+    rig.socket.ciphertextStub(retried.key);
+    rig.socket.receive(retried);
+    rig.socket.receive(retried);
+    await vi.waitFor(() => expect(rig.rec.messages).toHaveLength(1));
+    expect(rig.rec.messages[0]).toMatchObject({ wid: retried.key.id, body: "second try" });
+    expect(await logRows(whatsappId)).toHaveLength(1);
+    await rig.session.stop();
+  });
+
+  it("calls and refusals are logged too; plain acks are not", async () => {
+    const whatsappId = await insertConnection(database.db, "baileys");
+    const rig = await connectedSession(database.db, whatsappId);
+    rig.socket.ev.emit("call", [
+      { chatId: CUSTOMER, from: CUSTOMER, id: "CALL-LOG", date: new Date(), status: "offer", offline: false },
+    ]);
+    rig.socket.nack({ remoteJid: CUSTOMER, id: "3EB0NACKED" }, "479");
+    rig.socket.ev.emit("messages.update", [
+      { key: { remoteJid: CUSTOMER, id: "3EB0ACKED", fromMe: true }, update: { status: proto.WebMessageInfo.Status.READ } },
+    ]);
+    await vi.waitFor(() => expect(rig.rec.updates).toHaveLength(2));
+    await vi.waitFor(() => expect(rig.rec.calls).toHaveLength(1));
+    const rows = await logRows(whatsappId);
+    expect(rows.map((r) => r.key).sort()).toEqual(["call:CALL-LOG", "nack:3EB0NACKED"]);
+    await rig.session.stop();
+  });
+});
+
+describe("backfill after a reconnect", () => {
+  it("asks the phone for the history before the first new message of an active chat, and stores only the gap", async () => {
+    const whatsappId = await insertConnection(database.db, "baileys");
+    const [contact] = await database.db.insert(contacts).values({ name: "Ana", number: "5511999990001" }).returning();
+    const [ticket] = await database.db.insert(tickets).values({ contactId: contact.id, whatsappId, status: "open" }).returning();
+    const lastStored = new Date(1_700_000_100 * 1000);
+    await database.db
+      .insert(messages)
+      .values({ ticketId: ticket.id, whatsappId, wid: "3AOLD", body: "before", createdAt: lastStored });
+
+    const rig = await connectedSession(database.db, whatsappId);
+    const live = incoming({ conversation: "hello? anyone?" }, {}, { messageTimestamp: 1_700_000_300 });
+    rig.socket.receive(live);
+    await vi.waitFor(() => expect(rig.socket.historyRequests).toHaveLength(1));
+    expect(rig.socket.historyRequests[0]).toMatchObject({ count: 50, key: live.key, timestampMs: 1_700_000_300_000 });
+    // A second message of the same chat does not ask again; a chat without an active ticket never does.
+    rig.socket.receive(incoming({ conversation: "again" }, {}, { messageTimestamp: 1_700_000_301 }));
+    rig.socket.receive(incoming({ conversation: "stranger" }, { remoteJid: "5511999990077@s.whatsapp.net" }));
+    await vi.waitFor(() => expect(rig.rec.messages).toHaveLength(3));
+    expect(rig.socket.historyRequests).toHaveLength(1);
+
+    const lost = incoming({ conversation: "the message lost in the crash" }, {}, { messageTimestamp: 1_700_000_200 });
+    const older = incoming({ conversation: "already stored long ago" }, {}, { messageTimestamp: 1_700_000_000 });
+    const elsewhere = incoming(
+      { conversation: "old chat" },
+      { remoteJid: "5511999990088@s.whatsapp.net" },
+      { messageTimestamp: 1_700_000_250 },
+    );
+    rig.socket.history([older, lost, elsewhere, live]);
+    await vi.waitFor(() => expect(rig.rec.messages.map((m) => m.body)).toContain("the message lost in the crash"));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(rig.rec.messages.map((m) => m.body)).toEqual(["hello? anyone?", "again", "stranger", "the message lost in the crash"]);
+    const logged = await database.db
+      .select()
+      .from(inboundEvents)
+      .where(and(eq(inboundEvents.whatsappId, whatsappId), eq(inboundEvents.eventKey, `msg:${lost.key.id}`)));
+    expect(logged).toHaveLength(1);
+    await rig.session.stop();
+  });
+});

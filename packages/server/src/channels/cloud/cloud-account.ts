@@ -1,0 +1,58 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "../../db/client.js";
+import { whatsapps } from "../../db/schema.js";
+
+/** A Cloud API connection's settings with its secrets opened (never leaves the server). */
+export interface CloudAccount {
+  whatsappId: number;
+  phoneNumberId: string;
+  businessAccountId: string;
+  accessToken: string;
+  appSecret: string;
+  verifyToken: string;
+}
+
+/** How the channel reaches the Graph API and opens the sealed secrets (the connection service's SecretBox). */
+export interface CloudDeps {
+  graphUrl: string;
+  openSecret(sealed: string | null): string;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+}
+
+/** The connection's Cloud API settings, or undefined when it is not a Cloud API connection (or is gone). */
+export async function loadCloudAccount(
+  db: Db,
+  whatsappId: number,
+  openSecret: CloudDeps["openSecret"],
+): Promise<CloudAccount | undefined> {
+  const [row] = await db
+    .select({
+      provider: whatsapps.provider,
+      phoneNumberId: whatsapps.cloudPhoneNumberId,
+      businessAccountId: whatsapps.cloudBusinessAccountId,
+      accessToken: whatsapps.cloudAccessToken,
+      appSecret: whatsapps.cloudAppSecret,
+      verifyToken: whatsapps.cloudVerifyToken,
+    })
+    .from(whatsapps)
+    .where(eq(whatsapps.id, whatsappId));
+  if (row?.provider !== "cloud" || !row.phoneNumberId) return undefined;
+  return {
+    whatsappId,
+    phoneNumberId: row.phoneNumberId,
+    businessAccountId: row.businessAccountId ?? "",
+    accessToken: openSecret(row.accessToken),
+    appSecret: openSecret(row.appSecret),
+    verifyToken: row.verifyToken ?? "",
+  };
+}
+
+/** The Cloud API connection a phone number id belongs to (webhooks of one app carry every number's events). */
+export async function connectionOfPhoneNumber(db: Db, phoneNumberId: string): Promise<number | undefined> {
+  const [row] = await db
+    .select({ id: whatsapps.id, provider: whatsapps.provider })
+    .from(whatsapps)
+    .where(eq(whatsapps.cloudPhoneNumberId, phoneNumberId));
+  return row?.provider === "cloud" ? row.id : undefined;
+}

@@ -1,0 +1,246 @@
+import type { MediaType } from "@zapdesk/core";
+import type { Ack, InboundMedia, InboundMessage, MessageUpdate } from "../channel.js";
+
+/**
+ * Meta's `messages` webhook (entry[].changes[].value) as Zapdesk's channel events. Shapes from
+ * Meta's "messages webhook reference" pages: every incoming message has from, id, timestamp, type
+ * and an object named after its type; `contacts[]` carries the sender's wa_id and profile name;
+ * `statuses[]` reports sent / delivered / read / failed (with `errors[]`) for what we sent.
+ */
+
+export interface CloudContact {
+  profile?: { name?: string };
+  wa_id?: string;
+  /** Business-scoped user id (BSUID), sent beside or instead of wa_id for users with a username. */
+  user_id?: string;
+}
+
+interface MediaObject {
+  id?: string;
+  mime_type?: string;
+  caption?: string;
+  filename?: string;
+  voice?: boolean;
+}
+
+export interface CloudMessage {
+  id: string;
+  from?: string;
+  from_user_id?: string;
+  timestamp?: string;
+  type?: string;
+  context?: { from?: string; id?: string };
+  text?: { body?: string };
+  image?: MediaObject;
+  video?: MediaObject;
+  audio?: MediaObject;
+  document?: MediaObject;
+  sticker?: MediaObject;
+  location?: { latitude?: number; longitude?: number; name?: string; address?: string };
+  contacts?: VCardContact[];
+  button?: { text?: string; payload?: string };
+  interactive?: {
+    type?: string;
+    button_reply?: { id?: string; title?: string };
+    list_reply?: { id?: string; title?: string; description?: string };
+  };
+  reaction?: { message_id?: string; emoji?: string };
+  system?: { body?: string };
+}
+
+interface VCardContact {
+  name?: { formatted_name?: string; first_name?: string; last_name?: string };
+  phones?: { phone?: string; wa_id?: string; type?: string }[];
+  emails?: { email?: string }[];
+  org?: { company?: string };
+}
+
+export interface CloudStatus {
+  id: string;
+  status?: string;
+  timestamp?: string;
+  recipient_id?: string;
+  errors?: { code?: number; title?: string; message?: string; error_data?: { details?: string } }[];
+}
+
+export interface CloudValue {
+  messaging_product?: string;
+  metadata?: { phone_number_id?: string; display_phone_number?: string };
+  contacts?: CloudContact[];
+  messages?: CloudMessage[];
+  statuses?: CloudStatus[];
+}
+
+export interface WebhookPayload {
+  object?: string;
+  entry?: { id?: string; changes?: { field?: string; value?: CloudValue }[] }[];
+}
+
+/** The `messages` changes of a payload, each with the business phone number it is for. */
+export function changesOf(payload: WebhookPayload): { phoneNumberId: string; value: CloudValue }[] {
+  const out: { phoneNumberId: string; value: CloudValue }[] = [];
+  for (const entry of Array.isArray(payload?.entry) ? payload.entry : []) {
+    for (const change of Array.isArray(entry?.changes) ? entry.changes : []) {
+      const phoneNumberId = change?.value?.metadata?.phone_number_id;
+      if (change?.field === "messages" && change.value && typeof phoneNumberId === "string") {
+        out.push({ phoneNumberId, value: change.value });
+      }
+    }
+  }
+  return out;
+}
+
+const STATUS_ACK: Record<string, Ack> = { sent: 1, delivered: 2, read: 3, played: 4 };
+const MEDIA_KINDS = ["image", "video", "audio", "document", "sticker"] as const;
+
+const toDate = (timestamp: string | undefined) => {
+  const seconds = Number(timestamp);
+  return Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : new Date();
+};
+
+/** The media id a stored message's raw data points at (the retry of a failed download). */
+export function mediaIdOf(raw: unknown): string | undefined {
+  const message = raw as CloudMessage | undefined;
+  const kind = message?.type as (typeof MEDIA_KINDS)[number] | undefined;
+  if (!kind || !MEDIA_KINDS.includes(kind)) return undefined;
+  return message?.[kind]?.id;
+}
+
+function vcardOf(contacts: VCardContact[]): string {
+  return contacts
+    .map((c) => {
+      const name = c.name ?? {};
+      const lines = ["BEGIN:VCARD", "VERSION:3.0", `N:${name.last_name ?? ""};${name.first_name ?? ""};;;`];
+      lines.push(`FN:${name.formatted_name ?? [name.first_name, name.last_name].filter(Boolean).join(" ")}`);
+      if (c.org?.company) lines.push(`ORG:${c.org.company}`);
+      for (const phone of c.phones ?? []) {
+        lines.push(`TEL;type=${phone.type ?? "CELL"}${phone.wa_id ? `;waid=${phone.wa_id}` : ""}:${phone.phone ?? ""}`);
+      }
+      for (const email of c.emails ?? []) if (email.email) lines.push(`EMAIL:${email.email}`);
+      lines.push("END:VCARD");
+      return lines.join("\n");
+    })
+    .join("\n");
+}
+
+/** What one message becomes: a stored message, or (a reaction) an update of its target. */
+export type Translated = { message: InboundMessage } | { update: MessageUpdate } | { skipped: string };
+
+export function translateMessage(
+  message: CloudMessage,
+  contacts: CloudContact[],
+  downloader: (mediaId: string) => Promise<Buffer>,
+): Translated {
+  if (typeof message?.id !== "string") return { skipped: "no message id" };
+  // Users who hide their number behind a username arrive with a BSUID only: contacts are keyed
+  // by phone number, so such a message cannot be stored yet (documented limitation).
+  if (!message.from) return { skipped: "sender without a phone number (BSUID only)" };
+  // Contacts are keyed by the WhatsApp id (wa_id), as QR connections key them by JID: it can
+  // differ from the number in `from` (e.g. Brazilian numbers without the ninth digit).
+  const sender = contacts.find((c) => c.wa_id === message.from) ?? (contacts.length === 1 ? contacts[0] : undefined);
+  const from = (sender?.wa_id ?? message.from).replace(/\D/g, "");
+  const name = sender?.profile?.name;
+  const type = message.type ?? "unsupported";
+
+  if (type === "reaction") {
+    if (!message.reaction?.message_id) return { skipped: "reaction without target" };
+    return {
+      update: {
+        wid: message.reaction.message_id,
+        chat: from,
+        reaction: { by: from, name, emoji: message.reaction.emoji ?? "", fromMe: false },
+      },
+    };
+  }
+
+  const result: InboundMessage = {
+    wid: message.id,
+    chat: from,
+    isGroup: false,
+    sender: { number: from, name },
+    fromMe: false,
+    timestamp: toDate(message.timestamp),
+    type: "chat",
+    body: "",
+    quotedWid: message.context?.id,
+    raw: message,
+  };
+  const kind = type as (typeof MEDIA_KINDS)[number];
+  if (MEDIA_KINDS.includes(kind)) {
+    const object = message[kind] ?? {};
+    const mediaId = object.id;
+    result.type = kind as MediaType;
+    result.body = object.caption ?? "";
+    if (mediaId) {
+      const media: InboundMedia = {
+        mimetype: object.mime_type ?? "application/octet-stream",
+        download: () => downloader(mediaId),
+      };
+      if (object.filename) media.filename = object.filename;
+      result.media = media;
+    }
+    return { message: result };
+  }
+  switch (type) {
+    case "text":
+      result.body = message.text?.body ?? "";
+      break;
+    case "location": {
+      const l = message.location ?? {};
+      result.type = "location";
+      result.location = {
+        latitude: Number(l.latitude ?? 0),
+        longitude: Number(l.longitude ?? 0),
+        description: [l.name, l.address].filter(Boolean).join("\n") || undefined,
+      };
+      break;
+    }
+    case "contacts":
+      result.type = "vcard";
+      result.vcard = vcardOf(message.contacts ?? []);
+      break;
+    case "button":
+      result.body = message.button?.text ?? message.button?.payload ?? "";
+      break;
+    case "interactive": {
+      const reply = message.interactive?.button_reply ?? message.interactive?.list_reply;
+      if (!reply) {
+        result.type = "unsupported";
+        result.body = `interactive:${message.interactive?.type ?? "unknown"}`;
+        break;
+      }
+      const description = message.interactive?.list_reply?.description;
+      result.body = [reply.title ?? reply.id ?? "", description].filter(Boolean).join("\n");
+      break;
+    }
+    default:
+      // `unsupported` and every type Zapdesk does not show (order, system, request_welcome…):
+      // stored so that the agent knows the customer wrote, with its type as the body.
+      result.type = "unsupported";
+      result.body = type === "system" && message.system?.body ? message.system.body : type;
+  }
+  return { message: result };
+}
+
+/** A status of a message we sent: the ack it moves to, and Meta's code and title when it failed. */
+export function translateStatus(status: CloudStatus): MessageUpdate | undefined {
+  if (typeof status?.id !== "string") return undefined;
+  const chat = (status.recipient_id ?? "").replace(/\D/g, "");
+  if (status.status === "failed") {
+    const error = status.errors?.[0];
+    const details = error?.error_data?.details;
+    const title = error?.title ?? error?.message ?? "Failed";
+    return {
+      wid: status.id,
+      chat,
+      fromMe: true,
+      ack: -1,
+      error: {
+        code: String(error?.code ?? "unknown"),
+        title: details && details !== title ? `${title}: ${details}` : title,
+      },
+    };
+  }
+  const ack = STATUS_ACK[status.status ?? ""];
+  return ack === undefined ? undefined : { wid: status.id, chat, fromMe: true, ack };
+}

@@ -1,0 +1,133 @@
+import { createHash } from "node:crypto";
+import type { FastifyBaseLogger } from "fastify";
+import type { Db } from "../../db/client.js";
+import { createKeyedSerial } from "../../lib/keyed-serial.js";
+import { findMessageByWid } from "../../modules/messages/messages.repo.js";
+import { claimStale, createInboundLog } from "../inbound-log.js";
+import type { InboundSink } from "../session-types.js";
+import { type CloudDeps, connectionOfPhoneNumber, loadCloudAccount } from "./cloud-account.js";
+import { downloadMedia } from "./cloud-media.js";
+import { changesOf, translateMessage, translateStatus, type WebhookPayload } from "./cloud-translate.js";
+import { createGraphClient } from "./graph-client.js";
+
+export const WEBHOOK_KIND = "cloud.webhook";
+
+/** A status can overtake the write of the wamid it is about (the send's answer): wait this long for it. */
+const UNKNOWN_STATUS_GRACE_MS = 2 * 60 * 1000;
+const SWEEP = { olderThanMs: 10_000, leaseMs: 60_000, limit: 50 };
+
+export interface CloudWebhookDeps {
+  db: Db;
+  /** The inbound pipeline. */
+  sink: InboundSink;
+  cloud: CloudDeps;
+  mediaMaxBytes: number;
+  logger: FastifyBaseLogger;
+  onActivity?(whatsappId: number): void;
+  sweepIntervalMs?: number;
+}
+
+/** Thrown to leave an event pending for a later attempt. */
+class NotYet extends Error {}
+
+/**
+ * Meta's webhook deliveries, made durable before they are answered and processed in any process:
+ * record (one row per distinct body, so an exact redelivery is a no-op), process (translate, then
+ * the inbound pipeline, which is idempotent on the wamid), and a sweeper that claims rows left
+ * pending by a crash or a failed attempt.
+ */
+export function createCloudWebhooks(deps: CloudWebhookDeps) {
+  const { db, logger } = deps;
+  let timer: NodeJS.Timeout | undefined;
+  let sweeping: Promise<void> | undefined;
+
+  // One connection's events run one after another here, so its acks apply in arrival order.
+  const perConnection = createKeyedSerial<number>();
+
+  async function applyChange(whatsappId: number, value: ReturnType<typeof changesOf>[number]["value"]) {
+    const account = await loadCloudAccount(db, whatsappId, deps.cloud.openSecret);
+    if (!account) return;
+    const client = createGraphClient({
+      baseUrl: deps.cloud.graphUrl,
+      accessToken: account.accessToken,
+      fetch: deps.cloud.fetch,
+      timeoutMs: deps.cloud.timeoutMs,
+    });
+    const download = (mediaId: string) => downloadMedia(client, mediaId, deps.mediaMaxBytes);
+    const contacts = Array.isArray(value.contacts) ? value.contacts : [];
+    for (const message of Array.isArray(value.messages) ? value.messages : []) {
+      const translated = translateMessage(message, contacts, download);
+      if ("message" in translated) await deps.sink.onMessage(whatsappId, translated.message);
+      else if ("update" in translated) await deps.sink.onUpdate(whatsappId, translated.update);
+      else logger.info({ whatsappId, wid: message?.id, why: translated.skipped }, "cloud message not stored");
+    }
+    let waiting = false;
+    for (const status of Array.isArray(value.statuses) ? value.statuses : []) {
+      const update = translateStatus(status);
+      if (!update) continue;
+      if (!(await findMessageByWid(db, whatsappId, update.wid))) {
+        const age = Date.now() - Number(status.timestamp ?? 0) * 1000;
+        if (age < UNKNOWN_STATUS_GRACE_MS) waiting = true;
+        continue;
+      }
+      await deps.sink.onUpdate(whatsappId, update);
+    }
+    if (waiting) throw new NotYet("a status arrived before its message was stored; trying again");
+  }
+
+  /** Process one logged delivery; its row ends done, or pending with an attempt counted. */
+  async function process(event: { id: number; whatsappId: number; payload: unknown }): Promise<void> {
+    const log = createInboundLog(db, event.whatsappId);
+    try {
+      const own = await loadCloudAccount(db, event.whatsappId, deps.cloud.openSecret).catch(() => undefined);
+      for (const change of changesOf(event.payload as WebhookPayload)) {
+        // One app's webhook carries the events of all its numbers: each goes to its own connection.
+        const target =
+          own && change.phoneNumberId === own.phoneNumberId
+            ? event.whatsappId
+            : await connectionOfPhoneNumber(db, change.phoneNumberId);
+        if (target === undefined) continue;
+        deps.onActivity?.(target);
+        await perConnection.run(target, () => applyChange(target, change.value));
+      }
+      await log.done(event.id);
+    } catch (error) {
+      if (!(error instanceof NotYet)) logger.warn({ err: error, eventId: event.id }, "cloud webhook processing failed");
+      await log.failed(event.id, error);
+    }
+  }
+
+  async function sweep() {
+    const claimed = await claimStale(db, WEBHOOK_KIND, SWEEP);
+    for (const event of claimed) await process(event);
+  }
+
+  return {
+    /** Store a verified delivery; undefined when the same bytes were already stored. */
+    async record(whatsappId: number, raw: Buffer, payload: unknown): Promise<number | undefined> {
+      const key = createHash("sha256").update(raw).digest("hex");
+      return createInboundLog(db, whatsappId).record(WEBHOOK_KIND, key, payload);
+    },
+    process,
+    /** One sweep now (tests, and the timer's work). */
+    runOnce: () => sweep(),
+    start() {
+      timer = setInterval(() => {
+        if (sweeping) return;
+        sweeping = sweep()
+          .catch((error) => logger.error({ err: error }, "cloud webhook sweep failed"))
+          .finally(() => {
+            sweeping = undefined;
+          });
+      }, deps.sweepIntervalMs ?? 5_000);
+      timer.unref();
+    },
+    async stop() {
+      clearInterval(timer);
+      await sweeping;
+      await perConnection.idle();
+    },
+  };
+}
+
+export type CloudWebhooks = ReturnType<typeof createCloudWebhooks>;

@@ -1,0 +1,144 @@
+import { SendFailure } from "../channel.js";
+
+/** What Meta answered with an error body: `{ error: { message, type, code, error_subcode, error_data, fbtrace_id } }`. */
+export class GraphError extends Error {
+  constructor(
+    readonly code: number,
+    /** Readable reason: Meta's message without its "(#code) " prefix, plus `error_data.details`. */
+    readonly title: string,
+    readonly httpStatus: number,
+    readonly subcode?: number,
+    readonly fbtraceId?: string,
+  ) {
+    super(`Graph error ${code}: ${title}`);
+    this.name = "GraphError";
+  }
+}
+
+/** The Graph API did not answer (connection refused, DNS, timeout). */
+export class GraphUnreachable extends Error {
+  constructor(cause: unknown) {
+    super(`Graph API unreachable: ${(cause as Error)?.message ?? String(cause)}`);
+    this.name = "GraphUnreachable";
+  }
+}
+
+/** 190: the token expired or was revoked; nothing works until an admin pastes a new one. */
+export const TOKEN_INVALID_CODE = 190;
+
+/**
+ * Meta's codes worth retrying, with how long to wait at least: throughput (130429), the pair rate
+ * to one customer (131056, about one message every 6 s), and the generic temporary ones (1, 2,
+ * 131000 "something went wrong", 131016 service unavailable). Everything else is permanent.
+ */
+const TRANSIENT_WAIT_MS: Record<number, number> = {
+  130429: 2_000,
+  131056: 6_000,
+  1: 5_000,
+  2: 5_000,
+  4: 30_000,
+  80007: 30_000,
+  131000: 5_000,
+  131016: 10_000,
+};
+
+export const isTransient = (code: number) => code in TRANSIENT_WAIT_MS;
+
+/** A refused send as the outbox understands it: Meta's code and reason, permanent or not. */
+export function toSendFailure(error: unknown): SendFailure {
+  if (error instanceof GraphError) {
+    const transient = isTransient(error.code) || error.code === TOKEN_INVALID_CODE || error.httpStatus >= 500;
+    return new SendFailure(String(error.code), error.title, !transient, TRANSIENT_WAIT_MS[error.code]);
+  }
+  if (error instanceof GraphUnreachable) return new SendFailure("CLOUD_UNREACHABLE", error.message, false);
+  return new SendFailure("CLOUD_ERROR", String((error as Error)?.message ?? error), false);
+}
+
+export interface GraphClientOptions {
+  /** WHATSAPP_GRAPH_URL: the base including the version. */
+  baseUrl: string;
+  accessToken: string;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+const DEFAULT_TIMEOUT_MS = 20_000;
+
+async function readError(res: Response): Promise<GraphError> {
+  const text = await res.text().catch(() => "");
+  let body: {
+    error?: { message?: string; code?: number; error_subcode?: number; error_data?: { details?: string }; fbtrace_id?: string };
+  } = {};
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not Graph's JSON (a proxy page): the HTTP status is all there is.
+  }
+  const e = body.error ?? {};
+  const message = (e.message ?? (text.slice(0, 200) || res.statusText)).replace(/^\(#\d+\)\s*/, "");
+  const details = e.error_data?.details;
+  const title = details && !message.includes(details) ? `${message}: ${details}` : message;
+  return new GraphError(Number(e.code ?? res.status), title, res.status, e.error_subcode, e.fbtrace_id);
+}
+
+/** A thin Graph API client: bearer token, timeouts, Meta's errors as GraphError, no retries (the callers decide). */
+export function createGraphClient(options: GraphClientOptions) {
+  const base = options.baseUrl.replace(/\/+$/, "");
+  const doFetch = options.fetch ?? fetch;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const auth = { authorization: `Bearer ${options.accessToken}` };
+
+  async function call(url: string, init: RequestInit = {}): Promise<Response> {
+    let res: Response;
+    try {
+      res = await doFetch(url, {
+        ...init,
+        headers: { ...auth, ...(init.headers as Record<string, string>) },
+        signal: AbortSignal.timeout(timeoutMs),
+        redirect: "error",
+      });
+    } catch (error) {
+      throw new GraphUnreachable(error);
+    }
+    if (!res.ok) throw await readError(res);
+    return res;
+  }
+
+  const path = (p: string, query?: Record<string, string | number | undefined>) => {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) params.set(key, String(value));
+    const search = params.toString();
+    return `${base}/${p.replace(/^\/+/, "")}${search ? `?${search}` : ""}`;
+  };
+
+  return {
+    async get<T>(p: string, query?: Record<string, string | number | undefined>): Promise<T> {
+      return (await call(path(p, query))).json() as Promise<T>;
+    },
+    async postJson<T>(p: string, body: unknown): Promise<T> {
+      const res = await call(path(p), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      return res.json() as Promise<T>;
+    },
+    async postForm<T>(p: string, form: FormData): Promise<T> {
+      return (await call(path(p), { method: "POST", body: form })).json() as Promise<T>;
+    },
+    /**
+     * Fetch a media URL Meta handed out, with the bearer token; refuses what is larger than
+     * `maxBytes` before reading it whole.
+     */
+    async download(url: string, maxBytes: number): Promise<Buffer> {
+      const res = await call(url);
+      const declared = Number(res.headers.get("content-length") ?? 0);
+      if (declared > maxBytes) throw new Error(`media of ${declared} bytes is over the limit`);
+      const data = Buffer.from(await res.arrayBuffer());
+      if (data.length > maxBytes) throw new Error(`media of ${data.length} bytes is over the limit`);
+      return data;
+    },
+  };
+}
+
+export type GraphClient = ReturnType<typeof createGraphClient>;

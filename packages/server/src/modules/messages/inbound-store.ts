@@ -1,0 +1,186 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "../../db/client.js";
+import { contacts, tickets } from "../../db/schema.js";
+import type { Clock } from "../../lib/clock.js";
+import { withoutNul } from "../../lib/pg-safe.js";
+import { findConnection } from "../connections/connections.repo.js";
+import { type ContactIdentity, isLidAddress } from "../contacts/contact-identity.js";
+import * as ticketsRepo from "../tickets/tickets.repo.js";
+import * as repo from "./messages.repo.js";
+import { enqueueOutbound, lastMessageText } from "./outbound.js";
+import { MENU_MIN_INTERVAL_MS, menuText, personalise, pickQueue } from "./queue-menu.js";
+
+/** What the pipeline stores for one inbound message (a channel message or a call). */
+export interface Ingest {
+  wid: string;
+  chat: string;
+  isGroup: boolean;
+  groupName?: string;
+  sender?: { number: string; name?: string };
+  fromMe: boolean;
+  timestamp: Date;
+  type: string;
+  body: string;
+  media?: { path: string; name: string; mime: string; mediaType: string };
+  mediaError?: string;
+  /** What WhatsApp said of media not stored yet (pending download, too large, failed), kept for the retry. */
+  failedMedia?: { name: string | null; mime: string };
+  quotedWid?: string;
+  raw?: unknown;
+}
+
+export interface Stored {
+  ticketId: number;
+  /** The inbound message first, then any bot message it triggered. */
+  messageIds: number[];
+  contactId: number;
+  /** The address the contact is reached at (the resolved chat). */
+  chat: string;
+  enqueued: boolean;
+}
+
+/** Thrown inside the transaction when the message is already stored: everything it wrote is rolled back. */
+class Duplicate extends Error {}
+
+/** Insert or lock the contact row; locking it serialises every message of one chat, so bursts make one ticket. */
+async function upsertContact(tx: Db, number: string, name: string, isGroup: boolean) {
+  const [row] = await tx
+    .insert(contacts)
+    .values({ number, name: name || number, isGroup, lid: isLidAddress(number) ? number : null })
+    .onConflictDoUpdate({
+      target: contacts.number,
+      // A group's subject may change; a person's name is the agents' to edit, unless nobody
+      // named them yet (the name is still the bare number) and WhatsApp now tells us one.
+      set: isGroup
+        ? // Without a subject (metadata slow, or a replay before connecting) the group keeps its name.
+          { name: sql`case when excluded.name = excluded.number then ${contacts.name} else excluded.name end` }
+        : { name: sql`case when ${contacts.name} = ${contacts.number} then excluded.name else ${contacts.name} end` },
+    })
+    .returning();
+  return row;
+}
+
+export function createInboundStore(deps: { db: Db; clock: Clock; identity: ContactIdentity }) {
+  const { db, identity } = deps;
+
+  /**
+   * The ticket a message belongs to. A customer's message reopens their recent ticket (as
+   * pending, unassigned) or starts one; a message from our side (an echo of what we sent, or a
+   * reply typed on the phone) joins the latest ticket as it is and never changes its status or
+   * assignee.
+   */
+  async function ticketFor(tx: Db, whatsappId: number, contactId: number, item: Ingest, windowSeconds: number) {
+    const active = await ticketsRepo.findActiveTicket(tx, contactId, whatsappId);
+    if (active) return active;
+    if (item.fromMe) {
+      const latest = await ticketsRepo.findLatestTicket(tx, contactId, whatsappId);
+      if (latest) return latest;
+    } else {
+      const since = item.isGroup ? new Date(0) : new Date(deps.clock.now().getTime() - windowSeconds * 1000);
+      const recent = await ticketsRepo.findRecentTicket(tx, contactId, whatsappId, since);
+      if (recent) return ticketsRepo.updateTicket(tx, recent.id, { status: "pending", userId: null });
+    }
+    return ticketsRepo.insertTicketIfNoneActive(tx, {
+      contactId,
+      whatsappId,
+      status: "pending",
+      isGroup: item.isGroup,
+      lastInboundAt: await ticketsRepo.lastInboundAt(tx, contactId, whatsappId),
+    });
+  }
+
+  /** Queue menu and greetings (design §4); returns the ids of the bot messages it queued. */
+  async function routeToQueue(tx: Db, ticket: ticketsRepo.TicketRow, name: string, body: string) {
+    if (ticket.queueId !== null || ticket.userId !== null || ticket.whatsappId === null) return [];
+    const connection = await findConnection(tx, ticket.whatsappId);
+    if (!connection || connection.queues.length === 0) return [];
+    if (connection.queues.length === 1) {
+      await ticketsRepo.updateTicket(tx, ticket.id, { queueId: connection.queues[0].id });
+      return [];
+    }
+    const chosen = ticket.menuSentAt ? pickQueue(body, connection.queues) : undefined;
+    if (chosen) {
+      const updated = await ticketsRepo.updateTicket(tx, ticket.id, { queueId: chosen.id });
+      if (!updated || !chosen.greetingMessage.trim()) return [];
+      const greeting = await enqueueOutbound(tx, {
+        ticket: updated,
+        body: personalise(chosen.greetingMessage, name),
+        fromBot: true,
+      });
+      return [greeting.id];
+    }
+    const now = deps.clock.now();
+    if (ticket.menuSentAt && now.getTime() - ticket.menuSentAt.getTime() < MENU_MIN_INTERVAL_MS) return [];
+    const menu = await enqueueOutbound(tx, {
+      ticket,
+      body: menuText(personalise(connection.greetingMessage, name), connection.queues),
+      fromBot: true,
+    });
+    await ticketsRepo.updateTicket(tx, ticket.id, { menuSentAt: now });
+    return [menu.id];
+  }
+
+  /** Contact, ticket and message in one transaction; undefined for a message already stored (nothing written). */
+  async function store(whatsappId: number, input: Ingest, windowSeconds: number): Promise<Stored | undefined> {
+    const item = withoutNul(input);
+    try {
+      return await db.transaction(async (tx) => {
+        // A redelivery or our own echo is a no-op before any other write.
+        if (await repo.findMessageByWid(tx, whatsappId, item.wid)) return undefined;
+        const chat = item.isGroup ? item.chat : await identity.resolve(tx, item.chat);
+        const chatName = item.isGroup ? (item.groupName ?? chat) : item.fromMe ? chat : (item.sender?.name ?? chat);
+        const contact = await upsertContact(tx, chat, chatName, item.isGroup);
+        let author = item.fromMe ? null : contact;
+        if (item.isGroup && item.sender && !item.fromMe) {
+          const number = await identity.resolve(tx, item.sender.number);
+          author = await upsertContact(tx, number, item.sender.name ?? number, false);
+        }
+
+        let ticket = await ticketFor(tx, whatsappId, contact.id, item, windowSeconds);
+        if (!ticket) throw new Error("ticket not created");
+
+        const quoted = item.quotedWid ? await repo.findMessageByWid(tx, whatsappId, item.quotedWid) : undefined;
+        const message = await repo.insertMessage(tx, {
+          wid: item.wid,
+          whatsappId,
+          ticketId: ticket.id,
+          contactId: author?.id ?? null,
+          body: item.body,
+          fromMe: item.fromMe,
+          read: item.fromMe,
+          ack: item.fromMe ? 1 : 0,
+          mediaType: item.type,
+          mediaPath: item.media?.path ?? null,
+          mediaName: item.media?.name ?? item.failedMedia?.name ?? null,
+          mediaMime: item.media?.mime ?? item.failedMedia?.mime ?? null,
+          mediaError: item.mediaError ?? null,
+          quotedMsgId: quoted?.id ?? null,
+          raw: item.raw ?? null,
+          createdAt: item.timestamp,
+        });
+        // Stored by a concurrent copy since the check above: undo the ticket work too.
+        if (!message) throw new Duplicate();
+
+        const mediaLabel = item.media?.name ?? (item.type !== "chat" ? item.type : "");
+        ticket = await ticketsRepo.updateTicket(tx, ticket.id, {
+          lastMessage: lastMessageText(item.body, mediaLabel),
+          ...(item.fromMe
+            ? {}
+            : {
+                unreadMessages: sql`${tickets.unreadMessages} + 1` as unknown as number,
+                lastInboundAt:
+                  sql`greatest(${tickets.lastInboundAt}, ${item.timestamp.toISOString()}::timestamptz)` as unknown as Date,
+              }),
+        });
+        if (!ticket) throw new Error("ticket vanished");
+        const bot = item.fromMe || item.isGroup ? [] : await routeToQueue(tx, ticket, contact.name, item.body);
+        return { ticketId: ticket.id, messageIds: [message.id, ...bot], contactId: contact.id, chat, enqueued: bot.length > 0 };
+      });
+    } catch (error) {
+      if (error instanceof Duplicate) return undefined;
+      throw error;
+    }
+  }
+
+  return { store };
+}

@@ -1,0 +1,161 @@
+import { once } from "node:events";
+import makeWASocket, {
+  addTransactionCapability,
+  type BinaryNode,
+  Curve,
+  decodeBinaryNode,
+  encodeWAMessage,
+  generateSignalPubKey,
+  initAuthCreds,
+  type KeyPair,
+  proto,
+  type WASocket,
+} from "@whiskeysockets/baileys";
+import { makeLibSignalRepository } from "@whiskeysockets/baileys/lib/Signal/libsignal.js";
+import { WebSocketServer } from "ws";
+import { createBaileysChannelFactory } from "../../src/channels/baileys/baileys-channel.js";
+import { useDatabaseAuthState } from "../../src/channels/baileys/database-auth-state.js";
+import { silentLogger } from "../../src/channels/test-support.js";
+import type { Db } from "../../src/db/client.js";
+
+/**
+ * The real Baileys with no WhatsApp: a local WebSocket server that accepts the socket and stays
+ * silent, and server stanzas injected into the client's own stanza handlers
+ * (`ws.emit("CB:…", node)`). Until a noise handshake completes Baileys writes its frames in clear,
+ * so what it sends the "server" (receipts, retry requests) can be decoded and inspected.
+ */
+export const OWN_DEVICE = { id: "5511900000000:7@s.whatsapp.net", lid: "99990000000001:7@lid", name: "Shop" };
+
+type StanzaEmitter = { emit(event: string, node: BinaryNode): boolean };
+
+export async function localWhatsApp() {
+  const wss = new WebSocketServer({ port: 0, host: "127.0.0.1" });
+  const frames: Buffer[] = [];
+  wss.on("connection", (client) => client.on("message", (data) => frames.push(Buffer.from(data as Buffer))));
+  await once(wss, "listening");
+  const url = `ws://127.0.0.1:${(wss.address() as { port: number }).port}`;
+  const sockets: WASocket[] = [];
+  const factory = createBaileysChannelFactory({
+    makeSocket: (config) => {
+      const socket = makeWASocket({
+        ...config,
+        waWebSocketUrl: url,
+        connectTimeoutMs: 60_000,
+        logger: process.env.BAILEYS_LOG ? (undefined as never) : config.logger,
+      });
+      sockets.push(socket);
+      return socket;
+    },
+    fetchVersion: async () => undefined,
+  });
+  return {
+    factory,
+    sockets,
+    /**
+     * The stanza emitter of the newest socket, once it has reached the server (its hello arrived):
+     * a real server only sends stanzas to a connected client.
+     */
+    async ws(): Promise<StanzaEmitter> {
+      for (let i = 0; i < 250 && (sockets.length === 0 || frames.length === 0); i++) await new Promise((r) => setTimeout(r, 20));
+      return (sockets.at(-1) as unknown as { ws: StanzaEmitter }).ws;
+    },
+    /** Binary nodes Baileys wrote to the server (the handshake's client hello is not one and is skipped). */
+    async sentNodes(): Promise<BinaryNode[]> {
+      const nodes: BinaryNode[] = [];
+      for (const frame of frames) {
+        // A frame is a 3-byte length and the node; the first one also carries the intro header.
+        if (frame.length < 3 || frame.readUIntBE(0, 3) + 3 !== frame.length) continue;
+        const decoded = await decodeBinaryNode(frame.subarray(3)).catch(() => undefined);
+        if (decoded?.tag) nodes.push(decoded);
+      }
+      return nodes;
+    },
+    async close() {
+      for (const socket of sockets) socket.end(undefined);
+      for (const client of wss.clients) client.terminate();
+      await new Promise((resolve) => wss.close(resolve));
+    },
+  };
+}
+
+/** A logged-in socket buffers every event until the server says its offline queue is drained. */
+export const OFFLINE_DRAINED: BinaryNode = { tag: "ib", attrs: {}, content: [{ tag: "offline", attrs: { count: "0" } }] };
+
+/**
+ * Our device as if paired long ago, in Zapdesk's own auth tables: `me`, `registered`, an account
+ * sync already done (no 20 s wait for history) and one one-time pre-key for a customer to use.
+ */
+export async function pairedDevice(db: Db, whatsappId: number) {
+  const auth = await useDatabaseAuthState(db, whatsappId);
+  Object.assign(auth.state.creds, { me: OWN_DEVICE, registered: true, accountSyncCounter: 1 });
+  await auth.saveCreds();
+  const preKey = Curve.generateKeyPair();
+  await auth.state.keys.set({ "pre-key": { "1": preKey } });
+  return { creds: auth.state.creds, preKey };
+}
+
+function memoryKeys() {
+  const store = new Map<string, unknown>();
+  const keys = {
+    get: async (type: string, ids: string[]) =>
+      Object.fromEntries(ids.filter((id) => store.has(`${type}-${id}`)).map((id) => [id, store.get(`${type}-${id}`)])),
+    set: async (data: Record<string, Record<string, unknown>>) => {
+      for (const [type, values] of Object.entries(data)) {
+        for (const [id, value] of Object.entries(values ?? {})) {
+          if (value == null) store.delete(`${type}-${id}`);
+          else store.set(`${type}-${id}`, value);
+        }
+      }
+    },
+  };
+  return addTransactionCapability(keys as never, silentLogger() as never, { maxCommitRetries: 1, delayBetweenTriesMs: 1 });
+}
+
+/**
+ * A customer's phone: its own Signal identity, a session built from our pre-key bundle, and real
+ * encrypted `message` stanzas for our device.
+ */
+export async function simulatedCustomer(
+  device: { creds: Awaited<ReturnType<typeof pairedDevice>>["creds"]; preKey: KeyPair },
+  customer = { jid: "5511999990001@s.whatsapp.net", lid: "77771111222233@lid", name: "Ana" },
+) {
+  const repository = makeLibSignalRepository({ creds: initAuthCreds(), keys: memoryKeys() } as never, silentLogger() as never);
+  const c = device.creds;
+  await repository.injectE2ESession({
+    jid: OWN_DEVICE.id,
+    session: {
+      registrationId: c.registrationId,
+      identityKey: generateSignalPubKey(c.signedIdentityKey.public),
+      signedPreKey: {
+        keyId: c.signedPreKey.keyId,
+        publicKey: generateSignalPubKey(c.signedPreKey.keyPair.public),
+        signature: c.signedPreKey.signature,
+      },
+      preKey: { keyId: 1, publicKey: generateSignalPubKey(device.preKey.public) },
+    },
+  });
+  return {
+    ...customer,
+    /** A message stanza as WhatsApp's server delivers it; `corrupt` flips a byte of the MAC ("Bad MAC"). */
+    async message(id: string, text: string, options: { corrupt?: boolean } = {}): Promise<BinaryNode> {
+      const { type, ciphertext } = await repository.encryptMessage({
+        jid: OWN_DEVICE.id,
+        data: encodeWAMessage(proto.Message.fromObject({ conversation: text })),
+      });
+      const content = Buffer.from(ciphertext);
+      if (options.corrupt) content[content.length - 1] ^= 0xff;
+      return {
+        tag: "message",
+        attrs: {
+          id,
+          from: customer.jid,
+          sender_lid: customer.lid,
+          t: String(Math.floor(Date.now() / 1000)),
+          type: "text",
+          notify: customer.name,
+        },
+        content: [{ tag: "enc", attrs: { v: "2", type }, content }],
+      };
+    },
+  };
+}

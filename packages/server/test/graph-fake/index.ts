@@ -1,0 +1,84 @@
+/**
+ * A local fake of Meta's Graph API for the WhatsApp Cloud API, and a webhook driver that plays
+ * Meta's side of the webhook. Used by the server tests and the Playwright e2e setup; it imports
+ * nothing from the server, so `tsx` can run it on its own.
+ *
+ *   const fake = await startGraphFake();              // Fastify on 127.0.0.1, random port
+ *   fake.addAccount({ phoneNumberId, businessAccountId, accessToken });
+ *   // point the server at it: WHATSAPP_GRAPH_URL=fake.url  (the version is included: …/v21.0)
+ *   fake.failNext({ code: 131047 });                   // the next send answers Meta's error body
+ *   fake.setTemplates(businessAccountId, [...]);       // GET /{waba-id}/message_templates, paged
+ *   const mediaId = fake.putMedia(bytes, "image/jpeg", phoneNumberId); // media a customer sent
+ *   fake.sentMessages(phoneNumberId);                  // bodies POSTed to /{phone-number-id}/messages
+ *   fake.requests;                                     // every request, with its Authorization header
+ *   const meta = createWebhookDriver({ url: webhookUrl, appSecret, business });
+ *   await meta.deliver(meta.message(text({ from, body: "hi" })), { times: 3 });
+ *   await fake.close();
+ *
+ * Routes (all but the media download under /v21.0): GET /{phone-number-id}, GET /{media-id} (a
+ * 5-minute URL on the fake), GET /whatsapp_business/attachments/?mid=… (bytes, bearer required),
+ * POST /{phone-number-id}/messages (sends and mark-as-read), POST /{phone-number-id}/media
+ * (multipart: messaging_product, type, file), GET /{waba-id}/message_templates (limit, after).
+ * A missing, unknown or revoked token answers 190; a token of another account answers 100.
+ */
+import { createGraphServer, type GraphFakeAccount, type ScriptedError, type StoredMedia } from "./graph-server.js";
+
+export type { GraphFakeAccount, RecordedRequest, ScriptedError, StoredMedia } from "./graph-server.js";
+export { META_ERRORS, type MetaErrorCode, metaErrorBody } from "./meta-errors.js";
+export * as payloads from "./payloads.js";
+export { createWebhookDriver, type DeliverOptions, type WebhookDelivery, type WebhookDriver } from "./webhook-driver.js";
+
+export interface GraphFake {
+  /** The Graph base URL including the version, for WHATSAPP_GRAPH_URL. */
+  url: string;
+  /** Every request received, in order. */
+  requests: import("./graph-server.js").RecordedRequest[];
+  addAccount(account: GraphFakeAccount): void;
+  /** Answer the next call(s) of a kind with Meta's error body for `code` (default: the next send). */
+  failNext(error: ScriptedError): void;
+  /** Make a token invalid from now on (190), as when it expires or is revoked. */
+  revokeToken(token: string): void;
+  /** The message templates of a business account, returned page by page. */
+  setTemplates(businessAccountId: string, templates: Record<string, unknown>[]): void;
+  /** Store media as if a customer had sent it to `phoneNumberId`; returns its media id. */
+  putMedia(data: Buffer, mimeType: string, phoneNumberId: string, filename?: string): string;
+  /** Media uploaded by the server (or put by the test). */
+  media(id: string): StoredMedia | undefined;
+  /** JSON bodies of the sends (and reads) POSTed to /{phone-number-id}/messages. */
+  sentMessages(phoneNumberId?: string): Record<string, unknown>[];
+  close(): Promise<void>;
+}
+
+export async function startGraphFake(options: { version?: string; port?: number } = {}): Promise<GraphFake> {
+  const version = options.version ?? "v21.0";
+  const server = createGraphServer(version);
+  const address = await server.app.listen({ host: "127.0.0.1", port: options.port ?? 0 });
+  server.setOrigin(address);
+  let counter = 0;
+  return {
+    url: `${address}/${version}`,
+    requests: server.requests,
+    addAccount: (account) => server.accounts.set(account.phoneNumberId, account),
+    failNext: (error) => server.scripted.push({ on: "messages", times: 1, ...error }),
+    revokeToken: (token) => server.revoked.add(token),
+    setTemplates: (wabaId, templates) => server.templates.set(wabaId, templates),
+    putMedia(data, mimeType, phoneNumberId, filename) {
+      counter += 1;
+      const id = `9${Date.now()}${counter}`;
+      server.media.set(id, { id, data, mimeType, filename, owner: phoneNumberId });
+      return id;
+    },
+    media: (id) => server.media.get(id),
+    sentMessages: (phoneNumberId) =>
+      server.requests
+        .filter(
+          (r) =>
+            r.method === "POST" &&
+            r.status === 200 &&
+            /^\/\d+\/messages$/.test(r.path) &&
+            (!phoneNumberId || r.path === `/${phoneNumberId}/messages`),
+        )
+        .map((r) => r.body as Record<string, unknown>),
+    close: () => server.app.close(),
+  };
+}

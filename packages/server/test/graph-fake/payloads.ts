@@ -1,0 +1,166 @@
+import { randomBytes } from "node:crypto";
+
+/**
+ * Webhook payloads as Meta sends them for the `messages` field (shapes from Meta's "messages
+ * webhook reference" pages, cited in graph-fake.test.ts). Only the builders: the driver signs and
+ * posts them.
+ */
+
+export interface Business {
+  phoneNumberId: string;
+  businessAccountId: string;
+  displayPhoneNumber: string;
+}
+
+export type WebhookMessage = Record<string, unknown> & { id: string; from: string; type: string; timestamp: string };
+
+export const newWamid = () => `wamid.${randomBytes(24).toString("base64")}`;
+const unix = (at: Date = new Date()) => String(Math.floor(at.getTime() / 1000));
+
+/** `{ object, entry: [{ id: WABA, changes: [{ value: { messaging_product, metadata, ... }, field: "messages" }] }] }` */
+export function envelope(business: Business, value: Record<string, unknown>) {
+  return {
+    object: "whatsapp_business_account",
+    entry: [
+      {
+        id: business.businessAccountId,
+        changes: [
+          {
+            value: {
+              messaging_product: "whatsapp",
+              metadata: { display_phone_number: business.displayPhoneNumber, phone_number_id: business.phoneNumberId },
+              ...value,
+            },
+            field: "messages",
+          },
+        ],
+      },
+    ],
+  };
+}
+
+/** An incoming message with the sender's `contacts[]` entry (profile name and wa_id). */
+export function inbound(business: Business, message: WebhookMessage, profileName = "Customer") {
+  return envelope(business, {
+    contacts: [{ profile: { name: profileName }, wa_id: message.from }],
+    messages: [message],
+  });
+}
+
+interface Common {
+  from: string;
+  id?: string;
+  at?: Date;
+  /** The message this one replies to: `context: { from, id }`. */
+  replyTo?: { from: string; id: string };
+}
+
+function base(type: string, c: Common): WebhookMessage {
+  return {
+    ...(c.replyTo ? { context: { from: c.replyTo.from, id: c.replyTo.id } } : {}),
+    from: c.from,
+    id: c.id ?? newWamid(),
+    timestamp: unix(c.at),
+    type,
+  };
+}
+
+export const text = (c: Common & { body: string }): WebhookMessage => ({ ...base("text", c), text: { body: c.body } });
+
+/** image, video, document (caption, filename), audio (voice), sticker (animated): the media is fetched by id. */
+export function media(
+  type: "image" | "video" | "audio" | "document" | "sticker",
+  c: Common & { mediaId: string; mimeType: string; sha256?: string; caption?: string; filename?: string; voice?: boolean },
+): WebhookMessage {
+  const object: Record<string, unknown> = { mime_type: c.mimeType, sha256: c.sha256 ?? "", id: c.mediaId };
+  if (c.caption !== undefined) object.caption = c.caption;
+  if (c.filename !== undefined) object.filename = c.filename;
+  if (type === "audio") object.voice = c.voice ?? false;
+  if (type === "sticker") object.animated = false;
+  return { ...base(type, c), [type]: object };
+}
+
+export const location = (
+  c: Common & { latitude: number; longitude: number; name?: string; address?: string },
+): WebhookMessage => ({
+  ...base("location", c),
+  location: { latitude: c.latitude, longitude: c.longitude, name: c.name, address: c.address },
+});
+
+export const contacts = (c: Common & { name: string; phone: string; waId?: string }): WebhookMessage => ({
+  ...base("contacts", c),
+  contacts: [
+    {
+      name: { formatted_name: c.name, first_name: c.name.split(" ")[0] },
+      phones: [{ phone: c.phone, wa_id: c.waId, type: "CELL" }],
+    },
+  ],
+});
+
+/** A quick-reply button tapped in a template. */
+export const button = (c: Common & { text: string; payload: string }): WebhookMessage => ({
+  ...base("button", c),
+  button: { payload: c.payload, text: c.text },
+});
+
+export const buttonReply = (c: Common & { replyId: string; title: string }): WebhookMessage => ({
+  ...base("interactive", c),
+  interactive: { type: "button_reply", button_reply: { id: c.replyId, title: c.title } },
+});
+
+export const listReply = (c: Common & { replyId: string; title: string; description?: string }): WebhookMessage => ({
+  ...base("interactive", c),
+  interactive: { type: "list_reply", list_reply: { id: c.replyId, title: c.title, description: c.description ?? "" } },
+});
+
+/** A reaction to a message the business sent; withdrawing it sends no `emoji`. */
+export const reaction = (c: Common & { messageId: string; emoji?: string }): WebhookMessage => ({
+  ...base("reaction", c),
+  reaction: { message_id: c.messageId, ...(c.emoji ? { emoji: c.emoji } : {}) },
+});
+
+export const unsupported = (c: Common): WebhookMessage => ({
+  ...base("unsupported", c),
+  errors: [
+    {
+      code: 131051,
+      title: "Message type unknown",
+      message: "Message type unknown",
+      error_data: { details: "Message type is currently not supported." },
+    },
+  ],
+});
+
+export interface StatusInput {
+  id: string;
+  status: "sent" | "delivered" | "read" | "failed";
+  recipientId: string;
+  at?: Date;
+  errors?: { code: number; title: string; message?: string; details?: string }[];
+}
+
+/** `statuses[]` of messages the business sent; a failed one carries `errors[]` instead of pricing. */
+export function statuses(business: Business, list: StatusInput[]) {
+  return envelope(business, {
+    statuses: list.map((s) => ({
+      id: s.id,
+      status: s.status,
+      timestamp: unix(s.at),
+      recipient_id: s.recipientId,
+      ...(s.errors
+        ? {
+            errors: s.errors.map((e) => ({
+              code: e.code,
+              title: e.title,
+              message: e.message ?? e.title,
+              error_data: { details: e.details ?? e.title },
+              href: "https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes/",
+            })),
+          }
+        : {
+            conversation: { id: randomBytes(16).toString("hex"), origin: { type: "service" } },
+            pricing: { billable: true, pricing_model: "PMP", category: "service" },
+          }),
+    })),
+  });
+}
