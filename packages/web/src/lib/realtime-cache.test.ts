@@ -85,6 +85,25 @@ describe("list events update the cache (spec §4 Lists)", () => {
       qrcode: "QR",
       updatedAt: "t1",
     });
+    // A session update carries the reason, the phone pairing code and the health the screen explains.
+    const health = {
+      lastEventAt: "t2",
+      pendingEvents: 2,
+      oldestPendingAt: "t1",
+      reconnectsToday: 1,
+      lastError: null,
+      lastErrorAt: null,
+    };
+    handlers.whatsappSession({
+      action: "update",
+      session: { ...connection, status: "DISCONNECTED", statusReason: "REPLACED", pairingCode: "ABCD1234", health },
+    });
+    expect(client.getQueryData<Connection[]>(queryKeys.whatsapps.all)?.[0]).toMatchObject({
+      status: "DISCONNECTED",
+      statusReason: "REPLACED",
+      pairingCode: "ABCD1234",
+      health,
+    });
     handlers.whatsapp({ action: "delete", whatsappId: 4 });
     expect(client.getQueryData<Connection[]>(queryKeys.whatsapps.all)).toEqual([]);
   });

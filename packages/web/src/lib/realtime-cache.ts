@@ -61,9 +61,10 @@ export function listEventHandlers(client: QueryClient, onSelfUpdated?: (user: Us
       upsertInArray<Connection>(client, queryKeys.whatsapps.all, event.whatsapp);
     },
     whatsappSession(event) {
-      const { id, status, qrcode, retries, updatedAt } = event.session;
+      // The whole presented connection: status with its reason, QR or pairing code, health.
+      const session = event.session;
       client.setQueryData<Connection[]>(queryKeys.whatsapps.all, (list) =>
-        list?.map((w) => (w.id === id ? { ...w, status, qrcode, retries, updatedAt } : w)),
+        list?.map((w) => (w.id === session.id ? { ...w, ...session } : w)),
       );
     },
   };

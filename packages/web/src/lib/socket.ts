@@ -36,3 +36,11 @@ export function disconnectSocket(): void {
   socket?.disconnect();
   socket = null;
 }
+
+/**
+ * Tells the server the agent is typing in (or stopped typing in) a ticket, on the app's one
+ * socket; nothing is queued while it is offline (a stale "typing…" is worse than none).
+ */
+export function emitTyping(ticketId: number, state: "composing" | "paused"): void {
+  if (socket?.connected) socket.emit("typing", ticketId, state);
+}

@@ -2,7 +2,8 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
-import { useConversationRealtimeHandlers } from "../../features/conversation";
+// The hook alone, not the feature's barrel: the composer and message list stay in the lazy tickets chunk.
+import { useConversationRealtimeHandlers } from "../../features/conversation/hooks/use-conversation-realtime-handlers";
 import { useNotificationHandlers } from "../../features/notifications";
 import { TICKET_DELETED_TOAST, ticketKeys, updateTicketMutationKey, useTicketRealtimeHandlers } from "../../features/tickets";
 import type { TicketEventHandlers } from "../../lib/realtime-sync";

@@ -38,13 +38,20 @@ function TicketPane({ ticketId, narrow }: { ticketId: number; narrow: boolean })
           onOpenContact={() => setDrawerOpen(true)}
           onBack={narrow ? () => navigate("/tickets") : undefined}
         />
-        <MessagesList key={ticket.id} ticketId={ticket.id} isGroup={ticket.isGroup} onReply={setReplyTo} />
+        <MessagesList
+          key={ticket.id}
+          ticketId={ticket.id}
+          isGroup={ticket.isGroup}
+          provider={ticket.whatsapp?.provider}
+          onReply={setReplyTo}
+        />
         <MessageInput key={`input-${ticket.id}`} ticket={ticket} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
       </Box>
       <ContactDrawer
         open={drawerOpen}
         onClose={() => setDrawerOpen(false)}
         contact={ticket.contact}
+        provider={ticket.whatsapp?.provider}
         onEdit={() => setEditing(true)}
       />
       <ContactModal

@@ -1,8 +1,6 @@
-import { useQuery } from "@tanstack/react-query";
-import type { Connection } from "@zapdesk/core";
-import { api } from "../../../lib/api-client";
-import { queryKeys } from "../../../lib/query-keys";
+import { useConnections } from "../../../lib/queries/use-connections";
 
-export function useWhatsapps() {
-  return useQuery({ queryKey: queryKeys.whatsapps.all, queryFn: () => api.get<Connection[]>("/whatsapp") });
+/** The list, read again every `refetchInterval` ms while a screen that shows health is open. */
+export function useWhatsapps(options: { refetchInterval?: number } = {}) {
+  return useConnections(options);
 }

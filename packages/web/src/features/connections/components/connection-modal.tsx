@@ -1,72 +1,63 @@
-import { zodResolver } from "@hookform/resolvers/zod";
-import FormControl from "@mui/material/FormControl";
+import Divider from "@mui/material/Divider";
 import FormControlLabel from "@mui/material/FormControlLabel";
-import InputLabel from "@mui/material/InputLabel";
-import MenuItem from "@mui/material/MenuItem";
-import Select from "@mui/material/Select";
 import Stack from "@mui/material/Stack";
 import Switch from "@mui/material/Switch";
-import { CONNECTION_PROVIDERS, type ConnectionProvider, connectionInputSchema } from "@zapdesk/core";
-import { useEffect } from "react";
-import { Controller, useForm } from "react-hook-form";
+import type { Connection, ConnectionInput } from "@zapdesk/core";
+import { useEffect, useMemo } from "react";
+import { Controller, useForm, useWatch } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { QueueSelect } from "../../../components/queue-select";
 import { FormDialog } from "../../../components/ui/form-dialog";
 import { FormTextField } from "../../../components/ui/form-text-field";
 import { submitForm } from "../../../lib/form-errors";
 import { useWhatsapp } from "../api/get-whatsapp";
-import { useSaveWhatsapp } from "../api/save-whatsapp";
+import { type ConnectionUpdate, useSaveWhatsapp } from "../api/save-whatsapp";
+import { CloudFields } from "./cloud-fields";
+import { type ConnectionForm, connectionResolver, emptyForm, formFromConnection, hasPacing, payloadOf } from "./connection-form";
+import { ProviderPicker } from "./provider-picker";
+import { QrFields } from "./qr-fields";
 
-interface ConnectionForm {
-  name: string;
-  provider: ConnectionProvider;
-  greetingMessage: string;
-  farewellMessage: string;
-  isDefault: boolean;
-  queueIds: number[];
+/** Fields the server may name in a validation error (nested ones are matched by their first segment). */
+const FIELDS = ["name", "greetingMessage", "farewellMessage", "queueIds", "pairingPhone", "pacing", "cloud"];
+
+interface ConnectionModalProps {
+  open: boolean;
+  onClose(): void;
+  connectionId?: number;
+  /** After a save: the page may keep the dialog open on the new connection (a Cloud connection's webhook URL). */
+  onSaved?(connection: Connection, created: boolean): void;
 }
 
-const EMPTY: ConnectionForm = {
-  name: "",
-  provider: "baileys",
-  greetingMessage: "",
-  farewellMessage: "",
-  isDefault: false,
-  queueIds: [],
-};
-
-export function ConnectionModal({ open, onClose, connectionId }: { open: boolean; onClose(): void; connectionId?: number }) {
+export function ConnectionModal({ open, onClose, connectionId, onSaved }: ConnectionModalProps) {
   const { t } = useTranslation();
   const save = useSaveWhatsapp();
+  const editing = !!connectionId;
   const { data: connection, isLoading } = useWhatsapp(open ? connectionId : undefined);
-  const { control, handleSubmit, reset, setError, formState } = useForm<ConnectionForm>({
-    resolver: zodResolver(connectionInputSchema) as never,
-    defaultValues: EMPTY,
+  const resolver = useMemo(() => connectionResolver(editing), [editing]);
+  const { control, handleSubmit, reset, setError, setValue, formState } = useForm<ConnectionForm>({
+    resolver,
+    defaultValues: emptyForm(),
   });
+  const provider = useWatch({ control, name: "provider" });
 
   useEffect(() => {
     if (!open) return;
-    reset(
-      connectionId && connection
-        ? {
-            name: connection.name,
-            provider: connection.provider,
-            greetingMessage: connection.greetingMessage,
-            farewellMessage: connection.farewellMessage,
-            isDefault: connection.isDefault,
-            queueIds: connection.queues.map((q) => q.id),
-          }
-        : EMPTY,
-    );
+    reset(connectionId && connection ? formFromConnection(connection) : emptyForm());
   }, [open, connectionId, connection, reset]);
 
   const onSubmit = handleSubmit(async (values) => {
+    const payload = payloadOf(values, editing);
     await submitForm({
-      save: () => save.mutateAsync({ id: connectionId, input: values }),
+      save: async () => {
+        const saved = connectionId
+          ? await save.mutateAsync({ id: connectionId, input: payload as ConnectionUpdate })
+          : await save.mutateAsync({ input: payload as ConnectionInput });
+        onSaved?.(saved, !connectionId);
+      },
       success: t("whatsappModal.success"),
-      done: () => onClose(),
+      done: () => (onSaved ? undefined : onClose()),
       setError,
-      fields: ["name", "greetingMessage", "farewellMessage", "queueIds"],
+      fields: FIELDS,
     });
   });
 
@@ -76,7 +67,7 @@ export function ConnectionModal({ open, onClose, connectionId }: { open: boolean
       onClose={onClose}
       id="connection-modal"
       i18nKey="whatsappModal"
-      editing={!!connectionId}
+      editing={editing}
       loading={!!(connectionId && isLoading)}
       submitting={formState.isSubmitting}
       onSubmit={onSubmit}
@@ -95,22 +86,17 @@ export function ConnectionModal({ open, onClose, connectionId }: { open: boolean
             )}
           />
         </Stack>
-        <Controller
-          control={control}
-          name="provider"
-          render={({ field }) => (
-            <FormControl fullWidth disabled={!!connectionId}>
-              <InputLabel id="connection-provider-label">{t("whatsappModal.form.provider")}</InputLabel>
-              <Select {...field} labelId="connection-provider-label" label={t("whatsappModal.form.provider")}>
-                {CONNECTION_PROVIDERS.map((p) => (
-                  <MenuItem key={p} value={p}>
-                    {t(`whatsappModal.form.providers.${p}`)}
-                  </MenuItem>
-                ))}
-              </Select>
-            </FormControl>
-          )}
+        <ProviderPicker
+          value={provider}
+          disabled={editing}
+          onChange={(value) => setValue("provider", value, { shouldDirty: true })}
         />
+        {provider === "cloud" ? (
+          <CloudFields control={control} saved={connection?.cloud} />
+        ) : (
+          hasPacing(provider) && <QrFields control={control} provider={provider} editing={editing} />
+        )}
+        <Divider />
         <FormTextField
           control={control}
           name="greetingMessage"

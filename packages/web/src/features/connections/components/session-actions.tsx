@@ -1,7 +1,7 @@
 import Button from "@mui/material/Button";
 import CircularProgress from "@mui/material/CircularProgress";
 import Stack from "@mui/material/Stack";
-import type { Connection } from "@zapdesk/core";
+import { CHANNEL_CAPABILITIES, type Connection } from "@zapdesk/core";
 import { useTranslation } from "react-i18next";
 import { useRequestNewQr } from "../api/request-new-qr";
 import { useStartSession } from "../api/start-session";
@@ -10,19 +10,45 @@ interface SessionActionsProps {
   connection: Connection;
   onShowQr(): void;
   onDisconnect(): void;
+  /** Connections that can pair by phone code ask how to pair again. */
+  onChoosePairing(): void;
 }
 
-/** Spec §4: the buttons each status offers. */
-export function SessionActions({ connection, onShowQr, onDisconnect }: SessionActionsProps) {
+/** Spec §4: the buttons each status offers, and only those the kind of connection can do. */
+export function SessionActions({ connection, onShowQr, onDisconnect, onChoosePairing }: SessionActionsProps) {
   const { t } = useTranslation();
   const start = useStartSession();
   const newQr = useRequestNewQr();
-  const { status, id } = connection;
+  const { status, id, provider, name } = connection;
+  const capabilities = CHANNEL_CAPABILITIES[provider];
+
+  if (status === "OPENING") {
+    return (
+      <Button size="small" variant="outlined" disabled startIcon={<CircularProgress size={16} />}>
+        {t("connections.buttons.connecting")}
+      </Button>
+    );
+  }
+  // The Cloud API has no phone session: no QR, no disconnect; only a new check of the token.
+  if (!capabilities.qrCode) {
+    return (
+      <Button
+        size="small"
+        variant="outlined"
+        onClick={() => start.mutate(id)}
+        disabled={start.isPending}
+        aria-label={t("connections.buttons.checkAgainFor", { name })}
+      >
+        {t("connections.buttons.checkAgain")}
+      </Button>
+    );
+  }
+  const pairAgain = () => (capabilities.pairingCode ? onChoosePairing() : newQr.mutate({ id }));
   return (
     <Stack direction="row" spacing={1} sx={{ justifyContent: "center" }}>
       {status === "qrcode" && (
         <Button size="small" variant="contained" onClick={onShowQr}>
-          {t("connections.buttons.qrcode")}
+          {connection.pairingCode ? t("connections.buttons.pairingCode") : t("connections.buttons.qrcode")}
         </Button>
       )}
       {status === "DISCONNECTED" && (
@@ -30,7 +56,7 @@ export function SessionActions({ connection, onShowQr, onDisconnect }: SessionAc
           <Button size="small" variant="outlined" onClick={() => start.mutate(id)} disabled={start.isPending}>
             {t("connections.buttons.tryAgain")}
           </Button>
-          <Button size="small" variant="outlined" color="secondary" onClick={() => newQr.mutate(id)} disabled={newQr.isPending}>
+          <Button size="small" variant="outlined" color="secondary" onClick={pairAgain} disabled={newQr.isPending}>
             {t("connections.buttons.newQr")}
           </Button>
         </>
@@ -38,11 +64,6 @@ export function SessionActions({ connection, onShowQr, onDisconnect }: SessionAc
       {(status === "CONNECTED" || status === "PAIRING" || status === "TIMEOUT") && (
         <Button size="small" variant="outlined" color="secondary" onClick={onDisconnect}>
           {t("connections.buttons.disconnect")}
-        </Button>
-      )}
-      {status === "OPENING" && (
-        <Button size="small" variant="outlined" disabled startIcon={<CircularProgress size={16} />}>
-          {t("connections.buttons.connecting")}
         </Button>
       )}
     </Stack>

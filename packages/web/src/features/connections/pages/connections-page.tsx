@@ -1,7 +1,4 @@
-import DeleteOutline from "@mui/icons-material/DeleteOutlined";
-import Edit from "@mui/icons-material/Edit";
 import Button from "@mui/material/Button";
-import IconButton from "@mui/material/IconButton";
 import Table from "@mui/material/Table";
 import TableBody from "@mui/material/TableBody";
 import TableCell from "@mui/material/TableCell";
@@ -18,24 +15,21 @@ import { useDeleteWhatsapp } from "../api/delete-whatsapp";
 import { useDisconnectSession } from "../api/disconnect-session";
 import { useWhatsapps } from "../api/get-whatsapps";
 import { ConnectionModal } from "../components/connection-modal";
-import { ConnectionStatusIcon, DefaultIcon } from "../components/connection-status-icon";
+import { CONNECTION_COLUMNS, ConnectionRow, type ConnectionRowActions } from "../components/connection-row";
+import { NewSessionDialog } from "../components/new-session-dialog";
 import { QrCodeDialog } from "../components/qr-code-dialog";
-import { SessionActions } from "../components/session-actions";
 
-/** dd/MM/yy HH:mm (spec §2). */
-function formatUpdatedAt(iso: string): string {
-  const d = new Date(iso);
-  const two = (n: number) => String(n).padStart(2, "0");
-  return `${two(d.getDate())}/${two(d.getMonth() + 1)}/${two(d.getFullYear() % 100)} ${two(d.getHours())}:${two(d.getMinutes())}`;
-}
+/** Health figures (last event, backlog) move without a session event: read the list again while the page is open. */
+export const HEALTH_REFRESH_MS = 15_000;
 
 type Confirm = { kind: "delete" | "disconnect"; connection: Connection } | null;
 
 export default function ConnectionsPage() {
   const { t } = useTranslation();
-  const { data: connections = [], isLoading } = useWhatsapps();
+  const { data: connections = [], isLoading } = useWhatsapps({ refetchInterval: HEALTH_REFRESH_MS });
   const [modal, setModal] = useState<{ open: boolean; id?: number }>({ open: false });
   const [qrFor, setQrFor] = useState<number | null>(null);
+  const [pairingFor, setPairingFor] = useState<Connection | undefined>();
   const [confirm, setConfirm] = useState<Confirm>(null);
   const remove = useDeleteWhatsapp();
   const disconnect = useDisconnectSession();
@@ -47,6 +41,18 @@ export default function ConnectionsPage() {
     else disconnect.mutate(confirm.connection.id);
   };
 
+  // A new Cloud connection stays open, now editing: its webhook URL exists only once it is saved.
+  const onSaved = (connection: Connection, created: boolean) =>
+    setModal(created && connection.provider === "cloud" ? { open: true, id: connection.id } : { open: false });
+
+  const actions: ConnectionRowActions = {
+    onEdit: (connection) => setModal({ open: true, id: connection.id }),
+    onDelete: (connection) => setConfirm({ kind: "delete", connection }),
+    onDisconnect: (connection) => setConfirm({ kind: "disconnect", connection }),
+    onShowQr: (connection) => setQrFor(connection.id),
+    onChoosePairing: setPairingFor,
+  };
+
   return (
     <PageContainer
       title={t("connections.title")}
@@ -56,8 +62,16 @@ export default function ConnectionsPage() {
         </Button>
       }
     >
-      <ConnectionModal open={modal.open} connectionId={modal.id} onClose={() => setModal({ open: false })} />
+      <ConnectionModal open={modal.open} connectionId={modal.id} onClose={() => setModal({ open: false })} onSaved={onSaved} />
       <QrCodeDialog connection={connections.find((c) => c.id === qrFor)} onClose={() => setQrFor(null)} />
+      <NewSessionDialog
+        connection={pairingFor}
+        onClose={() => setPairingFor(undefined)}
+        onRequested={(connection) => {
+          setPairingFor(undefined);
+          setQrFor(connection.id);
+        }}
+      />
       <ConfirmDialog
         open={!!confirm}
         title={
@@ -77,8 +91,10 @@ export default function ConnectionsPage() {
           <TableRow>
             <TableCell align="center">{t("connections.table.id")}</TableCell>
             <TableCell>{t("connections.table.name")}</TableCell>
+            <TableCell>{t("connections.table.provider")}</TableCell>
             <TableCell align="center">{t("connections.table.status")}</TableCell>
             <TableCell align="center">{t("connections.table.session")}</TableCell>
+            <TableCell align="center">{t("connections.table.health")}</TableCell>
             <TableCell align="center">{t("connections.table.lastUpdate")}</TableCell>
             <TableCell align="center">{t("connections.table.default")}</TableCell>
             <TableCell align="center">{t("connections.table.actions")}</TableCell>
@@ -86,42 +102,9 @@ export default function ConnectionsPage() {
         </TableHead>
         <TableBody>
           {connections.map((connection) => (
-            <TableRow key={connection.id}>
-              <TableCell align="center">{connection.id}</TableCell>
-              <TableCell>{connection.name}</TableCell>
-              <TableCell align="center">
-                <ConnectionStatusIcon status={connection.status} />
-              </TableCell>
-              <TableCell align="center">
-                <SessionActions
-                  connection={connection}
-                  onShowQr={() => setQrFor(connection.id)}
-                  onDisconnect={() => setConfirm({ kind: "disconnect", connection })}
-                />
-              </TableCell>
-              <TableCell align="center">{formatUpdatedAt(connection.updatedAt)}</TableCell>
-              <TableCell align="center">
-                {connection.isDefault && <DefaultIcon color="success" titleAccess={t("connections.table.default")} />}
-              </TableCell>
-              <TableCell align="center" sx={{ whiteSpace: "nowrap" }}>
-                <IconButton
-                  size="small"
-                  aria-label={t("common.editItem", { name: connection.name })}
-                  onClick={() => setModal({ open: true, id: connection.id })}
-                >
-                  <Edit />
-                </IconButton>
-                <IconButton
-                  size="small"
-                  aria-label={t("common.deleteItem", { name: connection.name })}
-                  onClick={() => setConfirm({ kind: "delete", connection })}
-                >
-                  <DeleteOutline />
-                </IconButton>
-              </TableCell>
-            </TableRow>
+            <ConnectionRow key={connection.id} connection={connection} actions={actions} />
           ))}
-          {isLoading && <TableLoadingRow columns={7} />}
+          {isLoading && <TableLoadingRow columns={CONNECTION_COLUMNS} />}
         </TableBody>
       </Table>
     </PageContainer>

@@ -124,4 +124,25 @@ describe("toasts above an open dialog", () => {
     expect(await screen.findByRole("alert")).toHaveTextContent("A contact with this number already exists.");
     expect(screen.getByRole("status")).toHaveTextContent("Earlier news");
   });
+
+  it("keeps a WhatsApp LID contact's identity: the number shows as private, is not validated and is not sent", async () => {
+    const lid = { ...CONTACT, number: "184467440737095@lid" };
+    const { server, user, field, submit } = await openModal(
+      "en",
+      {
+        "GET /api/contacts/:id": { body: lid },
+        "PUT /api/contacts/:id": (request: { body: unknown }) => ({ body: { ...lid, ...(request.body as object) } }),
+      },
+      5,
+    );
+    await screen.findByDisplayValue("Maria");
+    expect(field("number")).toBeDisabled();
+    expect(field("number")).toHaveValue("Private number");
+    await fill(user, field("name"), "Maria Souza");
+    await user.click(submit());
+    await waitFor(() => expect(server.callsTo("PUT", "/api/contacts/5")).toHaveLength(1));
+    const body = server.callsTo("PUT", "/api/contacts/5")[0].body as Record<string, unknown>;
+    expect(body).toMatchObject({ name: "Maria Souza" });
+    expect(body).not.toHaveProperty("number");
+  });
 });

@@ -3,13 +3,15 @@ import DeleteOutline from "@mui/icons-material/DeleteOutlined";
 import Button from "@mui/material/Button";
 import IconButton from "@mui/material/IconButton";
 import Stack from "@mui/material/Stack";
+import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { contactInputSchema } from "@zapdesk/core";
-import { useEffect } from "react";
-import { useFieldArray, useForm } from "react-hook-form";
+import { useEffect, useMemo } from "react";
+import { type Resolver, useFieldArray, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { FormDialog } from "../../../components/ui/form-dialog";
 import { FormTextField } from "../../../components/ui/form-text-field";
+import { isLidNumber } from "../../../lib/capabilities";
 import { submitForm } from "../../../lib/form-errors";
 import { useContact } from "../api/get-contacts";
 import { useSaveContact } from "../api/save-contact";
@@ -29,14 +31,26 @@ interface ContactForm {
 
 const EMPTY: ContactForm = { name: "", number: "", email: "", extraInfo: [] };
 
+/**
+ * A WhatsApp LID contact has no phone number to edit: its identity is kept as it is, so the number
+ * is neither validated nor sent (the update keeps it).
+ */
+const keepNumberResolver: Resolver<ContactForm> = (values, context, options) => {
+  const { number: _kept, ...rest } = values;
+  const validate = zodResolver(contactInputSchema.omit({ number: true }) as never) as unknown as Resolver<typeof rest>;
+  return validate(rest, context, options as never) as never;
+};
+
 export function ContactModal({ open, onClose, contactId }: ContactModalProps) {
   const { t } = useTranslation();
   const save = useSaveContact();
   const { data: contact, isLoading } = useContact(open ? contactId : undefined);
-  const { control, handleSubmit, reset, setError, formState } = useForm<ContactForm>({
-    resolver: zodResolver(contactInputSchema) as never,
-    defaultValues: EMPTY,
-  });
+  const hiddenNumber = !!contactId && isLidNumber(contact?.number);
+  const resolver = useMemo(
+    () => (hiddenNumber ? keepNumberResolver : (zodResolver(contactInputSchema) as never)),
+    [hiddenNumber],
+  );
+  const { control, handleSubmit, reset, setError, formState } = useForm<ContactForm>({ resolver, defaultValues: EMPTY });
   // keyName keeps react-hook-form's own key away from the extra info's real `id`.
   const extraInfo = useFieldArray({ control, name: "extraInfo", keyName: "fieldKey" });
 
@@ -79,14 +93,25 @@ export function ContactModal({ open, onClose, contactId }: ContactModalProps) {
         <Typography variant="subtitle1">{t("contactModal.form.mainInfo")}</Typography>
         <Stack direction={{ xs: "column", sm: "row" }} spacing={2}>
           <FormTextField control={control} name="name" label={t("contactModal.form.name")} autoFocus fullWidth />
-          <FormTextField
-            control={control}
-            name="number"
-            label={t("contactModal.form.number")}
-            placeholder="5513912344321"
-            helperText={t("contactModal.form.numberHint")}
-            fullWidth
-          />
+          {hiddenNumber ? (
+            <TextField
+              id="field-number"
+              label={t("contactModal.form.number")}
+              value={t("contacts.lid.hidden")}
+              helperText={t("contacts.lid.help")}
+              disabled
+              fullWidth
+            />
+          ) : (
+            <FormTextField
+              control={control}
+              name="number"
+              label={t("contactModal.form.number")}
+              placeholder="5513912344321"
+              helperText={t("contactModal.form.numberHint")}
+              fullWidth
+            />
+          )}
         </Stack>
         <FormTextField
           control={control}

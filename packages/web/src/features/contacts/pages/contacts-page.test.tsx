@@ -3,6 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import i18n from "../../../lib/i18n";
 import { ADMIN, AGENT, fakeApi, signedInAs } from "../../../testing/fake-api";
+import { aCloudConnection, aConnection } from "../../../testing/fixtures";
 import { renderApp } from "../../../testing/render";
 
 const maria = {
@@ -57,6 +58,7 @@ describe("contacts page", () => {
     let release: () => void = () => {};
     const server = fakeApi({
       "GET /api/contacts": LIST,
+      "GET /api/whatsapp": { body: [aConnection({ provider: "baileys", isDefault: true })] },
       "POST /api/contacts/import": () => new Promise((resolve) => (release = () => resolve({ body: { imported: 1, total: 3 } }))),
     });
     signedInAs(server, ADMIN);
@@ -68,5 +70,41 @@ describe("contacts page", () => {
     release();
     expect(await screen.findByText("1 of 3 contacts imported.")).toBeInTheDocument();
     await waitFor(() => expect(server.callsTo("GET", "/api/contacts").length).toBeGreaterThan(1));
+  });
+
+  it("offers no import when the default connection cannot import phone contacts (Cloud API)", async () => {
+    await i18n.changeLanguage("en");
+    const server = fakeApi({
+      "GET /api/contacts": LIST,
+      "GET /api/whatsapp": { body: [aCloudConnection({ isDefault: true }), aConnection({ id: 4, isDefault: false })] },
+    });
+    signedInAs(server, ADMIN);
+    renderApp("/contacts");
+    expect(await screen.findByRole("button", { name: "Delete Maria" })).toBeInTheDocument();
+    await waitFor(() => expect(server.callsTo("GET", "/api/whatsapp").length).toBeGreaterThan(0));
+    expect(screen.queryByRole("button", { name: "Import contacts" })).not.toBeInTheDocument();
+  });
+
+  it("shows profile pictures only where a connection fetches them, and a LID contact's number as private", async () => {
+    await i18n.changeLanguage("en");
+    const pictured = { ...maria, profilePicUrl: "https://pps.whatsapp.net/maria.jpg" };
+    const lid = { ...maria, id: 6, name: "Lia", number: "184467440737095@lid" };
+    const server = fakeApi({
+      "GET /api/contacts": { body: { contacts: [pictured, lid], count: 2, hasMore: false } },
+      "GET /api/whatsapp": { body: [aCloudConnection({ isDefault: true })] },
+    });
+    signedInAs(server, ADMIN);
+    const view = renderApp("/contacts");
+    const row = (await screen.findByRole("cell", { name: "Lia" })).closest("tr") as HTMLElement;
+    expect(row).toHaveTextContent("Private number");
+    expect(row).not.toHaveTextContent("184467440737095");
+    await waitFor(() => expect(server.callsTo("GET", "/api/whatsapp").length).toBeGreaterThan(0));
+    expect(view.container.querySelector('img[src="https://pps.whatsapp.net/maria.jpg"]')).toBeNull();
+
+    server.set("GET /api/whatsapp", { body: [aConnection({ provider: "baileys" })] });
+    view.unmount();
+    renderApp("/contacts");
+    await screen.findByRole("cell", { name: "Lia" });
+    await waitFor(() => expect(document.querySelector('img[src="https://pps.whatsapp.net/maria.jpg"]')).not.toBeNull());
   });
 });

@@ -15,6 +15,7 @@ import { type Contact, can } from "@zapdesk/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
+import { PhoneNumber } from "../../../components/phone-number";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog";
 import { PageContainer } from "../../../components/ui/page-container";
 import { SearchField } from "../../../components/ui/search-field";
@@ -23,6 +24,7 @@ import { useInfiniteScroll } from "../../../components/ui/use-infinite-scroll";
 import { visuallyHidden } from "../../../components/ui/visually-hidden";
 import { useAuth } from "../../../lib/auth";
 import { toastError } from "../../../lib/error-handler";
+import { useAnyConnectionCan, useDefaultConnectionCan } from "../../../lib/queries/use-connections";
 import { toast } from "../../../lib/toast";
 import { useDebounce } from "../../../lib/use-debounce";
 import { useDeleteContact } from "../api/delete-contact";
@@ -48,6 +50,9 @@ export default function ContactsPage() {
   const remove = useDeleteContact();
   const importContacts = useImportContacts();
   const startTicket = useStartTicket();
+  // The server imports through the default connection; pictures come from any connection that fetches them.
+  const canImport = useDefaultConnectionCan("importContacts");
+  const showPictures = useAnyConnectionCan("profilePictures");
 
   const onExport = async () => {
     setExporting(true);
@@ -73,7 +78,7 @@ export default function ContactsPage() {
       actions={
         <>
           <SearchField value={search} onChange={setSearch} />
-          {can(user, "contacts:import") && (
+          {can(user, "contacts:import") && canImport && (
             <Button variant="contained" onClick={() => setConfirmImport(true)} disabled={busy}>
               {t("contacts.buttons.import")}
             </Button>
@@ -130,12 +135,14 @@ export default function ContactsPage() {
           {contacts.map((contact) => (
             <TableRow key={contact.id}>
               <TableCell padding="checkbox">
-                <Avatar src={contact.profilePicUrl || undefined} alt="" sx={{ width: 32, height: 32 }}>
+                <Avatar src={(showPictures && contact.profilePicUrl) || undefined} alt="" sx={{ width: 32, height: 32 }}>
                   {contact.name.charAt(0).toUpperCase()}
                 </Avatar>
               </TableCell>
               <TableCell>{contact.name}</TableCell>
-              <TableCell align="center">{contact.number}</TableCell>
+              <TableCell align="center">
+                <PhoneNumber number={contact.number} />
+              </TableCell>
               <TableCell align="center">{contact.email}</TableCell>
               <TableCell align="center" sx={{ whiteSpace: "nowrap" }}>
                 <IconButton

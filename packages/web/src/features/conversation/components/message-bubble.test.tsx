@@ -3,29 +3,12 @@ import userEvent from "@testing-library/user-event";
 import type { Message } from "@zapdesk/core";
 import { describe, expect, it } from "vitest";
 import { AGENT, fakeApi, signedInAs } from "../../../testing/fake-api";
+import { aMessage } from "../../../testing/fixtures";
 import { renderWithProviders } from "../../../testing/render";
 import { messagesToCsv } from "../utils/export-csv";
 import { MessageBubble } from "./message-bubble";
 
-const base: Message = {
-  id: 10,
-  ticketId: 3,
-  body: "hello",
-  fromMe: false,
-  read: true,
-  ack: 0,
-  mediaType: "chat",
-  mediaUrl: null,
-  mediaName: null,
-  mediaError: null,
-  isDeleted: false,
-  isEdited: false,
-  fromBot: false,
-  createdAt: "2026-03-04T12:34:00.000Z",
-  contact: null,
-  user: null,
-  quotedMsg: null,
-};
+const base: Message = aMessage({ ticketId: 3 });
 
 function show(message: Partial<Message>) {
   const api = fakeApi({

@@ -1,15 +1,18 @@
 import BlockIcon from "@mui/icons-material/Block";
 import ExpandMoreIcon from "@mui/icons-material/ExpandMore";
+import HelpOutlineIcon from "@mui/icons-material/HelpOutlineOutlined";
 import Box from "@mui/material/Box";
 import IconButton from "@mui/material/IconButton";
 import Typography from "@mui/material/Typography";
-import type { Message } from "@zapdesk/core";
+import { ACK_FAILED, type Message } from "@zapdesk/core";
 import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import { formatHourMinute } from "../../../lib/format-time";
 import { AckIcon } from "./ack-icon";
+import { FailedNotice } from "./failed-notice";
 import { FormattedText } from "./formatted-text";
 import { MessageMedia } from "./message-media";
+import { ReactionsBar } from "./reactions-bar";
 import { LocationBody, VCardBody } from "./special-bodies";
 
 function QuotedMessage({ quoted }: { quoted: NonNullable<Message["quotedMsg"]> }) {
@@ -50,6 +53,18 @@ function Body({ message }: { message: Message }) {
       </Typography>
     );
   }
+  if (message.mediaType === "unsupported") {
+    // The customer wrote something Zapdesk cannot show (a poll, an order…): say so, with WhatsApp's type.
+    return (
+      <Typography
+        variant="body2"
+        sx={{ fontStyle: "italic", color: "text.secondary", display: "flex", gap: 0.5, alignItems: "center" }}
+      >
+        <HelpOutlineIcon fontSize="inherit" />
+        {t("conversation.message.unsupported", { type: message.body || "?" })}
+      </Typography>
+    );
+  }
   if (message.mediaType === "location") return <LocationBody body={message.body} />;
   if (message.mediaType === "vcard") return <VCardBody body={message.body} />;
   const caption = message.mediaUrl && message.body === message.mediaName ? "" : message.body;
@@ -74,6 +89,7 @@ interface MessageBubbleProps {
 export const MessageBubble = memo(function MessageBubble({ message, isGroup, onMenu }: MessageBubbleProps) {
   const { t } = useTranslation();
   const mine = message.fromMe;
+  const failed = mine && message.ack === ACK_FAILED;
   return (
     <Box
       data-message-id={message.id}
@@ -91,6 +107,8 @@ export const MessageBubble = memo(function MessageBubble({ message, isGroup, onM
         pt: 0.5,
         pb: 0.25,
         position: "relative",
+        border: failed ? 1 : 0,
+        borderColor: "error.main",
         "&:hover .message-menu": { opacity: 1 },
       }}
     >
@@ -123,6 +141,8 @@ export const MessageBubble = memo(function MessageBubble({ message, isGroup, onM
         </Typography>
         {mine && <AckIcon ack={message.ack} />}
       </Box>
+      {failed && <FailedNotice message={message} />}
+      <ReactionsBar reactions={message.reactions ?? []} mine={mine} />
     </Box>
   );
 });

@@ -11,16 +11,23 @@ import Typography from "@mui/material/Typography";
 import type { Message, Ticket } from "@zapdesk/core";
 import { type ClipboardEvent, type DragEvent, type KeyboardEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { ApiError } from "../../../lib/api-client";
 import { useAuth } from "../../../lib/auth";
+import { capabilitiesOf } from "../../../lib/capabilities";
 import { useSendMessage } from "../api/message-commands";
+import { useServiceWindow } from "../hooks/use-service-window";
 import { signed, useSignOption } from "../hooks/use-sign-option";
+import { useTypingSignal } from "../hooks/use-typing-signal";
 import { AttachmentsPreview } from "./attachments-preview";
 import { EmojiPicker } from "./emoji-picker";
 import { QuickAnswersList } from "./quick-answers-list";
+import { ServiceWindowBanner } from "./service-window-banner";
+import { TemplateComposer } from "./template-composer";
 import { VoiceRecorder } from "./voice-recorder";
 
 interface MessageInputProps {
-  ticket: Pick<Ticket, "id" | "status">;
+  /** The connection and last customer message decide typing and the 24-hour window (Cloud API). */
+  ticket: Pick<Ticket, "id" | "status"> & Partial<Pick<Ticket, "whatsapp" | "lastInboundAt">>;
   replyTo: Message | null;
   onCancelReply(): void;
 }
@@ -37,6 +44,15 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: MessageInputPro
   const send = useSendMessage(ticket.id);
   const enabled = ticket.status === "open";
   const quickSearch = text.startsWith("/") && !text.includes("\n") ? text.slice(1) : null;
+  const lastInboundAt = ticket.lastInboundAt ?? null;
+  const serviceWindow = useServiceWindow({ whatsapp: ticket.whatsapp ?? null, lastInboundAt });
+  // The server's clock decides: a refusal for a closed window switches to templates until the customer writes again.
+  const [refusedAt, setRefusedAt] = useState<string | null | undefined>(undefined);
+  const windowClosed = (serviceWindow.applies && !serviceWindow.open) || refusedAt === lastInboundAt;
+  const onSendError = (error: unknown) => {
+    if (error instanceof ApiError && error.code === "ERR_WAPP_WINDOW_CLOSED") setRefusedAt(lastInboundAt);
+  };
+  const typing = useTypingSignal(ticket.id, enabled && capabilitiesOf(ticket.whatsapp?.provider).typing);
 
   const addFiles = (list: FileList | File[] | null) => {
     if (list?.length) setFiles((current) => [...current, ...Array.from(list)]);
@@ -46,6 +62,7 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: MessageInputPro
     const trimmed = text.trim();
     if (send.isPending || (!trimmed && files.length === 0)) return;
     const body = trimmed && sign && user ? signed(user.name, trimmed) : trimmed;
+    typing.stop();
     send.mutate(
       { body, files, quotedMsgId: replyTo?.id },
       {
@@ -54,11 +71,13 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: MessageInputPro
           setFiles([]);
           onCancelReply();
         },
+        onError: onSendError,
       },
     );
   };
 
-  const sendVoice = (file: File) => send.mutate({ body: "", files: [file], isVoice: true, quotedMsgId: replyTo?.id });
+  const sendVoice = (file: File) =>
+    send.mutate({ body: "", files: [file], isVoice: true, quotedMsgId: replyTo?.id }, { onError: onSendError });
 
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
@@ -87,6 +106,9 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: MessageInputPro
       </Paper>
     );
   }
+  if (windowClosed && ticket.whatsapp) {
+    return <TemplateComposer ticketId={ticket.id} whatsappId={ticket.whatsapp.id} />;
+  }
 
   return (
     <Paper
@@ -101,6 +123,7 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: MessageInputPro
       data-testid="composer"
       sx={{ position: "relative", outline: dragging ? "2px dashed" : undefined, outlineColor: "primary.main" }}
     >
+      {serviceWindow.applies && serviceWindow.open && <ServiceWindowBanner remainingMs={serviceWindow.remainingMs} />}
       {replyTo && (
         <Box
           sx={{ display: "flex", alignItems: "center", gap: 1, p: 1, bgcolor: "action.hover" }}
@@ -143,11 +166,16 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: MessageInputPro
           maxRows={5}
           autoFocus
           value={text}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => {
+            setText(e.target.value);
+            if (e.target.value.trim()) typing.typed();
+            else typing.stop();
+          }}
+          onBlur={typing.stop}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
           placeholder={t("conversation.input.placeholder")}
-          inputProps={{ "aria-label": t("conversation.input.placeholder") }}
+          slotProps={{ input: { "aria-label": t("conversation.input.placeholder") } }}
           sx={{ flex: 1, bgcolor: "background.paper", borderRadius: 4, px: 2, py: 1, border: 1, borderColor: "divider" }}
         />
         {text.trim() || files.length ? (

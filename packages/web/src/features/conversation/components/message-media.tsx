@@ -3,7 +3,7 @@ import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import CircularProgress from "@mui/material/CircularProgress";
 import Typography from "@mui/material/Typography";
-import type { Message } from "@zapdesk/core";
+import { MEDIA_STATE, type Message } from "@zapdesk/core";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { fetchMediaBlob } from "../api/authed-fetch";
@@ -30,19 +30,32 @@ function useMediaUrl(mediaUrl: string | null, enabled: boolean) {
   return state;
 }
 
+/** Media WhatsApp sent but that is not stored (yet): downloading, refused for its size, or failing and retried. */
+function MediaState({ error }: { error: string }) {
+  const { t } = useTranslation();
+  if (error === MEDIA_STATE.pending) {
+    return (
+      <Box role="status" sx={{ display: "flex", alignItems: "center", gap: 1 }}>
+        <CircularProgress size={16} aria-hidden />
+        <Typography variant="caption">{t("conversation.media.pending")}</Typography>
+      </Box>
+    );
+  }
+  const key = error === MEDIA_STATE.tooLarge ? "tooLarge" : error === MEDIA_STATE.failed ? "failed" : ("unavailable" as const);
+  return (
+    <Typography variant="caption" color={key === "failed" ? "warning.dark" : "error"} component="p">
+      {t(`conversation.media.${key}`)}
+    </Typography>
+  );
+}
+
 export function MessageMedia({ message }: { message: Message }) {
   const { t } = useTranslation();
   const inline = ["image", "sticker", "audio", "video"].includes(message.mediaType);
   const { url, error } = useMediaUrl(message.mediaUrl, inline);
   const [downloading, setDownloading] = useState(false);
 
-  if (!message.mediaUrl) {
-    return message.mediaError ? (
-      <Typography variant="caption" color="error">
-        {t("conversation.media.unavailable")}
-      </Typography>
-    ) : null;
-  }
+  if (!message.mediaUrl) return message.mediaError ? <MediaState error={message.mediaError} /> : null;
 
   if (!inline) {
     const download = async () => {

@@ -5,9 +5,10 @@ import CircularProgress from "@mui/material/CircularProgress";
 import Menu from "@mui/material/Menu";
 import MenuItem from "@mui/material/MenuItem";
 import Typography from "@mui/material/Typography";
-import type { Message } from "@zapdesk/core";
+import type { ConnectionProvider, Message } from "@zapdesk/core";
 import { Fragment, useCallback, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { capabilitiesOf } from "../../../lib/capabilities";
 import { formatDay, isSameDay } from "../../../lib/format-time";
 import { chronological, useMessages } from "../api/get-messages";
 import { useDeleteMessage } from "../api/message-commands";
@@ -19,14 +20,17 @@ const LOAD_OLDER_WITHIN_PX = 50;
 interface MessagesListProps {
   ticketId: number;
   isGroup: boolean;
+  /** The ticket's kind of connection: what it cannot do is not offered (delete for everyone). */
+  provider?: ConnectionProvider | null;
   onReply(message: Message): void;
 }
 
 /** The conversation: day separators, older pages near the top without the view jumping. */
-export function MessagesList({ ticketId, isGroup, onReply }: MessagesListProps) {
+export function MessagesList({ ticketId, isGroup, provider, onReply }: MessagesListProps) {
   const { t } = useTranslation();
   const query = useMessages(ticketId);
   const remove = useDeleteMessage();
+  const canDelete = capabilitiesOf(provider).deleteForEveryone;
   const messages = useMemo(() => chronological(query.data?.pages), [query.data]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const anchor = useRef<{ height: number; top: number; loadingOlder: boolean }>({ height: 0, top: 0, loadingOlder: false });
@@ -101,7 +105,7 @@ export function MessagesList({ ticketId, isGroup, onReply }: MessagesListProps) 
         >
           {t("conversation.menu.reply")}
         </MenuItem>
-        {menu?.message.fromMe && (
+        {canDelete && menu?.message.fromMe && (
           <MenuItem
             disabled={menu.message.isDeleted}
             onClick={() => {

@@ -3,12 +3,17 @@ import type { Message } from "@zapdesk/core";
 import type { MessagePage } from "../api/get-messages";
 import { messageKeys } from "../api/message-keys";
 
-/** A new message joins the newest page; a known one is replaced where it is (acks, deletes, edits). */
+/**
+ * A new message joins the newest page; a known one is replaced where it is (acks, deletes, edits),
+ * unless the copy in hand is newer: a send's answer can arrive after the realtime event of the
+ * ack that followed it, and must not put the clock back.
+ */
 export function upsertMessage(client: QueryClient, message: Message): void {
   client.setQueryData<InfiniteData<MessagePage>>(messageKeys.list(message.ticketId), (data) => {
     if (!data?.pages.length) return data;
-    const present = data.pages.some((page) => page.messages.some((m) => m.id === message.id));
-    if (present) {
+    const known = data.pages.flatMap((page) => page.messages).find((m) => m.id === message.id);
+    if (known) {
+      if (known.updatedAt > message.updatedAt) return data;
       return {
         ...data,
         pages: data.pages.map((page) => ({

@@ -13,6 +13,7 @@ import Typography from "@mui/material/Typography";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
+import { pictureOf } from "../../../lib/capabilities";
 import { useUnreadTickets } from "../api/get-unread-tickets";
 import { notificationsSupported } from "../utils/alert";
 
@@ -70,7 +71,7 @@ export function NotificationsBell() {
                 >
                   <ListItemAvatar>
                     <Badge badgeContent={ticket.unreadMessages} color="success">
-                      <Avatar src={ticket.contact.profilePicUrl || undefined} alt={ticket.contact.name} />
+                      <Avatar src={pictureOf(ticket.contact, ticket.whatsapp?.provider)} alt={ticket.contact.name} />
                     </Badge>
                   </ListItemAvatar>
                   <ListItemText

@@ -4,12 +4,13 @@ import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Drawer from "@mui/material/Drawer";
 import IconButton from "@mui/material/IconButton";
-import Link from "@mui/material/Link";
 import Paper from "@mui/material/Paper";
 import Toolbar from "@mui/material/Toolbar";
 import Typography from "@mui/material/Typography";
-import type { Ticket } from "@zapdesk/core";
+import type { ConnectionProvider, Ticket } from "@zapdesk/core";
 import { useTranslation } from "react-i18next";
+import { PhoneNumber } from "../../../components/phone-number";
+import { pictureOf } from "../../../lib/capabilities";
 
 export const CONTACT_DRAWER_WIDTH = 320;
 
@@ -17,11 +18,13 @@ interface ContactDrawerProps {
   open: boolean;
   onClose(): void;
   contact: Ticket["contact"];
+  /** The ticket's kind of connection: no profile picture where it cannot fetch one. */
+  provider?: ConnectionProvider | null;
   onEdit(): void;
 }
 
-/** Spec §2: 320 px, name, number as a tel link, edit, extra info. */
-export function ContactDrawer({ open, onClose, contact, onEdit }: ContactDrawerProps) {
+/** Spec §2: 320 px, name, number as a tel link (a private LID identity has none), edit, extra info. */
+export function ContactDrawer({ open, onClose, contact, provider, onEdit }: ContactDrawerProps) {
   const { t } = useTranslation();
   return (
     <Drawer
@@ -42,9 +45,11 @@ export function ContactDrawer({ open, onClose, contact, onEdit }: ContactDrawerP
         </IconButton>
       </Toolbar>
       <Box sx={{ p: 2, display: "flex", flexDirection: "column", alignItems: "center", gap: 1 }}>
-        <Avatar src={contact.profilePicUrl || undefined} alt={contact.name} sx={{ width: 120, height: 120 }} />
+        <Avatar src={pictureOf(contact, provider)} alt={contact.name} sx={{ width: 120, height: 120 }}>
+          {contact.name.charAt(0).toUpperCase()}
+        </Avatar>
         <Typography variant="h6">{contact.name}</Typography>
-        <Link href={`tel:${contact.number}`}>{contact.number}</Link>
+        <PhoneNumber number={contact.number} link />
         <Button variant="outlined" onClick={onEdit}>
           {t("tickets.contactDrawer.edit")}
         </Button>

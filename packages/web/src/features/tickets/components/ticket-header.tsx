@@ -7,6 +7,7 @@ import Paper from "@mui/material/Paper";
 import Typography from "@mui/material/Typography";
 import type { Ticket } from "@zapdesk/core";
 import { useTranslation } from "react-i18next";
+import { pictureOf } from "../../../lib/capabilities";
 import { TicketActions } from "./ticket-actions";
 
 /** Spec §2: contact, #id and 'Assigned to', with the actions of spec §4; the contact opens the drawer. */
@@ -31,7 +32,7 @@ export function TicketHeader({ ticket, onOpenContact, onBack }: TicketHeaderProp
         aria-label={t("tickets.header.contactDetails", { name: ticket.contact.name })}
         sx={{ display: "flex", gap: 1, alignItems: "center", textAlign: "left", borderRadius: 1, p: 0.5, flex: 1, minWidth: 0 }}
       >
-        <Avatar src={ticket.contact.profilePicUrl || undefined} alt={ticket.contact.name} />
+        <Avatar src={pictureOf(ticket.contact, ticket.whatsapp?.provider)} alt={ticket.contact.name} />
         <Box sx={{ minWidth: 0 }}>
           <Typography noWrap component="h2" sx={{ fontWeight: 500 }}>
             {ticket.contact.name}{" "}

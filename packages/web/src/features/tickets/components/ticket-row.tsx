@@ -8,6 +8,7 @@ import Typography from "@mui/material/Typography";
 import { NO_QUEUE_COLOR, type Ticket } from "@zapdesk/core";
 import { memo } from "react";
 import { useTranslation } from "react-i18next";
+import { pictureOf } from "../../../lib/capabilities";
 import { formatTicketTime } from "../../../lib/format-time";
 
 interface TicketRowProps {
@@ -57,7 +58,7 @@ export const TicketRow = memo(function TicketRow({ ticket, selected, onOpen, onA
           sx={{ width: 8, alignSelf: "stretch", flexShrink: 0, bgcolor: ticket.queue?.color ?? NO_QUEUE_COLOR }}
         />
       </Tooltip>
-      <Avatar src={ticket.contact.profilePicUrl || undefined} alt={ticket.contact.name} />
+      <Avatar src={pictureOf(ticket.contact, ticket.whatsapp?.provider)} alt={ticket.contact.name} />
       <Box sx={{ flex: 1, minWidth: 0 }}>
         <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
           <Typography noWrap sx={{ flex: 1, fontWeight: 500 }}>

@@ -25,7 +25,8 @@ function makeTicket(id: number, over: Partial<Ticket> = {}): Ticket {
     contact: { id, name: `Customer ${id}`, number: `55110000${id}`, profilePicUrl: "" },
     queue: QUEUE,
     user: { id: ME.id, name: ME.name },
-    whatsapp: { id: 1, name: "Main" },
+    whatsapp: { id: 1, name: "Main", provider: "simulator" },
+    lastInboundAt: null,
     ...over,
   };
 }

@@ -1,0 +1,85 @@
+import DeleteOutline from "@mui/icons-material/DeleteOutlined";
+import Edit from "@mui/icons-material/Edit";
+import IconButton from "@mui/material/IconButton";
+import TableCell from "@mui/material/TableCell";
+import TableRow from "@mui/material/TableRow";
+import type { Connection } from "@zapdesk/core";
+import { useTranslation } from "react-i18next";
+import { ConnectionHealth } from "./connection-health";
+import { ConnectionStatusIcon, DefaultIcon } from "./connection-status-icon";
+import { SessionActions } from "./session-actions";
+import { StatusReason } from "./status-reason";
+
+/** dd/MM/yy HH:mm (spec §2). */
+function formatUpdatedAt(iso: string): string {
+  const d = new Date(iso);
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${two(d.getDate())}/${two(d.getMonth() + 1)}/${two(d.getFullYear() % 100)} ${two(d.getHours())}:${two(d.getMinutes())}`;
+}
+
+export const CONNECTION_COLUMNS = 9;
+
+export interface ConnectionRowActions {
+  onEdit(connection: Connection): void;
+  onDelete(connection: Connection): void;
+  onDisconnect(connection: Connection): void;
+  onShowQr(connection: Connection): void;
+  onChoosePairing(connection: Connection): void;
+}
+
+/** One connection, and under it why it is in its status and how to fix it, when the server says. */
+export function ConnectionRow({ connection, actions }: { connection: Connection; actions: ConnectionRowActions }) {
+  const { t } = useTranslation();
+  const reason = connection.statusReason;
+  const rowSx = reason ? { "& > td": { borderBottom: 0 } } : undefined;
+  return (
+    <>
+      <TableRow sx={rowSx}>
+        <TableCell align="center">{connection.id}</TableCell>
+        <TableCell>{connection.name}</TableCell>
+        <TableCell>{t(`connections.providers.${connection.provider}`)}</TableCell>
+        <TableCell align="center">
+          <ConnectionStatusIcon status={connection.status} />
+        </TableCell>
+        <TableCell align="center">
+          <SessionActions
+            connection={connection}
+            onShowQr={() => actions.onShowQr(connection)}
+            onDisconnect={() => actions.onDisconnect(connection)}
+            onChoosePairing={() => actions.onChoosePairing(connection)}
+          />
+        </TableCell>
+        <TableCell align="center">
+          {connection.health && <ConnectionHealth health={connection.health} connectionName={connection.name} />}
+        </TableCell>
+        <TableCell align="center">{formatUpdatedAt(connection.updatedAt)}</TableCell>
+        <TableCell align="center">
+          {connection.isDefault && <DefaultIcon color="success" titleAccess={t("connections.table.default")} />}
+        </TableCell>
+        <TableCell align="center" sx={{ whiteSpace: "nowrap" }}>
+          <IconButton
+            size="small"
+            aria-label={t("common.editItem", { name: connection.name })}
+            onClick={() => actions.onEdit(connection)}
+          >
+            <Edit />
+          </IconButton>
+          <IconButton
+            size="small"
+            aria-label={t("common.deleteItem", { name: connection.name })}
+            onClick={() => actions.onDelete(connection)}
+          >
+            <DeleteOutline />
+          </IconButton>
+        </TableCell>
+      </TableRow>
+      {reason && (
+        <TableRow>
+          <TableCell colSpan={CONNECTION_COLUMNS} sx={{ pt: 0 }}>
+            <StatusReason reason={reason} connectionName={connection.name} />
+          </TableCell>
+        </TableRow>
+      )}
+    </>
+  );
+}
