@@ -63,6 +63,9 @@ async function main() {
     logLevel: "silent",
     webDist: join(dataDir, "no-web"),
     rateLimit: { windowMs: 60_000, perIp: 1_000, perEmail: 1_000 },
+    encryptionKey: randomBytes(32).toString("hex"),
+    graphUrl: "http://127.0.0.1:9/v21.0",
+    mediaMaxBytes: 64 * 1024 * 1024,
   };
   const handle = await buildApp({
     config,
@@ -70,7 +73,7 @@ async function main() {
     logger: false,
     // Long enough for the whole run: an expiry mid-run would turn requests into 403s.
     accessTtlSeconds: 4 * 3600,
-    simulator: { qrDelayMs: 0, autoAckMs: null },
+    simulator: { qrDelayMs: 0 },
   });
   await handle.app.listen({ host: "127.0.0.1", port: 0 });
   await handle.start();

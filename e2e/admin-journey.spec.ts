@@ -132,8 +132,7 @@ test("an admin sets up a queue, an agent and a contact, watched live from a seco
     await page.getByRole("button", { name: "Adicionar WhatsApp" }).click();
     const dialog = page.getByRole("dialog", { name: "Adicionar WhatsApp" });
     await dialog.getByLabel("Nome").fill(`Simulador ${run}`);
-    await dialog.getByRole("combobox", { name: "Tipo de conexão" }).click();
-    await page.getByRole("option", { name: "Simulador" }).click();
+    await dialog.getByRole("radio", { name: "Simulador" }).check();
     await dialog.getByRole("button", { name: "Adicionar" }).click();
     await expect(page.getByText("WhatsApp salvo com sucesso.")).toBeVisible();
     const row = page.getByRole("row").filter({ hasText: `Simulador ${run}` });

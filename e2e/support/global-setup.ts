@@ -2,6 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { startE2eGraphFake } from "./graph-fake";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -22,8 +23,9 @@ async function waitForHealth(url: string, server: ChildProcess, timeoutMs: numbe
 
 /**
  * Builds the web app into this run's own folder (the server lists the files it
- * serves at start-up, so the build comes first), then starts the real server on
- * the chosen port with a fresh database. Returns the teardown.
+ * serves at start-up, so the build comes first), starts the Graph API fake the
+ * Cloud journeys talk to, then starts the real server on the chosen port with a
+ * fresh database, pointed at the fake. Returns the teardown.
  * E2E_SKIP_BUILD=1 serves the existing packages/web/dist instead.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
@@ -39,6 +41,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       stdio: "inherit",
     });
   }
+  const graph = await startE2eGraphFake();
+  // Workers inherit the runner's environment: they read the account and ask the fake what Meta received.
+  process.env.E2E_CLOUD_ACCOUNT = JSON.stringify(graph.account);
+  process.env.E2E_GRAPH_CONTROL = graph.controlUrl;
   const serverRoot = process.env.E2E_SERVER_ROOT ?? root;
   const server = spawn(join(root, "node_modules/.bin/tsx"), ["packages/server/src/main.ts"], {
     cwd: serverRoot,
@@ -51,11 +57,15 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       ADMIN_PASSWORD: process.env.E2E_ADMIN_PASSWORD,
       WEB_DIST: webDist,
       LOG_LEVEL: "warn",
+      WHATSAPP_GRAPH_URL: graph.graphUrl,
       NODE_ENV: "test",
     },
     stdio: ["ignore", "inherit", "inherit"],
   });
-  await waitForHealth(`http://127.0.0.1:${port}/api/health`, server, 120_000);
+  await waitForHealth(`http://127.0.0.1:${port}/api/health`, server, 120_000).catch(async (error) => {
+    await graph.close();
+    throw error;
+  });
 
   return async () => {
     server.kill("SIGTERM");
@@ -69,6 +79,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         resolveExit();
       });
     });
+    await graph.close();
     rmSync(tmp, { recursive: true, force: true });
   };
 }
