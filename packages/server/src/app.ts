@@ -23,9 +23,17 @@ import type { RouteContext, Services } from "./http/route-context.js";
 import type { MediaRetry } from "./jobs/media-retry.js";
 import type { OutboxWorker } from "./jobs/outbox-worker.js";
 import { type Clock, systemClock } from "./lib/clock.js";
-import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from "./lib/rate-limiter.js";
+import {
+  createMemoryFailureLimiter,
+  createMemoryRateLimiter,
+  createRedisFailureLimiter,
+  createRedisRateLimiter,
+  type FailureLimiter,
+  type FailurePolicy,
+  type RateLimiter,
+} from "./lib/rate-limiter.js";
 import { authRoutes } from "./modules/auth/auth.routes.js";
-import { createAuthService } from "./modules/auth/auth.service.js";
+import { createAuthService, loginLimiters } from "./modules/auth/auth.service.js";
 import { createTokenService } from "./modules/auth/tokens.js";
 import { connectionRoutes } from "./modules/connections/connections.routes.js";
 import { contactRoutes } from "./modules/contacts/contacts.routes.js";
@@ -33,6 +41,7 @@ import { createContactService } from "./modules/contacts/contacts.service.js";
 import { contactWhatsAppRoutes } from "./modules/contacts/contacts-whatsapp.routes.js";
 import { dashboardRoutes } from "./modules/dashboard/dashboard.routes.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
+import { API_SEND_PER_MINUTE, rateLimitApiSend } from "./modules/messages/api-send.js";
 import type { InboundPipeline } from "./modules/messages/inbound.js";
 import { messageRoutes } from "./modules/messages/messages.routes.js";
 import { UPLOAD_LIMITS } from "./modules/messages/uploads.js";
@@ -101,14 +110,14 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 3 }) : undefined;
   redis?.on("error", (error) => app.log.warn({ err: error }, "redis error"));
-  const limiter = (name: string, max: number): RateLimiter =>
+  const now = () => clock.now().getTime();
+  const prefix = (name: string) => `zapdesk:${tokens.installId}:rl:${name}`;
+  const limiter = (name: string, max: number, windowMs = config.rateLimit.windowMs): RateLimiter =>
     redis
-      ? createRedisRateLimiter(redis, {
-          windowMs: config.rateLimit.windowMs,
-          max,
-          prefix: `zapdesk:${tokens.installId}:rl:${name}`,
-        })
-      : createMemoryRateLimiter({ windowMs: config.rateLimit.windowMs, max });
+      ? createRedisRateLimiter(redis, { windowMs, max, prefix: prefix(name) })
+      : createMemoryRateLimiter({ windowMs, max, now });
+  const failureLimiter = (name: string, policy: FailurePolicy): FailureLimiter =>
+    redis ? createRedisFailureLimiter(redis, { ...policy, prefix: prefix(name) }, now) : createMemoryFailureLimiter(policy, now);
 
   const tokens = createTokenService({
     db,
@@ -121,6 +130,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     httpServer: app.server,
     db,
     tokens,
+    clock,
     logger: app.log,
     redisUrl: config.redisUrl,
     canOpenTicket: (user, ticketId) => services.tickets.canOpen(user, ticketId),
@@ -146,7 +156,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
       db,
       tokens,
       events,
-      limiters: { ip: limiter("ip", config.rateLimit.perIp), email: limiter("email", config.rateLimit.perEmail) },
+      limiters: loginLimiters(config.rateLimit, limiter, failureLimiter),
     }),
     users: createUserService({ db, events, tokens, announceTicket: (id) => tickets.announce(id) }),
     queues: createQueueService({ db, events }),
@@ -158,7 +168,10 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     protocol: conversations.protocol,
     messages,
     storage: conversations.storage,
-    apiSend: conversations.apiSend,
+    apiSend: rateLimitApiSend(
+      conversations.apiSend,
+      limiter("api-send", config.rateLimit.apiSendPerMinute ?? API_SEND_PER_MINUTE, 60_000),
+    ),
     contactWhatsApp: conversations.contactWhatsApp,
     dashboard: conversations.dashboard,
   };

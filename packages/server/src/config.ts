@@ -78,8 +78,12 @@ export interface Config {
   graphUrl: string;
   /** Largest inbound WhatsApp media downloaded, in bytes. */
   mediaMaxBytes: number;
-  /** Login/signup attempts allowed per window, per IP and per email. */
-  rateLimit: { windowMs: number; perIp: number; perEmail: number };
+  /**
+   * Failed logins allowed per window per IP, and per email from one IP, before waits start
+   * (successes never count); signup attempts per window per IP and per email; requests per
+   * minute per IP to the API token endpoint.
+   */
+  rateLimit: { windowMs: number; perIp: number; perEmail: number; apiSendPerMinute?: number };
 }
 
 export class ConfigError extends Error {}
@@ -140,6 +144,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     encryptionKey: resolveSecret("ENCRYPTION_KEY", env.ENCRYPTION_KEY, env, dataDir),
     graphUrl: env.WHATSAPP_GRAPH_URL,
     mediaMaxBytes: env.WHATSAPP_MEDIA_MAX_MB * 1024 * 1024,
-    rateLimit: { windowMs: 15 * 60 * 1000, perIp: 50, perEmail: 10 },
+    rateLimit: { windowMs: 15 * 60 * 1000, perIp: 100, perEmail: 10 },
   };
 }

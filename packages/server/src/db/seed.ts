@@ -4,9 +4,14 @@ import { hashPassword } from "../lib/passwords.js";
 import type { Db } from "./client.js";
 import { settings, users } from "./schema.js";
 
+/** A fresh secret for the API token endpoint (seeded once, rotated by an admin). */
+export const newApiToken = () => randomBytes(24).toString("base64url");
+
+/** Values for a fresh install; an existing install keeps what it stored. */
 export const DEFAULT_SETTINGS: Record<string, () => string> = {
-  userCreation: () => "enabled",
-  userApiToken: () => randomBytes(24).toString("base64url"),
+  // Closed until the first admin opens it in Settings: a stranger cannot sign up and read contacts.
+  userCreation: () => "disabled",
+  userApiToken: newApiToken,
   timeCreateNewTicket: () => "7200",
   call: () => "enabled",
   CheckMsgIsGroup: () => "disabled",

@@ -95,6 +95,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const { status, body, unexpected } = toErrorResponse(error);
     if (unexpected) request.log.error({ err: error, reqId: request.id }, "unhandled error");
     else request.log.debug({ code: body.error }, "request refused");
+    if (error instanceof AppError && error.retryAfterSeconds) reply.header("Retry-After", String(error.retryAfterSeconds));
     reply.status(status).send(body);
   });
 }

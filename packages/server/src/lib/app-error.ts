@@ -5,12 +5,18 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly details?: ErrorDetail[];
+  /** Sent as `Retry-After` (rate limits). */
+  readonly retryAfterSeconds?: number;
 
-  constructor(code: ErrorCode, options: { message?: string; status?: number; details?: ErrorDetail[] } = {}) {
+  constructor(
+    code: ErrorCode,
+    options: { message?: string; status?: number; details?: ErrorDetail[]; retryAfterSeconds?: number } = {},
+  ) {
     super(options.message ?? ERROR_MESSAGES[code]);
     this.code = code;
     this.status = options.status ?? ERROR_STATUS[code];
     this.details = options.details;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 

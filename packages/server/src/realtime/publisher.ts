@@ -21,6 +21,8 @@ export interface Publisher {
   ticketMoved(ticketId: number, from: TicketScope, to: TicketScope): void;
   /** A user's profile or queues changed, or the user was deleted: re-evaluate their sockets. */
   userAccessChanged(userId: number, options?: { deleted?: boolean }): void;
+  /** Logout or a new password: every socket of the user is dropped, on every process. */
+  endSessions(userId: number): void;
 }
 
 /** For scripts and tools that run without a socket server. */
@@ -29,4 +31,5 @@ export const silentPublisher: Publisher = {
   publishTicket: () => {},
   ticketMoved: () => {},
   userAccessChanged: () => {},
+  endSessions: () => {},
 };

@@ -1,44 +1,25 @@
-import type { AddressInfo } from "node:net";
-import { io as connectClient, type Socket } from "socket.io-client";
+import type { Socket } from "socket.io-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { makeAdmin, makeUser, type TestUser } from "../../test/factories.js";
 import { createTestApp, type TestApp } from "../../test/harness.js";
+import { listen, opened, socketClients } from "../../test/sockets.js";
 import { ROOM } from "./rooms.js";
 
 let t: TestApp;
 let url: string;
 let admin: TestUser;
-const sockets: Socket[] = [];
-
-async function listen(app: TestApp): Promise<string> {
-  await app.app.listen({ port: 0, host: "127.0.0.1" });
-  return `http://127.0.0.1:${(app.app.server.address() as AddressInfo).port}`;
-}
+const clients = socketClients();
 
 beforeAll(async () => {
   t = await createTestApp();
   url = await listen(t);
   admin = await makeAdmin(t);
 });
-afterEach(() => {
-  for (const socket of sockets.splice(0)) socket.disconnect();
-});
+afterEach(() => clients.closeAll());
 afterAll(() => t.close());
 
-function open(base: string, auth: Record<string, unknown> = {}): Socket {
-  const socket = connectClient(base, { auth, transports: ["websocket"], reconnection: false, forceNew: true });
-  sockets.push(socket);
-  return socket;
-}
-
 /** A connected socket, or the reason it was refused. */
-function connect(token: string | undefined, base = url): Promise<Socket> {
-  const socket = open(base, token === undefined ? {} : { token });
-  return new Promise((resolve, reject) => {
-    socket.once("connect", () => resolve(socket));
-    socket.once("connect_error", reject);
-  });
-}
+const connect = (token: string | undefined, base = url): Promise<Socket> => clients.connect(base, token);
 
 interface Recorder {
   events: { name: string; payload: Record<string, unknown> }[];
@@ -96,17 +77,7 @@ describe("socket authentication", () => {
   });
 
   it("accepts the token in the Authorization header too", async () => {
-    const socket = connectClient(url, {
-      transports: ["websocket"],
-      reconnection: false,
-      forceNew: true,
-      extraHeaders: { authorization: `Bearer ${admin.token}` },
-    });
-    sockets.push(socket);
-    await new Promise<void>((resolve, reject) => {
-      socket.once("connect", () => resolve());
-      socket.once("connect_error", reject);
-    });
+    await opened(clients.open(url, { extraHeaders: { authorization: `Bearer ${admin.token}` } }));
   });
 });
 

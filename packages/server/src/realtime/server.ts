@@ -6,6 +6,7 @@ import { Redis } from "ioredis";
 import { Server, type Socket } from "socket.io";
 import type { Db } from "../db/client.js";
 import { bearerToken } from "../http/auth.js";
+import { type Clock, systemClock } from "../lib/clock.js";
 import type { TokenService } from "../modules/auth/tokens.js";
 import { type AuthUser, findAuthUser } from "../modules/users/users.repo.js";
 import type { Publisher } from "./publisher.js";
@@ -13,13 +14,20 @@ import { type Delivery, deliveriesOf, ROOM, roomsFor, ticketRooms } from "./room
 
 interface SocketData {
   user: AuthUser;
+  /** When the access token it connected with expires (ms since the epoch). */
+  expiresAt: number;
 }
+
+/** How often each process drops its sockets whose access token expired. */
+export const SOCKET_EXPIRY_SWEEP_MS = 15 * 1000;
 
 export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
 export interface Realtime extends Publisher {
   io: RealtimeServer;
+  /** Disconnect this process's sockets whose token expired (runs every SOCKET_EXPIRY_SWEEP_MS; tests call it). */
+  expireSockets(): number;
   close(): Promise<void>;
 }
 
@@ -27,6 +35,7 @@ export interface RealtimeOptions {
   httpServer: HttpServer;
   db: Db;
   tokens: TokenService;
+  clock?: Clock;
   /** Whether the user may open this ticket (joinChatBox), decided by the tickets module. */
   canOpenTicket?: (user: AuthUser, ticketId: number) => Promise<boolean>;
   /** The user types in a ticket (the messages module checks access and tells the customer). */
@@ -37,6 +46,7 @@ export interface RealtimeOptions {
 
 export function createRealtime(options: RealtimeOptions): Realtime {
   const { db, tokens, logger } = options;
+  const clock = options.clock ?? systemClock;
   const io: RealtimeServer = new Server(options.httpServer, { path: "/socket.io", serveClient: false });
   const redisClients: Redis[] = [];
 
@@ -54,16 +64,26 @@ export function createRealtime(options: RealtimeOptions): Realtime {
     try {
       const raw = (socket.handshake.auth?.token as string | undefined) ?? bearerToken(socket.handshake.headers.authorization);
       if (!raw) return next(new Error("ERR_SESSION_EXPIRED"));
-      const user = await findAuthUser(db, await tokens.verifyAccess(raw));
+      const session = await tokens.verifyAccessSession(raw);
+      const user = await findAuthUser(db, session.userId);
       if (!user) return next(new Error("ERR_SESSION_EXPIRED"));
       socket.data.user = user;
+      socket.data.expiresAt = session.expiresAt.getTime();
       next();
     } catch {
       next(new Error("ERR_SESSION_EXPIRED"));
     }
   });
 
+  const expired = (socket: { data: Partial<SocketData> }) => (socket.data.expiresAt ?? 0) <= clock.now().getTime();
+
   io.on("connection", (socket: AppSocket) => {
+    // Past its token's expiry a socket may ask nothing more: it is dropped, and the client
+    // reconnects with a fresh token (then refetches what it shows).
+    socket.use((_packet, next) => {
+      if (expired(socket)) socket.disconnect(true);
+      else next();
+    });
     socket.join(roomsFor(socket.data.user));
     // The client's room requests are accepted for compatibility; the server's own rooms
     // already decide what this socket receives (design §4).
@@ -113,8 +133,21 @@ export function createRealtime(options: RealtimeOptions): Realtime {
     }
   }
 
+  function expireSockets(): number {
+    let dropped = 0;
+    for (const socket of io.of("/").sockets.values()) {
+      if (!expired(socket)) continue;
+      socket.disconnect(true);
+      dropped++;
+    }
+    return dropped;
+  }
+  const sweeper = setInterval(expireSockets, SOCKET_EXPIRY_SWEEP_MS);
+  sweeper.unref();
+
   return {
     io,
+    expireSockets,
     publish(event, payload) {
       for (const delivery of deliveriesOf(event, payload)) deliver(event, delivery);
     },
@@ -131,8 +164,13 @@ export function createRealtime(options: RealtimeOptions): Realtime {
       }
       refreshRooms(userId).catch((error) => logger.warn({ err: error, userId }, "could not refresh socket rooms"));
     },
+    endSessions(userId) {
+      // Through the adapter: the user's sockets on every process.
+      io.in(ROOM.user(userId)).disconnectSockets(true);
+    },
     async close() {
       // The HTTP server is Fastify's to close; here only the sockets and the adapter's clients.
+      clearInterval(sweeper);
       io.disconnectSockets(true);
       io.engine.close();
       await Promise.all(redisClients.map((c) => c.quit().catch(() => c.disconnect())));

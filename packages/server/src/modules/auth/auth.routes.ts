@@ -1,8 +1,8 @@
-import { loginSchema, sessionSchema, signupSchema, userSchema } from "@zapdesk/core";
+import { loginSchema, sessionSchema, signupSchema } from "@zapdesk/core";
 import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { REFRESH_COOKIE } from "../../http/auth.js";
+import { bearerToken, REFRESH_COOKIE } from "../../http/auth.js";
 import type { RouteContext } from "../../http/route-context.js";
 import { REFRESH_TOKEN_TTL_MS } from "./tokens.js";
 
@@ -41,13 +41,22 @@ export const authRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { ser
     "/auth/logout",
     { schema: { tags, response: { 200: z.object({ message: z.string() }) } } },
     async (request, reply) => {
-      await services.auth.logout(request.cookies[REFRESH_COOKIE]);
+      await services.auth.logout(request.cookies[REFRESH_COOKIE], bearerToken(request.headers.authorization));
       reply.clearCookie(REFRESH_COOKIE, { path: "/api/auth" });
       return { message: "Logged out" };
     },
   );
 
-  app.post("/auth/signup", { schema: { tags, body: signupSchema, response: { 200: userSchema } } }, (request) =>
-    services.auth.signup(request.body, request.ip),
+  app.post(
+    "/auth/signup",
+    {
+      schema: {
+        tags,
+        description: "The same answer whether the email was free or already had an account (nothing is created then).",
+        body: signupSchema,
+        response: { 200: z.object({ message: z.string() }) },
+      },
+    },
+    (request) => services.auth.signup(request.body, request.ip),
   );
 };

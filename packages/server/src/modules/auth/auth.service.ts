@@ -1,9 +1,9 @@
 import type { LoginInput, SignupInput, User } from "@zapdesk/core";
 import type { Db } from "../../db/client.js";
-import { AppError, fieldError } from "../../lib/app-error.js";
+import { AppError } from "../../lib/app-error.js";
 import { hashPassword, verifyPassword } from "../../lib/passwords.js";
 import { isUniqueViolation } from "../../lib/pg-errors.js";
-import type { RateLimiter } from "../../lib/rate-limiter.js";
+import { type FailureLimiter, type FailurePolicy, type RateLimiter, rateLimitedError } from "../../lib/rate-limiter.js";
 import type { Publisher } from "../../realtime/publisher.js";
 import { getSettingValue } from "../settings/settings.repo.js";
 import { presentUser } from "../users/users.presenter.js";
@@ -19,21 +19,44 @@ export interface AuthResult {
 // A real hash of a random string: unknown emails cost the same time as wrong passwords.
 const DUMMY_HASH = hashPassword(`dummy-${Math.random()}`);
 
-export function createAuthService(deps: {
-  db: Db;
-  tokens: TokenService;
-  events: Publisher;
-  limiters: { ip: RateLimiter; email: RateLimiter };
-}) {
-  const { db, tokens, limiters } = deps;
+/** The answer to every accepted signup, whether the email was free or not: it reveals no account. */
+export const SIGNUP_ANSWER =
+  "If this email was not registered yet, the account is ready: sign in with it. If it already had an account, sign in with that account's password or ask your administrator.";
 
-  async function limit(ip: string, email: string) {
-    const [byIp, byEmail] = await Promise.all([limiters.ip.hit(ip), limiters.email.hit(email.toLowerCase())]);
-    if (!byIp.allowed || !byEmail.allowed) {
-      const seconds = Math.ceil(Math.max(byIp.retryAfterMs, byEmail.retryAfterMs) / 1000);
-      throw new AppError("ERR_RATE_LIMITED", { message: `Too many attempts. Try again in ${seconds} s.` });
-    }
-  }
+export interface AuthLimiters {
+  /** Failed logins per address (an office behind one NAT shares it; successes never count). */
+  loginIp: FailureLimiter;
+  /** Failed logins per email and address: a growing wait, so another address never locks the user out. */
+  loginPair: FailureLimiter;
+  /** Every signup attempt, per address and per email. */
+  signupIp: RateLimiter;
+  signupEmail: RateLimiter;
+}
+
+/** Longest wait the right password can meet on an email+address pair, however many failures. */
+export const LOGIN_MAX_WAIT_MS = 60 * 1000;
+
+/**
+ * The numbers (docs/deploy.md): an address may fail `perIp` times, an email from one address
+ * `perEmail` times, before waits start at 1 s and double, up to the window for an address and
+ * LOGIN_MAX_WAIT_MS for a pair. Failures are forgotten a window after the last one.
+ */
+export function loginLimiters(
+  limits: { windowMs: number; perIp: number; perEmail: number },
+  limiter: (name: string, max: number) => RateLimiter,
+  failureLimiter: (name: string, policy: FailurePolicy) => FailureLimiter,
+): AuthLimiters {
+  const { windowMs, perIp, perEmail } = limits;
+  return {
+    loginIp: failureLimiter("login-ip", { windowMs, free: perIp, baseDelayMs: 1000, maxDelayMs: windowMs }),
+    loginPair: failureLimiter("login-pair", { windowMs, free: perEmail, baseDelayMs: 1000, maxDelayMs: LOGIN_MAX_WAIT_MS }),
+    signupIp: limiter("signup-ip", perIp),
+    signupEmail: limiter("signup-email", perEmail),
+  };
+}
+
+export function createAuthService(deps: { db: Db; tokens: TokenService; events: Publisher; limiters: AuthLimiters }) {
+  const { db, tokens, limiters } = deps;
 
   async function sessionFor(userId: number): Promise<AuthResult> {
     const user = await usersRepo.findUserById(db, userId);
@@ -46,12 +69,22 @@ export function createAuthService(deps: {
   }
 
   return {
+    /**
+     * Only failures count. An address or an email+address pair that failed too often waits
+     * before its next attempt is even checked; the wait on a pair is short and grows, and a
+     * failure elsewhere never delays the right password from another address.
+     */
     async login(input: LoginInput, ip: string): Promise<AuthResult> {
-      await limit(ip, input.email);
+      const pair = `${input.email.toLowerCase()}|${ip}`;
+      const wait = Math.max(await limiters.loginIp.waitMs(ip), await limiters.loginPair.waitMs(pair));
+      if (wait > 0) throw rateLimitedError(wait);
       const row = await usersRepo.findUserByEmail(db, input.email);
       const ok = await verifyPassword(row?.passwordHash ?? (await DUMMY_HASH), input.password);
-      if (!row || !ok) throw new AppError("ERR_INVALID_CREDENTIALS");
-      await limiters.email.reset(input.email.toLowerCase());
+      if (!row || !ok) {
+        await Promise.all([limiters.loginIp.fail(ip), limiters.loginPair.fail(pair)]);
+        throw new AppError("ERR_INVALID_CREDENTIALS");
+      }
+      await limiters.loginPair.reset(pair);
       return sessionFor(row.id);
     },
 
@@ -63,25 +96,34 @@ export function createAuthService(deps: {
       return { token: await tokens.signAccess(user.id), user: presentUser(user), refreshToken: rotated.refreshToken };
     },
 
-    async logout(refreshToken: string | undefined): Promise<void> {
-      if (refreshToken) await tokens.revokeRefresh(refreshToken);
+    /**
+     * Ends the session of this refresh cookie and drops the user's sockets, on every process
+     * (their other sessions' sockets reconnect by themselves with their own refresh token).
+     */
+    async logout(refreshToken: string | undefined, accessToken: string | undefined): Promise<void> {
+      let userId = refreshToken ? await tokens.revokeRefresh(refreshToken) : undefined;
+      if (userId === undefined && accessToken) userId = await tokens.verifyAccess(accessToken).catch(() => undefined);
+      if (userId !== undefined) deps.events.endSessions(userId);
     },
 
-    /** Signup always creates an agent (profile `user`), and only while userCreation is enabled. */
-    async signup(input: SignupInput, ip: string): Promise<User> {
-      await limit(ip, input.email);
+    /**
+     * Signup always creates an agent (profile `user`), and only while userCreation is enabled.
+     * A taken email gets the same answer, after the same password hash, and nothing is created.
+     */
+    async signup(input: SignupInput, ip: string): Promise<{ message: string }> {
+      const [byIp, byEmail] = await Promise.all([limiters.signupIp.hit(ip), limiters.signupEmail.hit(input.email.toLowerCase())]);
+      if (!byIp.allowed || !byEmail.allowed) throw rateLimitedError(Math.max(byIp.retryAfterMs, byEmail.retryAfterMs));
       if ((await getSettingValue(db, "userCreation")) !== "enabled") throw new AppError("ERR_USER_CREATION_DISABLED");
-      if (await usersRepo.findUserByEmail(db, input.email)) throw fieldError("email", "An user with this email already exists");
       const passwordHash = await hashPassword(input.password);
+      if (await usersRepo.findUserByEmail(db, input.email)) return { message: SIGNUP_ANSWER };
       const row = await usersRepo
         .insertUser(db, { name: input.name, email: input.email, passwordHash, profile: "user" })
         .catch((error: unknown) => {
-          if (isUniqueViolation(error)) throw fieldError("email", "An user with this email already exists");
+          if (isUniqueViolation(error)) return undefined;
           throw error;
         });
-      const user = presentUser({ ...row, queues: [] });
-      deps.events.publish("user", { action: "create", user });
-      return user;
+      if (row) deps.events.publish("user", { action: "create", user: presentUser({ ...row, queues: [] }) });
+      return { message: SIGNUP_ANSWER };
     },
   };
 }

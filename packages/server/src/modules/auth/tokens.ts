@@ -8,6 +8,11 @@ import type { Clock } from "../../lib/clock.js";
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 export const REFRESH_TOKEN_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/**
+ * Two tabs refreshing with the same cookie at once: the one that comes second within this
+ * window gets the session the first one created, instead of tripping reuse detection.
+ */
+export const REFRESH_REUSE_GRACE_MS = 30 * 1000;
 
 export interface TokenServiceOptions {
   db: Db;
@@ -26,8 +31,12 @@ export function createTokenService(options: TokenServiceOptions) {
   const accessKey = new TextEncoder().encode(options.accessSecret);
   const ttl = options.accessTtlSeconds ?? ACCESS_TOKEN_TTL_SECONDS;
   const digest = (token: string) => createHmac("sha256", options.refreshSecret).update(token).digest("hex");
+  // A rotated token's successor is derived from it (with a key of its own, so a stored digest
+  // never equals a live token): a benign second refresh can be given the same successor.
+  const successorKey = createHmac("sha256", options.refreshSecret).update("zapdesk-refresh-successor").digest();
+  const successorOf = (token: string) => createHmac("sha256", successorKey).update(token).digest("base64url");
 
-  async function issueRefresh(userId: number, executor: Db = db): Promise<string> {
+  async function issueRefresh(userId: number, executor: Db = db, token = randomBytes(32).toString("base64url")): Promise<string> {
     // Every rotation leaves a row behind; drop this user's dead ones so the table stays bounded.
     const now = clock.now();
     await executor
@@ -38,13 +47,48 @@ export function createTokenService(options: TokenServiceOptions) {
           or(lt(refreshTokens.expiresAt, now), lt(refreshTokens.revokedAt, new Date(now.getTime() - REFRESH_TOKEN_TTL_MS))),
         ),
       );
-    const token = randomBytes(32).toString("base64url");
     await executor.insert(refreshTokens).values({
       userId,
       tokenHash: digest(token),
       expiresAt: new Date(clock.now().getTime() + REFRESH_TOKEN_TTL_MS),
     });
     return token;
+  }
+
+  const withinGrace = (revokedAt: Date) => clock.now().getTime() - revokedAt.getTime() <= REFRESH_REUSE_GRACE_MS;
+
+  /** The live end of a chain of rotations made within the grace window, if the session still exists. */
+  async function liveSuccessor(executor: Db, token: string): Promise<string | undefined> {
+    let next = successorOf(token);
+    for (let step = 0; step < 5; step++) {
+      const [row] = await executor
+        .select()
+        .from(refreshTokens)
+        .where(eq(refreshTokens.tokenHash, digest(next)));
+      if (!row || row.expiresAt <= clock.now()) return undefined;
+      if (!row.revokedAt) return next;
+      if (!withinGrace(row.revokedAt)) return undefined;
+      next = successorOf(next);
+    }
+    return undefined;
+  }
+
+  async function verifyAccessSession(token: string): Promise<{ userId: number; expiresAt: Date }> {
+    try {
+      const { payload } = await jwtVerify(token, accessKey, {
+        algorithms: ["HS256"],
+        currentDate: clock.now(),
+      });
+      const id = Number(payload.sub);
+      if (!Number.isInteger(id) || id <= 0 || typeof payload.exp !== "number") throw new Error("bad claims");
+      return { userId: id, expiresAt: new Date(payload.exp * 1000) };
+    } catch (error) {
+      const expired = error instanceof joseErrors.JWTExpired;
+      throw new AppError("ERR_SESSION_EXPIRED", {
+        status: 403,
+        message: expired ? "Session expired. Please refresh." : "Invalid token.",
+      });
+    }
   }
 
   return {
@@ -66,28 +110,18 @@ export function createTokenService(options: TokenServiceOptions) {
 
     /** Returns the user id; an expired or forged token is ERR_SESSION_EXPIRED with 403 (the client refreshes). */
     async verifyAccess(token: string): Promise<number> {
-      try {
-        const { payload } = await jwtVerify(token, accessKey, {
-          algorithms: ["HS256"],
-          currentDate: clock.now(),
-        });
-        const id = Number(payload.sub);
-        if (!Number.isInteger(id) || id <= 0) throw new Error("bad subject");
-        return id;
-      } catch (error) {
-        const expired = error instanceof joseErrors.JWTExpired;
-        throw new AppError("ERR_SESSION_EXPIRED", {
-          status: 403,
-          message: expired ? "Session expired. Please refresh." : "Invalid token.",
-        });
-      }
+      return (await verifyAccessSession(token)).userId;
     },
+
+    /** The user id and when the token stops being valid (sockets check it after connecting). */
+    verifyAccessSession,
 
     issueRefresh,
 
     /**
-     * Exchange a refresh token for a new one. A token that was already used means
-     * it leaked: every session of that user is revoked.
+     * Exchange a refresh token for a new one. A token used again within the grace window
+     * answers with its (still live) successor; used again later, it leaked: every session
+     * of that user is revoked.
      */
     async rotateRefresh(token: string): Promise<{ userId: number; refreshToken: string }> {
       const outcome = await db.transaction(async (tx) => {
@@ -97,20 +131,29 @@ export function createTokenService(options: TokenServiceOptions) {
           .where(eq(refreshTokens.tokenHash, digest(token)))
           .for("update");
         if (!row || row.expiresAt <= clock.now()) return { ok: false as const };
+        if (row.revokedAt && withinGrace(row.revokedAt)) {
+          const successor = await liveSuccessor(tx, token);
+          return successor ? { ok: true as const, userId: row.userId, refreshToken: successor } : { ok: false as const };
+        }
         if (row.revokedAt) {
           // Returned, not thrown: throwing here would roll the revocation back.
           await tx.delete(refreshTokens).where(eq(refreshTokens.userId, row.userId));
           return { ok: false as const };
         }
         await tx.update(refreshTokens).set({ revokedAt: clock.now() }).where(eq(refreshTokens.id, row.id));
-        return { ok: true as const, userId: row.userId, refreshToken: await issueRefresh(row.userId, tx) };
+        return { ok: true as const, userId: row.userId, refreshToken: await issueRefresh(row.userId, tx, successorOf(token)) };
       });
       if (!outcome.ok) throw new AppError("ERR_SESSION_EXPIRED");
       return { userId: outcome.userId, refreshToken: outcome.refreshToken };
     },
 
-    async revokeRefresh(token: string): Promise<void> {
-      await db.delete(refreshTokens).where(eq(refreshTokens.tokenHash, digest(token)));
+    /** Ends one session; returns its user, if the token was known. */
+    async revokeRefresh(token: string): Promise<number | undefined> {
+      const [row] = await db
+        .delete(refreshTokens)
+        .where(eq(refreshTokens.tokenHash, digest(token)))
+        .returning({ userId: refreshTokens.userId });
+      return row?.userId;
     },
 
     async revokeAllForUser(userId: number, executor: Db = db): Promise<void> {

@@ -6,6 +6,7 @@ import type { Db } from "../../db/client.js";
 import { contacts } from "../../db/schema.js";
 import { bearerToken } from "../../http/auth.js";
 import { AppError } from "../../lib/app-error.js";
+import { type RateLimiter, rateLimitedError } from "../../lib/rate-limiter.js";
 import { findDefaultConnection } from "../connections/connections.repo.js";
 import { getSettingValue } from "../settings/settings.repo.js";
 import * as ticketsRepo from "../tickets/tickets.repo.js";
@@ -22,7 +23,8 @@ export function createApiSend(deps: {
 }) {
   const { db } = deps;
   return {
-    async authorize(header: string | undefined): Promise<void> {
+    /** `ip` is for the rate limit that wraps this (rateLimitApiSend). */
+    async authorize(header: string | undefined, _ip?: string): Promise<void> {
       const given = bearerToken(header);
       if (!given) throw new AppError("ERR_SESSION_EXPIRED");
       const expected = (await getSettingValue(db, "userApiToken")) ?? "";
@@ -64,3 +66,18 @@ export function createApiSend(deps: {
 }
 
 export type ApiSend = ReturnType<typeof createApiSend>;
+
+/** Requests per minute and address to the token endpoint, unless the config says otherwise. */
+export const API_SEND_PER_MINUTE = 120;
+
+/** The token endpoint is limited per address before the token is even compared. */
+export function rateLimitApiSend(apiSend: ApiSend, limiter: RateLimiter): ApiSend {
+  return {
+    ...apiSend,
+    async authorize(header, ip) {
+      const { allowed, retryAfterMs } = await limiter.hit(ip ?? "unknown");
+      if (!allowed) throw rateLimitedError(retryAfterMs);
+      return apiSend.authorize(header);
+    },
+  };
+}

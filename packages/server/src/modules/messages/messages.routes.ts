@@ -159,7 +159,7 @@ export const messageRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
       },
     },
     async (request, reply) => {
-      await services.apiSend.authorize(request.headers.authorization);
+      await services.apiSend.authorize(request.headers.authorization, request.ip);
       const input = await readApiSendBody(request, storage);
       const result = await services.apiSend.send({ number: input.number, body: input.body }, input.medias);
       return reply.status(201).send(result);

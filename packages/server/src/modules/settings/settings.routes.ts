@@ -22,5 +22,16 @@ export const settingRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
       { schema: { tags, params: settingKeyParamsSchema, body: settingUpdateSchema, response: { 200: settingSchema } } },
       (request) => services.settings.update(actorOf(request), request.params.key, request.body.value),
     );
+    secured.post(
+      "/settings/userApiToken/rotate",
+      {
+        schema: {
+          tags,
+          description: "Admin only: a new API token; the old one stops working at once.",
+          response: { 200: settingSchema },
+        },
+      },
+      (request) => services.settings.rotateApiToken(actorOf(request)),
+    );
   });
 };

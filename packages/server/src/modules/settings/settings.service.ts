@@ -1,5 +1,6 @@
 import { type Actor, can, PUBLIC_SETTING_KEYS, SETTING_VALUE_SCHEMAS, type Setting, type SettingKey } from "@zapdesk/core";
 import type { Db } from "../../db/client.js";
+import { newApiToken } from "../../db/seed.js";
 import { AppError } from "../../lib/app-error.js";
 import type { Publisher } from "../../realtime/publisher.js";
 import * as repo from "./settings.repo.js";
@@ -39,12 +40,24 @@ export function createSettingService(deps: { db: Db; events: Publisher; onChange
       }
       const row = await repo.updateSetting(db, key, parsed.data);
       if (!row) throw new AppError("ERR_NO_SETTING_FOUND");
-      const setting = present(row);
-      deps.onChange?.(key);
-      events.publish("settings", { action: "update", setting });
-      return setting;
+      return changed(row);
+    },
+
+    /** A new API token; the old one stops working at once (the token endpoint reads it on every call). */
+    async rotateApiToken(actor: Actor): Promise<Setting> {
+      if (!can(actor, "settings:manage")) throw new AppError("ERR_NO_PERMISSION");
+      const row = await repo.updateSetting(db, "userApiToken", newApiToken());
+      if (!row) throw new AppError("ERR_NO_SETTING_FOUND");
+      return changed(row);
     },
   };
+
+  function changed(row: repo.SettingRow): Setting {
+    const setting = present(row);
+    deps.onChange?.(row.key);
+    events.publish("settings", { action: "update", setting });
+    return setting;
+  }
 }
 
 export type SettingService = ReturnType<typeof createSettingService>;

@@ -23,7 +23,7 @@ describe("GET /api/settings", () => {
     expect(res.statusCode).toBe(200);
     const byKey = Object.fromEntries(res.json().map((s: { key: string; value: string }) => [s.key, s.value]));
     expect(byKey).toMatchObject({
-      userCreation: "enabled",
+      userCreation: "disabled",
       timeCreateNewTicket: "7200",
       call: "enabled",
       CheckMsgIsGroup: "disabled",
@@ -95,5 +95,44 @@ describe("PUT /api/settings/:key", () => {
     expect((await put("call", { value: "disabled" })).statusCode).toBe(401);
     const list = await t.app.inject({ method: "GET", url: "/api/settings", headers: admin.auth });
     expect(list.json()).toContainEqual({ key: "call", value: "enabled" });
+  });
+});
+
+describe("POST /api/settings/userApiToken/rotate", () => {
+  const send = (token: string) =>
+    t.app.inject({
+      method: "POST",
+      url: "/api/messages/send",
+      headers: { authorization: `Bearer ${token}` },
+      payload: { number: "5511999990000", body: "hello" },
+    });
+  const currentToken = async () =>
+    (await t.app.inject({ method: "GET", url: "/api/settings", headers: admin.auth }))
+      .json()
+      .find((s: { key: string }) => s.key === "userApiToken").value as string;
+
+  it("gives a new token at once and the old one stops working", async () => {
+    const old = await currentToken();
+    // No connection here: past the token check the send stops at ERR_NO_DEF_WAPP_FOUND.
+    expect((await send(old)).json().error).toBe("ERR_NO_DEF_WAPP_FOUND");
+    const res = await t.app.inject({ method: "POST", url: "/api/settings/userApiToken/rotate", headers: admin.auth });
+    expect(res.statusCode).toBe(200);
+    const fresh = res.json().value;
+    expect(res.json()).toEqual({ key: "userApiToken", value: expect.stringMatching(/^[\w-]{20,}$/) });
+    expect(fresh).not.toBe(old);
+    expect(await currentToken()).toBe(fresh);
+    const refused = await send(old);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error).toBe("ERR_NO_PERMISSION");
+    expect((await send(fresh)).json().error).toBe("ERR_NO_DEF_WAPP_FOUND");
+  });
+
+  it("is admin-only and needs a session", async () => {
+    const before = await currentToken();
+    const res = await t.app.inject({ method: "POST", url: "/api/settings/userApiToken/rotate", headers: agent.auth });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error).toBe("ERR_NO_PERMISSION");
+    expect((await t.app.inject({ method: "POST", url: "/api/settings/userApiToken/rotate" })).statusCode).toBe(401);
+    expect(await currentToken()).toBe(before);
   });
 });

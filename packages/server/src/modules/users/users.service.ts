@@ -129,6 +129,8 @@ export function createUserService(deps: {
       const user = await load(id);
       events.publish("user", { action: "update", user });
       if (profileChanges || queuesChange) events.userAccessChanged(id);
+      // The old password's sessions are gone (refresh tokens above); so are their sockets.
+      if (passwordHash) events.endSessions(id);
       return user;
     },
 
