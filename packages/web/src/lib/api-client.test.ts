@@ -66,3 +66,48 @@ describe("api client (spec §4 session)", () => {
     expect(getToken()).toBeNull();
   });
 });
+
+describe("refresh across tabs", () => {
+  /** A second tab: the same module, loaded again, sharing this window's localStorage. */
+  async function anotherTab() {
+    vi.resetModules();
+    return import("./api-client");
+  }
+
+  it("is one refresh for two tabs whose tokens expire together; both end with the new session", async () => {
+    localStorage.setItem("token", "old");
+    let release: () => void = () => {};
+    const answered = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const server = fakeApi({
+      "POST /api/auth/refresh_token": async () => {
+        await answered;
+        return { body: { token: "new", user: ADMIN } };
+      },
+    });
+    const first = await anotherTab();
+    const second = await anotherTab();
+    const seen: unknown[] = [];
+    second.onSessionChange((event, token) => seen.push([event, token, second.refreshedUser()]));
+
+    const both = Promise.all([first.refreshSession(), second.refreshSession()]);
+    await vi.waitFor(() => expect(server.callsTo("POST", "/api/auth/refresh_token")).toHaveLength(1));
+    release();
+    expect(await both).toEqual(["new", "new"]);
+    // The waiting tab took the first tab's session (and its user) instead of presenting the old cookie again.
+    expect(server.callsTo("POST", "/api/auth/refresh_token")).toHaveLength(1);
+    expect(seen).toEqual([["refreshed", "new", ADMIN]]);
+    expect(getToken()).toBe("new");
+  });
+
+  it("refreshes again when the token did not change while it waited", async () => {
+    localStorage.setItem("token", "old");
+    let next = 0;
+    const server = fakeApi({ "POST /api/auth/refresh_token": () => ({ body: { token: `new-${++next}`, user: ADMIN } }) });
+    const tab = await anotherTab();
+    expect(await tab.refreshSession()).toBe("new-1");
+    expect(await tab.refreshSession()).toBe("new-2");
+    expect(server.callsTo("POST", "/api/auth/refresh_token")).toHaveLength(2);
+  });
+});

@@ -79,20 +79,49 @@ export function refreshedUser(): unknown {
   return lastSessionUser;
 }
 
+// The latest refresh of any tab of this browser: a tab that waited for another one's refresh uses it.
+const SHARED_SESSION_KEY = "zapdesk-session";
+
+function readSharedSession(): { token: string; user: unknown } | null {
+  try {
+    return JSON.parse(localStorage.getItem(SHARED_SESSION_KEY) ?? "null");
+  } catch {
+    return null;
+  }
+}
+
+/** Forget this browser's session: the token and what the tabs shared about it. */
+export function forgetSession(): void {
+  setToken(null);
+  localStorage.removeItem(SHARED_SESSION_KEY);
+}
+
 /**
- * One refresh for every request that hit an expired token at the same moment;
- * the refresh cookie is rotated on use, so two parallel refreshes would revoke each other.
+ * One refresh for every request that hit an expired token at the same moment, in this tab
+ * and across the browser's tabs: the refresh cookie is rotated on use, so a tab that waited
+ * for another's refresh takes the result instead of presenting the old cookie again.
  */
 export function refreshSession(): Promise<string | null> {
+  const stale = getToken();
   refreshing ??= (async () => {
     try {
-      const response = await fetch("/api/auth/refresh_token", { method: "POST", credentials: "include" });
-      if (!response.ok) return null;
-      const session = (await response.json()) as { token: string; user: unknown };
-      setToken(session.token);
-      lastSessionUser = session.user;
-      notify("refreshed", session.token);
-      return session.token;
+      return await oneTabAtATime(async () => {
+        const current = getToken();
+        const shared = readSharedSession();
+        if (current && current !== stale && shared?.token === current) {
+          lastSessionUser = shared.user;
+          notify("refreshed", current);
+          return current;
+        }
+        const response = await fetch("/api/auth/refresh_token", { method: "POST", credentials: "include" });
+        if (!response.ok) return null;
+        const session = (await response.json()) as { token: string; user: unknown };
+        setToken(session.token);
+        localStorage.setItem(SHARED_SESSION_KEY, JSON.stringify(session));
+        lastSessionUser = session.user;
+        notify("refreshed", session.token);
+        return session.token;
+      });
     } finally {
       queueMicrotask(() => {
         refreshing = null;
@@ -102,9 +131,48 @@ export function refreshSession(): Promise<string | null> {
   return refreshing;
 }
 
+const LOCK_NAME = "zapdesk-refresh";
+const LOCK_TTL_MS = 10_000;
+const tabId = Math.random().toString(36).slice(2);
+
+/** Web Locks where the browser has them, else a lock in localStorage that other tabs poll. */
+function oneTabAtATime<T>(task: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator === "undefined" ? undefined : navigator.locks;
+  if (locks?.request) return locks.request(LOCK_NAME, task);
+  return withStorageLock(task);
+}
+
+function lockHolder(): { owner: string; expires: number } | null {
+  try {
+    return JSON.parse(localStorage.getItem(LOCK_NAME) ?? "null");
+  } catch {
+    return null;
+  }
+}
+
+async function withStorageLock<T>(task: () => Promise<T>): Promise<T> {
+  const giveUpAt = Date.now() + LOCK_TTL_MS;
+  for (;;) {
+    const holder = lockHolder();
+    // A lock left by a closed tab expires; a tab that waited too long goes ahead (the server tolerates it).
+    if (!holder || holder.expires < Date.now() || Date.now() > giveUpAt) {
+      localStorage.setItem(LOCK_NAME, JSON.stringify({ owner: tabId, expires: Date.now() + LOCK_TTL_MS }));
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      // Two tabs may have written at once: the last write won, the other waits.
+      if (lockHolder()?.owner === tabId) break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  try {
+    return await task();
+  } finally {
+    if (lockHolder()?.owner === tabId) localStorage.removeItem(LOCK_NAME);
+  }
+}
+
 /** Local logout: the server may already have forgotten us (401). */
 export function expireSession(): void {
-  setToken(null);
+  forgetSession();
   notify("expired", null);
 }
 

@@ -2,7 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import type { loginSchema, User } from "@zapdesk/core";
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
 import type { z } from "zod";
-import { api, onSessionChange, refreshedUser, refreshSession, request } from "./api-client";
+import { api, forgetSession, onSessionChange, refreshedUser, refreshSession, request } from "./api-client";
 import { disconnectSocket } from "./socket";
 import { getToken, setToken } from "./token-storage";
 
@@ -57,13 +57,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const logout = useCallback(async () => {
+    // Closed first: the server drops the user's sockets on logout, and this one must not come back.
+    disconnectSocket();
     try {
       await api.delete("/auth/logout");
     } catch {
       // Logging out locally matters more than the server's answer.
     }
-    setToken(null);
-    disconnectSocket();
+    forgetSession();
     setUser(null);
     queryClient.clear();
   }, [queryClient]);

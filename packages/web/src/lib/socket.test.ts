@@ -11,19 +11,20 @@ import { connectSocket, disconnectSocket } from "./socket";
  * A real socket.io server on the page's origin (the client connects to its own
  * host, so the port is fixed above): it accepts only the token "fresh".
  */
-async function startServer() {
+async function startServer(accepted = ["fresh"]) {
   const http = createServer();
   const io = new Server(http, { path: "/socket.io" });
   const seen: string[] = [];
   io.use((socket, next) => {
     const token = String(socket.handshake.auth.token);
     seen.push(token);
-    next(token === "fresh" ? undefined : new Error("ERR_SESSION_EXPIRED"));
+    next(accepted.includes(token) ? undefined : new Error("ERR_SESSION_EXPIRED"));
   });
   await new Promise<void>((resolve) => http.listen(38971, "127.0.0.1", resolve));
   expect((http.address() as AddressInfo).port).toBe(38971);
   return {
     seen,
+    io,
     close: () => new Promise<void>((resolve) => io.close(() => resolve())),
   };
 }
@@ -57,6 +58,34 @@ describe("the app's socket (lib/socket)", () => {
     const { onSessionChange } = await import("./api-client");
     const expired = new Promise<string>((resolve) => onSessionChange((event) => resolve(event)));
     connectSocket();
+    await expect(expired).resolves.toBe("expired");
+    expect(localStorage.getItem("token")).toBeNull();
+  });
+
+  it("comes back with a fresh token when the server drops it (token expired), and resumes", async () => {
+    server = await startServer(["first", "fresh"]);
+    const api = fakeApi({ "POST /api/auth/refresh_token": { body: { token: "fresh", user: ADMIN } } });
+    localStorage.setItem("token", "first");
+    const socket = connectSocket();
+    const connected = () => new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+    await connected();
+    const again = connected();
+    server.io.disconnectSockets(true);
+    await again;
+    expect(server.seen).toEqual(["first", "fresh"]);
+    expect(api.callsTo("POST", "/api/auth/refresh_token")).toHaveLength(1);
+    expect(socket.connected).toBe(true);
+  });
+
+  it("signs out when the server dropped it and the session is gone (logout elsewhere, new password)", async () => {
+    server = await startServer(["first"]);
+    fakeApi();
+    localStorage.setItem("token", "first");
+    const { onSessionChange } = await import("./api-client");
+    const socket = connectSocket();
+    await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+    const expired = new Promise<string>((resolve) => onSessionChange((event) => resolve(event)));
+    server.io.disconnectSockets(true);
     await expect(expired).resolves.toBe("expired");
     expect(localStorage.getItem("token")).toBeNull();
   });

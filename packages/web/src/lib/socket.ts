@@ -7,6 +7,8 @@ export type AppSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 let socket: AppSocket | null = null;
 let refusedInARow = 0;
+let connectedAt = 0;
+let droppedInARow = 0;
 
 /**
  * The one socket of the app. `auth` is a function so that every reconnection
@@ -15,18 +17,30 @@ let refusedInARow = 0;
 export function connectSocket(): AppSocket {
   if (socket) return socket;
   const created: AppSocket = io({ path: "/socket.io", auth: (cb) => cb({ token: getToken() }) });
+  async function reauthenticate() {
+    const token = await refreshSession().catch(() => null);
+    if (socket !== created) return;
+    if (token) created.connect();
+    else expireSession();
+  }
   created.on("connect", () => {
     refusedInARow = 0;
+    connectedAt = Date.now();
   });
   created.on("connect_error", async () => {
     // An auth refusal stops socket.io's own retries (`active` turns false): refresh, then try again.
     if (created.active) return;
     refusedInARow += 1;
     if (refusedInARow > 3) return;
-    const token = await refreshSession().catch(() => null);
-    if (socket !== created) return;
-    if (token) created.connect();
-    else expireSession();
+    await reauthenticate();
+  });
+  created.on("disconnect", async (reason) => {
+    // The server drops a socket whose token expired or whose session ended: come back with a
+    // fresh token (the app refetches on reconnect), or sign out if the session is gone.
+    if (reason !== "io server disconnect") return;
+    droppedInARow = Date.now() - connectedAt < 5000 ? droppedInARow + 1 : 1;
+    if (droppedInARow > 3) return;
+    await reauthenticate();
   });
   socket = created;
   return created;

@@ -1,4 +1,4 @@
-import { screen, waitFor } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import i18n from "../../../lib/i18n";
@@ -83,5 +83,24 @@ describe("settings page", () => {
     await user.click(screen.getByRole("button", { name: "Copy token" }));
     expect(await navigator.clipboard.readText()).toBe("tok-123");
     expect(await screen.findByText("Token copied!")).toBeInTheDocument();
+  });
+});
+
+describe("rotating the API token", () => {
+  it("asks first, then shows the new token from POST /settings/userApiToken/rotate", async () => {
+    const { server, user } = await openSettings();
+    server.set("POST /api/settings/userApiToken/rotate", { body: { key: "userApiToken", value: "tok-456" } });
+    await user.click(await screen.findByRole("button", { name: "Generate a new token" }));
+    const dialog = await screen.findByRole("dialog", { name: "Generate a new API token?" });
+    expect(dialog).toHaveTextContent("The current token stops working at once");
+    await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    expect(server.callsTo("POST", "/api/settings/userApiToken/rotate")).toHaveLength(0);
+
+    await user.click(screen.getByRole("button", { name: "Generate a new token" }));
+    await user.click(within(await screen.findByRole("dialog")).getByRole("button", { name: "Ok" }));
+    await waitFor(() => expect(screen.getByRole("textbox", { name: "API token" })).toHaveValue("tok-456"));
+    expect(server.callsTo("POST", "/api/settings/userApiToken/rotate")).toHaveLength(1);
+    expect(await screen.findByText("New API token generated.")).toBeInTheDocument();
   });
 });

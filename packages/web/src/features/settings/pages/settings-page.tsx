@@ -1,9 +1,5 @@
-import ContentCopy from "@mui/icons-material/ContentCopy";
-import IconButton from "@mui/material/IconButton";
-import InputAdornment from "@mui/material/InputAdornment";
 import Paper from "@mui/material/Paper";
 import Stack from "@mui/material/Stack";
-import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { NEW_TICKET_DELAYS, type SettingKey } from "@zapdesk/core";
 import type { ReactNode } from "react";
@@ -12,6 +8,7 @@ import { PageContainer } from "../../../components/ui/page-container";
 import { toast } from "../../../lib/toast";
 import { useSettings } from "../api/get-settings";
 import { useUpdateSetting } from "../api/update-setting";
+import { ApiTokenField } from "../components/api-token-field";
 import { SettingSelect } from "../components/setting-select";
 import { SettingUrlField } from "../components/setting-url-field";
 
@@ -94,35 +91,7 @@ export default function SettingsPage() {
           </Row>
         ))}
         <Row id="userApiToken" title={t("settings.settings.userApiToken.name")}>
-          <TextField
-            id="userApiToken"
-            size="small"
-            value={token}
-            sx={{ flex: 1, minWidth: 280 }}
-            slotProps={{
-              htmlInput: { readOnly: true, "aria-labelledby": "setting-userApiToken-label" },
-              input: {
-                endAdornment: (
-                  <InputAdornment position="end">
-                    <IconButton
-                      aria-label={t("settings.settings.userApiToken.copy")}
-                      disabled={!token}
-                      onClick={async () => {
-                        try {
-                          await navigator.clipboard.writeText(token);
-                          toast.success(t("settings.settings.userApiToken.copied"));
-                        } catch {
-                          toast.error(t("settings.settings.userApiToken.copyFailed"));
-                        }
-                      }}
-                    >
-                      <ContentCopy />
-                    </IconButton>
-                  </InputAdornment>
-                ),
-              },
-            }}
-          />
+          <ApiTokenField token={token} labelledBy="setting-userApiToken-label" />
         </Row>
       </Stack>
     </PageContainer>
