@@ -20,8 +20,11 @@ test("an admin sets up a queue, an agent and a contact, watched live from a seco
     await expect(page).toHaveURL(/\/login$/);
     await expect(page.getByText(`© ${new Date().getFullYear()}`)).toBeVisible();
     await capture(page, "login");
-    await page.getByRole("link", { name: /Cadastre-se/ }).click();
+    // A fresh install does not offer sign-up until an admin enables it in Settings.
+    await expect(page.getByRole("link", { name: /Cadastre-se/ })).toHaveCount(0);
+    await page.goto("/signup");
     await expect(page.getByRole("heading", { name: "Cadastre-se" })).toBeVisible();
+    await expect(page.getByText("A criação do usuário foi desabilitada pelo administrador.")).toBeVisible();
     await capture(page, "signup");
   });
 
