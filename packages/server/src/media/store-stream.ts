@@ -57,7 +57,14 @@ export async function storeStream(
       await iterator.return?.();
     }
   }
-  const saved = await storage.saveStream(whole(), type.ext, { maxBytes: options.maxBytes });
+  let saved: Awaited<ReturnType<MediaStorage["saveStream"]>>;
+  try {
+    saved = await storage.saveStream(whole(), type.ext, { maxBytes: options.maxBytes });
+  } catch (error) {
+    // Storage may fail before it pulls a byte (bucket unreachable): the download must stop all the same.
+    await iterator.return?.();
+    throw error;
+  }
   return {
     path: saved.path,
     name: safeFileName(options.filename, type.ext),
