@@ -48,6 +48,9 @@ export function newMediaKey(ext: string, now = new Date()): string {
   );
 }
 
+/** A chunk of a stream as a Buffer (web streams yield plain Uint8Arrays). */
+export const asBuffer = (chunk: Uint8Array): Buffer => (Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+
 /**
  * The source's bytes, counted as they pass: past `maxBytes` it throws MediaTooLargeError, which
  * also stops (destroys) the source. `counted.size` is the total once the source has ended.
@@ -56,7 +59,7 @@ export function capped(source: MediaSource, maxBytes: number): AsyncGenerator<Bu
   const state = { size: 0 };
   async function* run(): AsyncGenerator<Buffer> {
     for await (const chunk of source) {
-      const data = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+      const data = asBuffer(chunk);
       state.size += data.length;
       if (state.size > maxBytes) throw new MediaTooLargeError(maxBytes);
       yield data;

@@ -1,6 +1,6 @@
 import type { MediaType } from "@zapdesk/core";
 import { mediaTypeOf, sniff } from "./sniff.js";
-import { type MediaSource, type MediaStorage, safeFileName } from "./storage.js";
+import { asBuffer, type MediaSource, type MediaStorage, safeFileName } from "./storage.js";
 
 /** Enough of a file's start for every signature and the plain-text check of `sniff`. */
 const SNIFF_BYTES = 4096;
@@ -35,7 +35,7 @@ export async function storeStream(
         ended = true;
         break;
       }
-      const chunk = Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value as Uint8Array);
+      const chunk = asBuffer(next.value);
       head.push(chunk);
       headBytes += chunk.length;
     }
@@ -50,7 +50,7 @@ export async function storeStream(
       while (!ended) {
         const next = await iterator.next();
         if (next.done) return;
-        yield Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value as Uint8Array);
+        yield asBuffer(next.value);
       }
     } finally {
       // Stopped early (over the cap, storage failed): stop the download too.
