@@ -157,3 +157,57 @@ describe("TRUST_PROXY", () => {
     expect(configError(() => parseEnv({ TRUST_PROXY: "<script>" }))).toContain("TRUST_PROXY: expected");
   });
 });
+
+describe("MEDIA_STORAGE", () => {
+  it("keeps media in DATA_DIR/media unless told to use a bucket", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).mediaStorage).toEqual({ kind: "local" });
+    expect(loadConfig({ DATA_DIR: tempDir(), MEDIA_STORAGE: "local", S3_BUCKET: "ignored" }).mediaStorage).toEqual({
+      kind: "local",
+    });
+  });
+
+  it("maps the S3 variables (MinIO: endpoint, path style, keys; AWS: region and the default credential chain)", () => {
+    const minio = loadConfig({
+      DATA_DIR: tempDir(),
+      MEDIA_STORAGE: "s3",
+      S3_BUCKET: "zapdesk-media",
+      S3_ENDPOINT: "http://minio:9000",
+      S3_ACCESS_KEY_ID: "zapdesk",
+      S3_SECRET_ACCESS_KEY: "minio-secret",
+      S3_FORCE_PATH_STYLE: "true",
+    });
+    expect(minio.mediaStorage).toEqual({
+      kind: "s3",
+      bucket: "zapdesk-media",
+      region: "us-east-1",
+      endpoint: "http://minio:9000",
+      credentials: { accessKeyId: "zapdesk", secretAccessKey: "minio-secret" },
+      forcePathStyle: true,
+    });
+    const aws = loadConfig({ DATA_DIR: tempDir(), MEDIA_STORAGE: "s3", S3_BUCKET: "acme-zapdesk", S3_REGION: "sa-east-1" });
+    expect(aws.mediaStorage).toEqual({
+      kind: "s3",
+      bucket: "acme-zapdesk",
+      region: "sa-east-1",
+      endpoint: undefined,
+      credentials: undefined,
+      forcePathStyle: false,
+    });
+  });
+
+  it("stops with a clear message on a missing bucket, half a key pair or a bad value", () => {
+    expect(configError(() => loadConfig({ DATA_DIR: tempDir(), MEDIA_STORAGE: "s3" }))).toContain(
+      "S3_BUCKET is required when MEDIA_STORAGE=s3",
+    );
+    expect(
+      configError(() => loadConfig({ DATA_DIR: tempDir(), MEDIA_STORAGE: "s3", S3_BUCKET: "media", S3_ACCESS_KEY_ID: "id" })),
+    ).toContain("S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together");
+    const bad = configError(() =>
+      parseEnv({ MEDIA_STORAGE: "gcs", S3_ENDPOINT: "minio:9000", S3_FORCE_PATH_STYLE: "yes", S3_BUCKET: "x" }),
+    );
+    expect(bad).toContain("MEDIA_STORAGE: expected local or s3");
+    expect(bad).toContain("S3_ENDPOINT: expected an http(s) URL");
+    expect(bad).toContain("S3_FORCE_PATH_STYLE: expected true or false");
+    expect(bad).toContain("S3_BUCKET: expected a bucket name");
+  });
+});

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { z } from "zod";
+import type { S3StorageOptions } from "./media/s3-storage.js";
 
 const optionalText = z
   .string()
@@ -30,6 +31,13 @@ const envSchema = z.object({
     .default("https://graph.facebook.com/v21.0")
     .transform((v) => v.replace(/\/+$/, "")),
   WHATSAPP_MEDIA_MAX_MB: z.coerce.number().int().min(1).max(2048).default(64),
+  MEDIA_STORAGE: z.enum(["local", "s3"], { error: "local or s3" }).default("local"),
+  S3_BUCKET: optionalText.pipe(z.string().min(3, "a bucket name").max(63).optional()),
+  S3_ENDPOINT: optionalText.pipe(z.url({ protocol: /^https?$/, error: "an http(s) URL" }).optional()),
+  S3_REGION: z.string().trim().min(1).default("us-east-1"),
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_FORCE_PATH_STYLE: z.enum(["true", "false"], { error: "true or false" }).default("false"),
   TRUST_PROXY: optionalText.pipe(
     z
       .string()
@@ -78,6 +86,8 @@ export interface Config {
   graphUrl: string;
   /** Largest inbound WhatsApp media downloaded, in bytes. */
   mediaMaxBytes: number;
+  /** Where media lives; absent means the local folder DATA_DIR/media (the embedded default). */
+  mediaStorage?: MediaStorageConfig;
   /**
    * Failed logins allowed per window per IP, and per email from one IP, before waits start
    * (successes never count); signup attempts per window per IP and per email; requests per
@@ -85,6 +95,8 @@ export interface Config {
    */
   rateLimit: { windowMs: number; perIp: number; perEmail: number; apiSendPerMinute?: number };
 }
+
+export type MediaStorageConfig = { kind: "local" } | ({ kind: "s3" } & S3StorageOptions);
 
 export class ConfigError extends Error {}
 
@@ -122,6 +134,24 @@ function resolveSecret(name: string, given: string | undefined, env: Env, dataDi
   return secret;
 }
 
+/** MEDIA_STORAGE=s3 needs a bucket, and the two keys go together (neither: the SDK's default chain). */
+function mediaStorageOf(env: Env): MediaStorageConfig {
+  if (env.MEDIA_STORAGE === "local") return { kind: "local" };
+  if (!env.S3_BUCKET) throw new ConfigError("S3_BUCKET is required when MEDIA_STORAGE=s3.");
+  const { S3_ACCESS_KEY_ID: accessKeyId, S3_SECRET_ACCESS_KEY: secretAccessKey } = env;
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
+    throw new ConfigError("S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together, or neither (the AWS default chain).");
+  }
+  return {
+    kind: "s3",
+    bucket: env.S3_BUCKET,
+    region: env.S3_REGION,
+    endpoint: env.S3_ENDPOINT,
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+    forcePathStyle: env.S3_FORCE_PATH_STYLE === "true",
+  };
+}
+
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   const env = parseEnv(source);
   const dataDir = resolve(env.DATA_DIR);
@@ -144,6 +174,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     encryptionKey: resolveSecret("ENCRYPTION_KEY", env.ENCRYPTION_KEY, env, dataDir),
     graphUrl: env.WHATSAPP_GRAPH_URL,
     mediaMaxBytes: env.WHATSAPP_MEDIA_MAX_MB * 1024 * 1024,
+    mediaStorage: mediaStorageOf(env),
     rateLimit: { windowMs: 15 * 60 * 1000, perIp: 100, perEmail: 10 },
   };
 }

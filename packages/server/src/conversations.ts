@@ -16,6 +16,7 @@ import { createMediaRetry } from "./jobs/media-retry.js";
 import { createOutboxWorker, type OutboxWorker } from "./jobs/outbox-worker.js";
 import type { Clock } from "./lib/clock.js";
 import { createSecretBox } from "./lib/secret-box.js";
+import { createS3Storage } from "./media/s3-storage.js";
 import { createMediaStorage } from "./media/storage.js";
 import { createConnectionService } from "./modules/connections/connections.service.js";
 import { createContactIdentity } from "./modules/contacts/contact-identity.js";
@@ -51,8 +52,9 @@ export interface ConversationOptions {
  */
 export function createConversations(options: ConversationOptions) {
   const { config, db, clock, events, logger } = options;
-  const mediaRoot = join(config.dataDir, "media");
-  const storage = createMediaStorage(mediaRoot);
+  // Scaled out, every process must serve every file: an S3-compatible bucket instead of DATA_DIR/media.
+  const storage =
+    config.mediaStorage?.kind === "s3" ? createS3Storage(config.mediaStorage) : createMediaStorage(join(config.dataDir, "media"));
   const simulator = createSimulatorHub(options.simulator);
 
   // Late-bound: created below, used only once requests or sessions run.
@@ -148,7 +150,7 @@ export function createConversations(options: ConversationOptions) {
   });
   outbox = createOutboxWorker({
     db,
-    mediaRoot,
+    storage,
     session,
     connectedIds: async () => (await connections.listAll()).map((c) => c.id).filter((id) => sessions.isConnected(id)),
     logger,
@@ -161,6 +163,7 @@ export function createConversations(options: ConversationOptions) {
   const mediaRetry = createMediaRetry({
     db,
     storage,
+    mediaMaxBytes: config.mediaMaxBytes,
     session: optionalSession,
     logger,
     onRecovered: (id) => messages.announceUpdated(id),
@@ -186,6 +189,7 @@ export function createConversations(options: ConversationOptions) {
     sendTemplate: createTemplateSend({ db, tickets, messages, templates, notifyOutbox }),
 
     async start() {
+      await storage.check();
       await sessions.startAll();
       outbox.start();
       mediaRetry.start();
@@ -199,6 +203,7 @@ export function createConversations(options: ConversationOptions) {
       await outbox.stop();
       await mediaRetry.stop();
       await sessions.stopAll();
+      await storage.close();
     },
   };
 }

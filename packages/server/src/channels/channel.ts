@@ -1,6 +1,7 @@
 import type { ConnectionProvider, ConnectionStatus, ConnectionStatusReason, MediaType } from "@zapdesk/core";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../db/client.js";
+import type { MediaSource } from "../media/storage.js";
 import type { InboundLog } from "./inbound-log.js";
 
 /**
@@ -22,8 +23,11 @@ export interface InboundMedia {
   filename?: string;
   /** The size the sender declared (WhatsApp's fileLength), checked against the cap before downloading. */
   size?: number;
-  /** Fetch the bytes; may fail (expired media), the pipeline then stores the message with a media error. */
-  download(): Promise<Buffer>;
+  /**
+   * Start fetching the bytes, as a stream (the pipeline streams it to storage under the size cap);
+   * may fail (expired media), the pipeline then stores the message with a media error.
+   */
+  download(): Promise<MediaSource>;
 }
 
 export interface InboundLocation {
@@ -196,8 +200,8 @@ export interface ChannelSession {
   profilePictureUrl(chat: ChatNumber, isGroup: boolean): Promise<string | undefined>;
   listContacts(): Promise<PhoneContact[]>;
   rejectCall(call: InboundCall): Promise<void>;
-  /** Re-download media of a stored message from its provider data (retry after a failure). */
-  downloadMedia(raw: unknown): Promise<Buffer>;
+  /** Re-download media of a stored message from its provider data (retry after a failure), as a stream. */
+  downloadMedia(raw: unknown): Promise<MediaSource>;
   /** Show the customer that an agent is typing, or stopped; best effort (channels without it do nothing). */
   sendPresence(target: { chat: ChatNumber; isGroup: boolean; state: "composing" | "paused" }): Promise<void>;
 }

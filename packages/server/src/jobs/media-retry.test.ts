@@ -57,3 +57,55 @@ describe("media download failures", () => {
     expect(file.rawPayload.equals(Buffer.from(PNG, "base64"))).toBe(true);
   });
 });
+
+describe("media retry over the size cap", () => {
+  let small: TestApp;
+  let smallAdmin: TestUser;
+  const CAP = 32;
+  beforeAll(async () => {
+    small = await createTestApp({ config: { mediaMaxBytes: CAP } });
+    smallAdmin = await makeAdmin(small);
+  });
+  afterAll(() => small.close());
+
+  it("a file that turns out larger than the cap is streamed, stopped, marked too large, and never retried again", async () => {
+    expect(Buffer.from(PNG, "base64").length).toBeGreaterThan(CAP);
+    const connection = await makeSimulatorConnection(small, smallAdmin);
+    const from = customerNumber();
+    const original = await customerWrites(small, smallAdmin, connection.id, {
+      from,
+      media: { mimetype: "image/png", filename: "photo.png", dataBase64: PNG },
+    });
+    await small.pipeline.onMessage(connection.id, {
+      wid: "RETRY-TOO-BIG",
+      chat: from,
+      isGroup: false,
+      sender: { number: from },
+      fromMe: false,
+      timestamp: new Date(),
+      type: "image",
+      body: "",
+      media: { mimetype: "image/png", filename: "photo.png", download: () => Promise.reject(new Error("media expired")) },
+      raw: { simulator: { wid: original } },
+    });
+    await small.pipeline.idle();
+    const ticket = (await listTickets(small, smallAdmin, { showAll: "true" })).tickets.find((x) => x.contact.number === from)!;
+    const stored = (await ticketMessages(small, smallAdmin, ticket.id)).messages.at(-1)!;
+    expect(stored.mediaError).toBe("ERR_WAPP_DOWNLOAD_MEDIA");
+
+    const due = async () =>
+      small.database.db.update(messages).set({ updatedAt: sql`now() - interval '10 minutes'` }).where(eq(messages.id, stored.id));
+    await due();
+    expect(await small.mediaRetry.runOnce()).toBe(0);
+    const marked = (await ticketMessages(small, smallAdmin, ticket.id)).messages.at(-1)!;
+    expect(marked).toMatchObject({ mediaError: "ERR_MEDIA_TOO_LARGE", mediaUrl: null });
+
+    // Too large stays too large: the next round leaves the row alone.
+    await due();
+    const [before] = await small.database.db.select().from(messages).where(eq(messages.id, stored.id));
+    await small.mediaRetry.runOnce();
+    const [after] = await small.database.db.select().from(messages).where(eq(messages.id, stored.id));
+    expect(after.updatedAt).toEqual(before.updatedAt);
+    expect(after.mediaPath).toBeNull();
+  });
+});

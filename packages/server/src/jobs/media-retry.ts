@@ -4,8 +4,8 @@ import type { FastifyBaseLogger } from "fastify";
 import type { ChannelSession } from "../channels/channel.js";
 import type { Db } from "../db/client.js";
 import { messages } from "../db/schema.js";
-import type { MediaStorage } from "../media/storage.js";
-import { storeBuffer } from "../modules/messages/uploads.js";
+import { type MediaStorage, MediaTooLargeError } from "../media/storage.js";
+import { storeStream } from "../media/store-stream.js";
 
 const BATCH = 10;
 const RETRY_AFTER_MS = 2 * 60 * 1000;
@@ -18,6 +18,8 @@ const GIVE_UP_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
 export function createMediaRetry(deps: {
   db: Db;
   storage: MediaStorage;
+  /** Largest media downloaded, in bytes (WHATSAPP_MEDIA_MAX_MB). */
+  mediaMaxBytes: number;
   session(whatsappId: number): ChannelSession | undefined;
   logger: FastifyBaseLogger;
   onRecovered(messageId: number): Promise<void>;
@@ -57,8 +59,11 @@ export function createMediaRetry(deps: {
       const session = row.whatsappId === null ? undefined : deps.session(row.whatsappId);
       if (!session) continue;
       try {
-        const data = await session.downloadMedia(row.raw);
-        const media = await storeBuffer(deps.storage, data, row.name ?? undefined, row.mime ?? undefined);
+        const media = await storeStream(deps.storage, await session.downloadMedia(row.raw), {
+          filename: row.name ?? undefined,
+          claimedMime: row.mime ?? undefined,
+          maxBytes: deps.mediaMaxBytes,
+        });
         await db
           .update(messages)
           .set({ mediaPath: media.path, mediaName: media.name, mediaMime: media.mime, mediaError: null, updatedAt: new Date() })
@@ -66,8 +71,14 @@ export function createMediaRetry(deps: {
         recovered++;
         await deps.onRecovered(row.id);
       } catch (error) {
-        logger.debug({ err: error, messageId: row.id }, "media download retry failed");
-        await db.update(messages).set({ updatedAt: sql`now()` }).where(eq(messages.id, row.id));
+        // Too large stays too large: marked so, and never downloaded again.
+        const tooLarge = error instanceof MediaTooLargeError;
+        if (!tooLarge) logger.debug({ err: error, messageId: row.id }, "media download retry failed");
+        await db
+          .update(messages)
+          .set(tooLarge ? { mediaError: MEDIA_STATE.tooLarge, updatedAt: sql`now()` } : { updatedAt: sql`now()` })
+          .where(eq(messages.id, row.id));
+        if (tooLarge) await deps.onRecovered(row.id);
       }
     }
     return recovered;

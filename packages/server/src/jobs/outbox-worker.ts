@@ -1,5 +1,3 @@
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { ACK_FAILED } from "@zapdesk/core";
 import { eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
@@ -7,6 +5,7 @@ import { type ChannelSession, type OutboundMessage, SendFailure, type SentMessag
 import type { Db } from "../db/client.js";
 import { contacts, messages, outbox, tickets, whatsapps } from "../db/schema.js";
 import { withoutNul } from "../lib/pg-safe.js";
+import { type MediaStorage, readStored } from "../media/storage.js";
 import { outboundIntent } from "../modules/messages/outbound.js";
 
 const BATCH = 20;
@@ -15,7 +14,7 @@ const MAX_BACKOFF_MS = 10 * 60 * 1000;
 
 export interface OutboxWorkerDeps {
   db: Db;
-  mediaRoot: string;
+  storage: MediaStorage;
   /** The live session of a connection; throws when it is not connected. */
   session(whatsappId: number): ChannelSession;
   /** Connections with a live session in this process: only their messages are claimed here. */
@@ -109,7 +108,7 @@ export function createOutboxWorker(deps: OutboxWorkerDeps) {
     if (intent.template) outbound.template = intent.template;
     if (message.mediaPath) {
       outbound.media = {
-        data: await readFile(join(deps.mediaRoot, message.mediaPath)),
+        data: await readStored(deps.storage, message.mediaPath),
         mimetype: message.mediaMime ?? "application/octet-stream",
         filename: message.mediaName ?? "file",
         asVoice: intent.asVoice === true,

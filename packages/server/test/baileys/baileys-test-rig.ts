@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import type { WAMessage } from "@whiskeysockets/baileys";
 import type { ConnectionStatus } from "@zapdesk/core";
 import { type BaileysChannelOptions, createBaileysChannelFactory } from "../../src/channels/baileys/baileys-channel.js";
@@ -57,7 +58,7 @@ export function fakeBaileys(options: { socketConfig?: Partial<FakeSocket["config
     },
     download: async (message) => {
       downloads.push(message);
-      return Buffer.from("media-bytes");
+      return Readable.from([Buffer.from("media-bytes")]);
     },
     fetchVersion: noVersionFetch,
     ...channel,

@@ -15,7 +15,7 @@ import { socketConfig } from "./baileys-config.js";
 import { createBaileysEvents } from "./baileys-events.js";
 import { jidToNumber, numberToJid } from "./baileys-jid.js";
 import { baileysLogger } from "./baileys-logger.js";
-import { downloadCapped, type MediaDownload } from "./baileys-media.js";
+import { downloadStream, type MediaDownload } from "./baileys-media.js";
 import { messageKey, quotedMessage, toSendable } from "./baileys-outbound.js";
 import { fromRaw, isBaileysRaw, toRaw } from "./baileys-translate.js";
 import { createVersionSource, fetchWaWebVersion, type VersionFetcher, type VersionSource } from "./baileys-version.js";
@@ -45,7 +45,7 @@ export type BaileysSocket = Pick<
 
 export interface BaileysChannelOptions {
   makeSocket?: (config: UserFacingSocketConfig) => BaileysSocket;
-  /** Media download (Baileys' streaming download, capped); replaced in tests, where there is no network. */
+  /** Media download (Baileys' streaming download); replaced in tests, where there is no network. */
   download?: MediaDownload;
   /** Where the current WhatsApp Web version comes from (tests have no network). */
   fetchVersion?: VersionFetcher;
@@ -58,7 +58,7 @@ const RETRY_FAILED_MS = 60_000;
 export function createBaileysChannelFactory(options: BaileysChannelOptions = {}): ChannelFactory {
   const makeSocket = options.makeSocket ?? ((config: UserFacingSocketConfig) => makeWASocket(config));
   const versions = options.fetchVersion ? createVersionSource(options.fetchVersion) : sharedVersions;
-  const download = options.download ?? downloadCapped;
+  const download = options.download ?? downloadStream;
   return (context) => createBaileysSession(context, { makeSocket, versions, download });
 }
 
@@ -85,7 +85,7 @@ function createBaileysSession(context: ChannelContext, deps: SessionDeps): Chann
   const groups = createGroupNames(() => current, blogger);
   const fetchMedia = async (message: WAMessage) => {
     try {
-      return await deps.download(message, current, blogger, context.mediaMaxBytes);
+      return await deps.download(message, current, blogger);
     } catch (error) {
       throw new AppError("ERR_WAPP_DOWNLOAD_MEDIA", { message: String(error) });
     }
@@ -302,10 +302,8 @@ function createBaileysSession(context: ChannelContext, deps: SessionDeps): Chann
     },
     async downloadMedia(raw) {
       if (!isBaileysRaw(raw)) throw new AppError("ERR_WAPP_DOWNLOAD_MEDIA");
-      const data = await fetchMedia(fromRaw(raw));
-      // Never hand back a file cut at the cap as if it were whole.
-      if (data.length > context.mediaMaxBytes) throw new AppError("ERR_WAPP_DOWNLOAD_MEDIA", { message: "media too large" });
-      return data;
+      // The size cap is storage's: it stops the stream and keeps nothing past it.
+      return fetchMedia(fromRaw(raw));
     },
   };
 }

@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import { proto, type WAMessage } from "@whiskeysockets/baileys";
 import { describe, expect, it } from "vitest";
 import { toInboundMessage } from "./baileys-translate.js";
@@ -17,7 +18,7 @@ function received(content: proto.IMessage, key: Partial<WAMessage["key"]> = {}):
     message: proto.Message.decode(wire),
   };
 }
-const noDownload = async () => Buffer.alloc(0);
+const noDownload = async () => Readable.from([]);
 const translate = (content: proto.IMessage) => toInboundMessage(received(content), { download: noDownload });
 
 describe("replies, polls and the rest become readable text", () => {

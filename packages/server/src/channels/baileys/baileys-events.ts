@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import {
   type BaileysEventEmitter,
   type Contact,
@@ -30,7 +31,7 @@ export interface BaileysEventsDeps {
   handlers: ChannelHandlers;
   logger: BaileysLogger;
   inbox: InboundLog;
-  fetchMedia(message: WAMessage): Promise<Buffer>;
+  fetchMedia(message: WAMessage): Promise<Readable>;
   groups: GroupNames;
   /** Phone-number JIDs the LID store knows for these LIDs. */
   lookupLids(lids: string[]): Promise<Map<string, string>>;

@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import { generateWAMessage, type MessageGenerationOptions, proto } from "@whiskeysockets/baileys";
 import { describe, expect, it } from "vitest";
 import type { OutboundMessage } from "../channel.js";
@@ -14,7 +15,7 @@ const options: MessageGenerationOptions = {
 };
 const generate = (jid: string, message: OutboundMessage, extra: Partial<MessageGenerationOptions> = {}) =>
   generateWAMessage(jid, toMessageContent(message), { ...options, ...extra });
-const noDownload = async () => Buffer.alloc(0);
+const noDownload = async () => Readable.from([]);
 
 describe("outbound content through Baileys' generator", () => {
   it("a quoted group reply carries the quoted id and participant, and reads back as our echo", async () => {

@@ -7,6 +7,7 @@ import {
   toNumber,
   type WAMessage,
 } from "@whiskeysockets/baileys";
+import type { MediaSource } from "../../media/storage.js";
 import type { InboundMessage, MessageUpdate } from "../channel.js";
 import { isSilentType, isViewOnce, readableText, typeName } from "./baileys-content.js";
 import { authorJid, chatJid, isIgnoredChat, jidToNumber } from "./baileys-jid.js";
@@ -22,8 +23,8 @@ export interface TranslateContext {
   /** Phone-number JIDs for LIDs Baileys did not annotate, looked up by the adapter. */
   lidToPn?: ReadonlyMap<string, string>;
   groupName?: string;
-  /** Fetches a media message's bytes (needs the socket for re-upload requests). */
-  download(message: WAMessage): Promise<Buffer>;
+  /** Starts fetching a media message's bytes as a stream (needs the socket for re-upload requests). */
+  download(message: WAMessage): Promise<MediaSource>;
 }
 
 /** What we keep of a WAMessage to quote, delete, re-download or replay it later (JSON-safe). */

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { buffer } from "node:stream/consumers";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GraphFake, startGraphFake } from "../../../test/graph-fake/index.js";
@@ -145,7 +146,7 @@ describe("Cloud API channel session", () => {
     });
 
     const small = fake.putMedia(Buffer.from("tiny"), "image/jpeg", phoneNumberId);
-    expect((await channel.downloadMedia({ type: "image", image: { id: small } })).toString()).toBe("tiny");
+    expect((await buffer(await channel.downloadMedia({ type: "image", image: { id: small } }))).toString()).toBe("tiny");
     const big = fake.putMedia(Buffer.alloc(4096), "video/mp4", phoneNumberId);
     await expect(channel.downloadMedia({ type: "video", video: { id: big } })).rejects.toThrow(/size limit/);
   });

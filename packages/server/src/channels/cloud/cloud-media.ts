@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import type { OutboundMedia } from "../channel.js";
 import type { GraphClient } from "./graph-client.js";
 
@@ -33,7 +34,7 @@ export async function uploadMedia(client: GraphClient, phoneNumberId: string, me
  * GET /{media-id} gives a URL that lives about five minutes; the file is then downloaded from it
  * with the same bearer token. Media ids in webhooks expire after 7 days.
  */
-export async function downloadMedia(client: GraphClient, mediaId: string, maxBytes: number): Promise<Buffer> {
+export async function downloadMedia(client: GraphClient, mediaId: string, maxBytes: number): Promise<Readable> {
   const info = await client.get<{ url?: string; file_size?: string | number }>(mediaId);
   if (!info.url) throw new Error(`no URL for media ${mediaId}`);
   if (Number(info.file_size ?? 0) > maxBytes) throw new Error(`media ${mediaId} is over the size limit`);

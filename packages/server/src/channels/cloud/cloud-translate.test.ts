@@ -1,3 +1,5 @@
+import { Readable } from "node:stream";
+import { buffer } from "node:stream/consumers";
 import { describe, expect, it } from "vitest";
 import * as build from "../../../test/graph-fake/payloads.js";
 import {
@@ -24,7 +26,7 @@ function translate(message: build.WebhookMessage, name = "Sheena Nelson") {
   const downloads: string[] = [];
   const result = translateMessage(value.messages![0], value.contacts ?? [], async (id) => {
     downloads.push(id);
-    return Buffer.from(id);
+    return Readable.from([Buffer.from(id)]);
   });
   return { result, downloads };
 }
@@ -72,7 +74,7 @@ describe("Cloud API webhook translation", () => {
       expect(result.body).toBe(kind === "image" ? "look" : "");
       expect(result.media?.mimetype).toBe("application/x-test");
       expect(result.media?.filename).toBe(kind === "document" ? "invoice.pdf" : undefined);
-      expect((await result.media!.download()).toString()).toBe(`m-${kind}`);
+      expect((await buffer(await result.media!.download())).toString()).toBe(`m-${kind}`);
       expect(mediaIdOf(result.raw)).toBe(`m-${kind}`);
     }
     expect(mediaIdOf(build.text({ from, body: "x" }))).toBeUndefined();
@@ -110,13 +112,13 @@ describe("Cloud API webhook translation", () => {
     const message = build.text({ from: "5511988887777", body: "oi" });
     const value = changeValue(build.inbound(business, message, "Rita"));
     value.contacts = [{ profile: { name: "Rita" }, wa_id: "551188887777" }];
-    const result = translateMessage(value.messages![0], value.contacts, async () => Buffer.alloc(0));
+    const result = translateMessage(value.messages![0], value.contacts, async () => Readable.from([]));
     expect(result).toMatchObject({ message: { chat: "551188887777", sender: { number: "551188887777", name: "Rita" } } });
   });
 
   it("a sender known only by a BSUID is skipped, not stored under a made-up number", () => {
     const message = { ...build.text({ from, body: "hi" }), from: undefined, from_user_id: "US.13491208655302741918" };
-    expect(translateMessage(message as never, [{ user_id: "US.13491208655302741918" }], async () => Buffer.alloc(0))).toEqual({
+    expect(translateMessage(message as never, [{ user_id: "US.13491208655302741918" }], async () => Readable.from([]))).toEqual({
       skipped: expect.stringContaining("BSUID"),
     });
   });

@@ -1,4 +1,5 @@
 import type { MediaType } from "@zapdesk/core";
+import type { MediaSource } from "../../media/storage.js";
 import type { Ack, InboundMedia, InboundMessage, MessageUpdate } from "../channel.js";
 
 /**
@@ -129,7 +130,7 @@ export type Translated = { message: InboundMessage } | { update: MessageUpdate }
 export function translateMessage(
   message: CloudMessage,
   contacts: CloudContact[],
-  downloader: (mediaId: string) => Promise<Buffer>,
+  downloader: (mediaId: string) => Promise<MediaSource>,
 ): Translated {
   if (typeof message?.id !== "string") return { skipped: "no message id" };
   // Users who hide their number behind a username arrive with a BSUID only: contacts are keyed

@@ -1,3 +1,5 @@
+import { Readable } from "node:stream";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { SendFailure } from "../channel.js";
 
 /** What Meta answered with an error body: `{ error: { message, type, code, error_subcode, error_data, fbtrace_id } }`. */
@@ -127,16 +129,17 @@ export function createGraphClient(options: GraphClientOptions) {
       return (await call(path(p), { method: "POST", body: form })).json() as Promise<T>;
     },
     /**
-     * Fetch a media URL Meta handed out, with the bearer token; refuses what is larger than
-     * `maxBytes` before reading it whole.
+     * Fetch a media URL Meta handed out, with the bearer token, as a stream; refuses what declares
+     * more than `maxBytes` before reading any of it (storage caps what does not declare its size).
      */
-    async download(url: string, maxBytes: number): Promise<Buffer> {
+    async download(url: string, maxBytes: number): Promise<Readable> {
       const res = await call(url);
       const declared = Number(res.headers.get("content-length") ?? 0);
-      if (declared > maxBytes) throw new Error(`media of ${declared} bytes is over the limit`);
-      const data = Buffer.from(await res.arrayBuffer());
-      if (data.length > maxBytes) throw new Error(`media of ${data.length} bytes is over the limit`);
-      return data;
+      if (declared > maxBytes) {
+        await res.body?.cancel();
+        throw new Error(`media of ${declared} bytes is over the limit`);
+      }
+      return res.body ? Readable.fromWeb(res.body as NodeReadableStream) : Readable.from([]);
     },
   };
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { Readable } from "node:stream";
 import { AppError } from "../../lib/app-error.js";
 import type { ChannelContext, ChannelSession, OutboundMessage, SentMessage } from "../channel.js";
 import { type Phone, recordOutbound, recordRead, rememberMessage } from "./simulator-phone.js";
@@ -137,7 +138,7 @@ export function createSimulatorSession(phone: Phone, context: ChannelContext, ti
     async downloadMedia(raw) {
       const data = isSimulatorRaw(raw) ? phone.media.get(raw.simulator.wid) : undefined;
       if (!data) throw new AppError("ERR_WAPP_DOWNLOAD_MEDIA");
-      return data;
+      return Readable.from([data]);
     },
   };
 }

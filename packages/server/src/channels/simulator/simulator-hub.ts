@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { Readable } from "node:stream";
 import type {
   MediaType,
   SimulatorAck,
@@ -107,7 +108,11 @@ export function createSimulatorHub(options: SimulatorHubOptions = {}): Simulator
       const data = Buffer.from(input.media.dataBase64, "base64");
       rememberMedia(phone, wid, data);
       message.type = mediaType(input.media.mimetype);
-      message.media = { mimetype: input.media.mimetype, filename: input.media.filename, download: async () => data };
+      message.media = {
+        mimetype: input.media.mimetype,
+        filename: input.media.filename,
+        download: async () => Readable.from([data]),
+      };
     } else if (input.location) {
       message.type = "location";
       message.location = { ...input.location };

@@ -1,3 +1,4 @@
+import { buffer } from "node:stream/consumers";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { openTestDatabase } from "../../../test/harness.js";
 import type { ChannelFactory } from "../channel.js";
@@ -163,8 +164,8 @@ describe("simulator channel with the session manager", () => {
     const image = rec.messages.at(-1)!.message;
     expect(image).toMatchObject({ wid: media.id, type: "image", body: "a photo", quotedWid: "ABC1" });
     expect(image.sender?.name).toBe("Ana");
-    expect(await image.media!.download()).toEqual(png);
-    expect(await manager.get(id).downloadMedia(image.raw)).toEqual(png);
+    expect(await buffer(await image.media!.download())).toEqual(png);
+    expect(await buffer(await manager.get(id).downloadMedia(image.raw))).toEqual(png);
 
     await hub.inbound(id, { from: "5511999990002", media: { mimetype: "audio/ogg", filename: "v.ogg", dataBase64: "AAAA" } });
     expect(rec.messages.at(-1)!.message).toMatchObject({ type: "audio", body: "" });

@@ -1,3 +1,6 @@
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { Readable } from "node:stream";
 import type { Message, Ticket } from "@zapdesk/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { customerNumber, makeSimulatorConnection, ticketMessages } from "../../../test/conversation.js";
@@ -27,6 +30,12 @@ function imageMessage(from: string, wid: string, media: InboundMessage["media"])
     body: "",
     media,
   };
+}
+
+/** Every file in the local media folder. */
+async function storedFiles(): Promise<string[]> {
+  const all = await readdir(join(t.config.dataDir, "media"), { recursive: true, withFileTypes: true }).catch(() => []);
+  return all.filter((entry) => entry.isFile()).map((entry) => entry.name);
 }
 
 /** The one message of a customer's ticket, as the API shows it. */
@@ -62,7 +71,7 @@ describe("inbound media", () => {
         size: png.length,
         download: async () => {
           await gate;
-          return png;
+          return Readable.from([png]);
         },
       }),
     );
@@ -87,7 +96,7 @@ describe("inbound media", () => {
         size: CAP + 1,
         download: async () => {
           downloads += 1;
-          return Buffer.alloc(CAP + 1);
+          return Readable.from([Buffer.alloc(CAP + 1)]);
         },
       }),
     );
@@ -95,13 +104,31 @@ describe("inbound media", () => {
     expect(downloads).toBe(0);
     expect(await shown(declared)).toMatchObject({ mediaError: "ERR_MEDIA_TOO_LARGE", mediaName: "huge.mp4" });
 
+    // The liar's file is streamed to storage and stopped at the cap: never read whole, nothing kept.
     const liar = customerNumber();
+    const before = await storedFiles();
+    let read = 0;
+    let stopped = false;
+    const endless = new Readable({
+      highWaterMark: 256,
+      read() {
+        read += 256;
+        this.push(Buffer.alloc(256));
+      },
+      destroy(error, callback) {
+        stopped = true;
+        callback(error);
+      },
+    });
     await t.pipeline.onMessage(
       connection.id,
-      imageMessage(liar, "MEDIA-LIE", { mimetype: "image/png", size: 10, download: async () => Buffer.alloc(CAP * 2) }),
+      imageMessage(liar, "MEDIA-LIE", { mimetype: "image/png", size: 10, download: async () => endless }),
     );
     await t.pipeline.idle();
     expect(await shown(liar)).toMatchObject({ mediaError: "ERR_MEDIA_TOO_LARGE", mediaUrl: null });
+    expect(stopped).toBe(true);
+    expect(read).toBeLessThan(CAP * 4);
+    expect(await storedFiles()).toEqual(before);
   });
 
   it("that fails to download keeps the message with a retryable error", async () => {

@@ -6,7 +6,8 @@ import type { Db } from "../../db/client.js";
 import { contacts, settings } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import { isUniqueViolation } from "../../lib/pg-errors.js";
-import type { MediaStorage } from "../../media/storage.js";
+import { type MediaStorage, MediaTooLargeError } from "../../media/storage.js";
+import { storeStream } from "../../media/store-stream.js";
 import type { Publisher } from "../../realtime/publisher.js";
 import type { ContactIdentity } from "../contacts/contact-identity.js";
 import * as ticketsRepo from "../tickets/tickets.repo.js";
@@ -17,7 +18,6 @@ import { presentMessage } from "./messages.presenter.js";
 import * as repo from "./messages.repo.js";
 import { enqueueOutbound } from "./outbound.js";
 import { locationBody } from "./queue-menu.js";
-import { storeBuffer } from "./uploads.js";
 
 export const CALL_REJECTED_NOTICE =
   "As chamadas de voz e vídeo estão desabilitadas para este WhatsApp, favor enviar uma mensagem de texto. Obrigado!";
@@ -130,23 +130,27 @@ export function createInboundPipeline(deps: InboundDeps) {
     if (!media) return;
     let changes: Partial<repo.MessageRow>;
     try {
-      const data = await media.download();
-      if (data.length > deps.mediaMaxBytes) {
+      // Streamed to storage under the cap: a sender who lied about the size fills neither memory nor disk.
+      const saved = await storeStream(deps.storage, await media.download(), {
+        filename: media.filename,
+        claimedMime: media.mimetype,
+        maxBytes: deps.mediaMaxBytes,
+      });
+      changes = {
+        mediaPath: saved.path,
+        mediaName: saved.name,
+        mediaMime: saved.mime,
+        mediaType: message.type === "sticker" ? "sticker" : saved.mediaType,
+        mediaError: null,
+      };
+    } catch (error) {
+      if (error instanceof MediaTooLargeError) {
         changes = { mediaError: MEDIA_STATE.tooLarge };
       } else {
-        const saved = await storeBuffer(deps.storage, data, media.filename, media.mimetype);
-        changes = {
-          mediaPath: saved.path,
-          mediaName: saved.name,
-          mediaMime: saved.mime,
-          mediaType: message.type === "sticker" ? "sticker" : saved.mediaType,
-          mediaError: null,
-        };
+        // Kept with a retryable error; the raw data lets the media-retry job try again later.
+        logger.warn({ err: error, wid: message.wid }, "media download failed");
+        changes = { mediaError: MEDIA_STATE.failed };
       }
-    } catch (error) {
-      // Kept with a retryable error; the raw data lets the media-retry job try again later.
-      logger.warn({ err: error, wid: message.wid }, "media download failed");
-      changes = { mediaError: MEDIA_STATE.failed };
     }
     await repo.updateMessage(db, messageId, changes);
     await publishUpdated(messageId);
