@@ -2,6 +2,7 @@ import Fastify, { type LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeAdmin, makeContact, makeQueue, makeUser, type TestUser } from "../../test/factories.js";
 import { createTestApp, expectNoLeak, openTestDatabase, type TestApp } from "../../test/harness.js";
+import { tickets } from "../db/schema.js";
 import { frameworkErrorHandler } from "./error-handler.js";
 
 let t: TestApp;
@@ -166,19 +167,36 @@ describe("bad input is a 4xx with a code, never a 500", () => {
       ["GET", "/api/quickAnswers/"],
       ["PUT", "/api/quickAnswers/"],
       ["DELETE", "/api/quickAnswers/"],
+      ["GET", "/api/tickets/"],
+      ["PUT", "/api/tickets/"],
+      ["DELETE", "/api/tickets/"],
+      ["GET", "/api/whatsapp/"],
+      ["GET", "/api/messages/"],
+      ["POST", "/api/simulator/"],
     ] as const;
+    const odd = ["abc", "0", "-1", "1.5", "2147483648", "99999999999999999999", "1e400", "%20", "NaN", "%00"];
+    // Numbers in other spellings: each would otherwise reach the record whose id they evaluate to.
+    const spellings = ["0x10", "%2016", "16%20", "%0916", "1e1", "016", "+16", "0b1", "0o7", "1_0", "%D9%A1"];
     for (const [method, base] of routes) {
-      for (const id of ["abc", "0", "-1", "1.5", "2147483648", "99999999999999999999", "1e400", "%20", "NaN", "%00"]) {
-        const res = await t.app.inject({
-          method,
-          url: `${base}${id}`,
-          headers: admin.auth,
-          payload: method === "PUT" ? {} : undefined,
-        });
-        expectClientError(res, `${method} ${base}${id}`, 400);
-        expect(res.json().details?.[0]?.path, `${method} ${base}${id}`).toEqual(["id"]);
+      for (const id of [...odd, ...spellings]) {
+        const url = base === "/api/simulator/" ? `${base}${id}/inbound` : `${base}${id}`;
+        const res = await t.app.inject({ method, url, headers: admin.auth, payload: method === "GET" ? undefined : {} });
+        expectClientError(res, `${method} ${url}`, 400);
+        expect(res.json().details?.[0]?.path, `${method} ${url}`).toHaveLength(1);
       }
     }
+  });
+
+  it("DELETE /api/tickets/0x10 is refused, not a delete of ticket 16", async () => {
+    const contact = await makeContact(t);
+    const [ticket] = await t.database.db.insert(tickets).values({ contactId: contact.id, status: "pending" }).returning();
+    for (const spelling of [`0x${ticket.id.toString(16)}`, `%20${ticket.id}`, `0${ticket.id}`]) {
+      const res = await t.app.inject({ method: "DELETE", url: `/api/tickets/${spelling}`, headers: admin.auth });
+      expectClientError(res, spelling, 400);
+      expect(res.json().error).toBe("ERR_VALIDATION");
+    }
+    const still = await t.app.inject({ method: "GET", url: `/api/tickets/${ticket.id}`, headers: admin.auth });
+    expect(still.statusCode).toBe(200);
   });
 
   it("query strings: unknown, repeated, wrong-typed and oversized parameters", async () => {
