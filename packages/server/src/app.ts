@@ -20,8 +20,10 @@ import { createAuthenticate } from "./http/auth.js";
 import { frameworkErrorHandler, registerErrorHandler } from "./http/error-handler.js";
 import { registerOpenApi } from "./http/openapi.js";
 import type { RouteContext, Services } from "./http/route-context.js";
+import { clientErrorHandler, hasOverlongSegment, MAX_PARAM_LENGTH, rejectLongUrls } from "./http/url-limits.js";
 import type { MediaRetry } from "./jobs/media-retry.js";
 import type { OutboxWorker } from "./jobs/outbox-worker.js";
+import { AppError } from "./lib/app-error.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from "./lib/rate-limiter.js";
 import { authRoutes } from "./modules/auth/auth.routes.js";
@@ -93,11 +95,15 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     // A hop count is valid at runtime (proxy-addr) though Fastify's type omits it.
     trustProxy: (config.trustProxy ?? false) as boolean | string,
     frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
     requestIdHeader: "x-request-id",
+    // Whaticket-style clients call `/api/users/`: every route answers with or without the slash.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  app.addHook("onRequest", rejectLongUrls);
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 3 }) : undefined;
   redis?.on("error", (error) => app.log.warn({ err: error }, "redis error"));
@@ -248,6 +254,7 @@ async function registerWeb(app: FastifyInstance, webDist: string) {
     const path = request.url.split("?")[0];
     // A missing file (anything with an extension) is a 404, not the app's page in its place.
     const isFile = /\.[a-z0-9]+$/i.test(path);
+    if (path.startsWith("/api/") && hasOverlongSegment(path)) throw new AppError("ERR_URL_TOO_LONG");
     if (path.startsWith("/api") || path.startsWith("/socket.io") || request.method !== "GET" || !hasWeb || isFile) {
       return reply.status(404).send({ error: "ERR_NOT_FOUND", message: "Not found" });
     }

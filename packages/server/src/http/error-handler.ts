@@ -25,17 +25,18 @@ const FRAMEWORK_CLIENT_ERRORS: Record<string, string> = {
   FST_FIELDS_LIMIT: "Too many fields",
   FST_ERR_VALIDATION: "Invalid request",
   FST_ERR_BAD_URL: "Invalid URL",
-  FST_ERR_MAX_PARAM_LENGTH: "A path parameter is too long",
 };
 
+function appErrorResponse(error: AppError) {
+  return {
+    status: error.status,
+    body: { error: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
+    unexpected: false,
+  };
+}
+
 export function toErrorResponse(error: unknown): { status: number; body: ErrorBody; unexpected: boolean } {
-  if (error instanceof AppError) {
-    return {
-      status: error.status,
-      body: { error: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
-      unexpected: false,
-    };
-  }
+  if (error instanceof AppError) return appErrorResponse(error);
   if (hasZodFastifySchemaValidationErrors(error)) {
     const details: ErrorDetail[] = error.validation.map((v) => ({
       path: toPath(v.instancePath),
@@ -48,6 +49,7 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
     };
   }
   const fastifyError = error as Partial<FastifyError>;
+  if (fastifyError.code === "FST_ERR_MAX_PARAM_LENGTH") return appErrorResponse(new AppError("ERR_URL_TOO_LONG"));
   if (fastifyError.code && fastifyError.code in FRAMEWORK_CLIENT_ERRORS) {
     const status = fastifyError.statusCode && fastifyError.statusCode < 500 ? fastifyError.statusCode : 400;
     return { status, body: { error: "ERR_VALIDATION", message: FRAMEWORK_CLIENT_ERRORS[fastifyError.code] }, unexpected: false };
