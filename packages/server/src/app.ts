@@ -2,7 +2,6 @@ import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import cookie from "@fastify/cookie";
-import helmet from "@fastify/helmet";
 import multipart from "@fastify/multipart";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
@@ -20,6 +19,7 @@ import { createAuthenticate } from "./http/auth.js";
 import { frameworkErrorHandler, registerErrorHandler } from "./http/error-handler.js";
 import { registerOpenApi } from "./http/openapi.js";
 import type { RouteContext, Services } from "./http/route-context.js";
+import { registerSecurityHeaders } from "./http/security-headers.js";
 import { clientErrorHandler, hasOverlongSegment, MAX_PARAM_LENGTH, rejectLongUrls } from "./http/url-limits.js";
 import type { MediaRetry } from "./jobs/media-retry.js";
 import type { OutboxWorker } from "./jobs/outbox-worker.js";
@@ -169,19 +169,9 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     dashboard: conversations.dashboard,
   };
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        imgSrc: ["'self'", "data:", "blob:", "https:"],
-        mediaSrc: ["'self'", "blob:", "data:"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        scriptSrc: ["'self'"],
-        connectSrc: ["'self'", "ws:", "wss:"],
-        frameSrc: ["https:", "http:"],
-      },
-    },
-    crossOriginEmbedderPolicy: false,
+  await registerSecurityHeaders(app, {
+    publicUrl: config.publicUrl,
+    embeddedPages: () => Promise.all([services.settings.get("salesPageUrl"), services.settings.get("communityPageUrl")]),
   });
   await app.register(cookie);
   await app.register(multipart, { limits: UPLOAD_LIMITS });
