@@ -240,6 +240,8 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
 async function registerWeb(app: FastifyInstance, webDist: string) {
   const hasWeb = existsSync(join(webDist, "index.html"));
   if (hasWeb) await app.register(fastifyStatic, { root: webDist, wildcard: true, index: ["index.html"] });
+  // Pages without the app's <link rel="icon"> (JSON, the API docs) make browsers ask for /favicon.ico.
+  if (existsSync(join(webDist, "favicon.svg"))) app.get("/favicon.ico", (_request, reply) => reply.redirect("/favicon.svg", 301));
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split("?")[0];
     // A missing file (anything with an extension) is a 404, not the app's page in its place.
