@@ -16,6 +16,7 @@ import type { Config } from "./config.js";
 import { createConversations } from "./conversations.js";
 import type { Database } from "./db/client.js";
 import { createAuthenticate } from "./http/auth.js";
+import { createOutageMonitor } from "./http/database-outage.js";
 import { frameworkErrorHandler, registerErrorHandler } from "./http/error-handler.js";
 import { registerOpenApi } from "./http/openapi.js";
 import type { RouteContext, Services } from "./http/route-context.js";
@@ -63,6 +64,10 @@ export interface BuildAppOptions {
   factories?: Partial<ChannelFactories>;
   sessionBackoff?: { initialMs: number; maxMs: number };
   outboxPollMs?: number;
+  /** Where the log goes instead of stdout (tests that read it). */
+  logStream?: { write(line: string): void };
+  /** How often the database is probed during an outage (default: the Retry-After). */
+  outageProbeMs?: number;
 }
 
 export interface AppHandle {
@@ -89,7 +94,8 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   const db = database.db;
 
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
+    logger:
+      options.logger === false ? false : { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
     bodyLimit: 1024 * 1024,
     // Believing every X-Forwarded-For would let a client pick its address and dodge rate limits.
     // A hop count is valid at runtime (proxy-addr) though Fastify's type omits it.
@@ -102,7 +108,12 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandler(app);
+  const outage = createOutageMonitor({
+    probe: () => database.query("select 1"),
+    logger: app.log,
+    probeMs: options.outageProbeMs,
+  });
+  registerErrorHandler(app, outage);
   app.addHook("onRequest", rejectLongUrls);
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 3 }) : undefined;
@@ -219,6 +230,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     await realtime.close();
   });
   app.addHook("onClose", async () => {
+    outage.close();
     await redis?.quit().catch(() => redis.disconnect());
   });
 

@@ -1,7 +1,7 @@
 import Fastify, { type LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeAdmin, makeContact, makeQueue, makeUser, type TestUser } from "../../test/factories.js";
-import { createTestApp, expectNoLeak, openTestDatabase, type TestApp } from "../../test/harness.js";
+import { createTestApp, expectNoLeak, type TestApp } from "../../test/harness.js";
 import { tickets } from "../db/schema.js";
 import { frameworkErrorHandler } from "./error-handler.js";
 
@@ -301,21 +301,4 @@ describe("unknown paths and the API docs", () => {
   });
 });
 
-describe("unexpected failures", () => {
-  it("answer ERR_INTERNAL without stack or SQL", async () => {
-    const database = await openTestDatabase();
-    // No WhatsApp sessions or outbox worker: nothing but HTTP should touch the dead database.
-    const broken = await createTestApp({ database, start: false });
-    try {
-      const user = await makeAdmin(broken);
-      await database.close();
-      const res = await broken.app.inject({ method: "GET", url: "/api/users?searchParam=abc", headers: user.auth });
-      expect(res.statusCode).toBe(500);
-      expect(res.json()).toEqual({ error: "ERR_INTERNAL", message: expect.any(String) });
-      expectNoLeak(res.body);
-    } finally {
-      await broken.close();
-      await database.drop();
-    }
-  });
-});
+// A database that is down (503) and other unexpected failures (500 without internals): database-outage.test.ts.

@@ -1,8 +1,9 @@
-import type { ErrorBody, ErrorDetail } from "@zapdesk/core";
+import { ERROR_MESSAGES, ERROR_STATUS, type ErrorBody, type ErrorDetail } from "@zapdesk/core";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { AppError } from "../lib/app-error.js";
 import { pgErrorCode } from "../lib/pg-errors.js";
+import { isDatabaseUnavailable, type OutageMonitor, RETRY_AFTER_SECONDS } from "./database-outage.js";
 
 function toPath(instancePath: string): (string | number)[] {
   return instancePath
@@ -92,8 +93,14 @@ export function frameworkErrorHandler(error: unknown, request: FastifyRequest, r
   reply.status(status).send(body);
 }
 
-export function registerErrorHandler(app: FastifyInstance): void {
+export function registerErrorHandler(app: FastifyInstance, outage: OutageMonitor): void {
   app.setErrorHandler((error, request, reply) => {
+    // The database is down: clients retry; the outage is logged once, not per request.
+    if (isDatabaseUnavailable(error)) {
+      outage.failed(error);
+      const body: ErrorBody = { error: "ERR_SERVICE_UNAVAILABLE", message: ERROR_MESSAGES.ERR_SERVICE_UNAVAILABLE };
+      return reply.status(ERROR_STATUS.ERR_SERVICE_UNAVAILABLE).header("retry-after", RETRY_AFTER_SECONDS).send(body);
+    }
     const { status, body, unexpected } = toErrorResponse(error);
     if (unexpected) request.log.error({ err: error, reqId: request.id }, "unhandled error");
     else request.log.debug({ code: body.error }, "request refused");
