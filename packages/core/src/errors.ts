@@ -43,6 +43,11 @@ export const ERROR_STATUS = {
   ERR_WEBHOOK_SIGNATURE: 401,
   ERR_WEBHOOK_VERIFY_TOKEN: 403,
   ERR_NO_TEMPLATE_FOUND: 404,
+  // Hardening (issue 12)
+  ERR_URL_TOO_LONG: 414,
+  ERR_SERVICE_UNAVAILABLE: 503,
+  ERR_LAST_ADMIN: 409,
+  ERR_CONTACT_NUMBER_ADMIN_ONLY: 403,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -93,6 +98,10 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_WEBHOOK_SIGNATURE: "The webhook signature is missing or wrong.",
   ERR_WEBHOOK_VERIFY_TOKEN: "The webhook verify token does not match.",
   ERR_NO_TEMPLATE_FOUND: "No approved template found with this name and language.",
+  ERR_URL_TOO_LONG: "The address is too long.",
+  ERR_SERVICE_UNAVAILABLE: "The service is temporarily unavailable, please try again in a moment.",
+  ERR_LAST_ADMIN: "The last administrator cannot be deleted or lose that profile.",
+  ERR_CONTACT_NUMBER_ADMIN_ONLY: "Only an administrator can change the number of a contact that has tickets.",
 };
 
 export interface ErrorDetail {

@@ -19,6 +19,9 @@ export const PERMISSIONS = [
   "connections:viewQrcode",
   "settings:manage",
   "contacts:import",
+  /** A number is where replies go: changing one that has tickets, and reading who did, is admin work. */
+  "contacts:changeNumber",
+  "contacts:viewChanges",
   "simulator:use",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];

@@ -2,7 +2,6 @@ import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import cookie from "@fastify/cookie";
-import helmet from "@fastify/helmet";
 import multipart from "@fastify/multipart";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
@@ -17,11 +16,15 @@ import type { Config } from "./config.js";
 import { createConversations } from "./conversations.js";
 import type { Database } from "./db/client.js";
 import { createAuthenticate } from "./http/auth.js";
+import { createOutageMonitor } from "./http/database-outage.js";
 import { frameworkErrorHandler, registerErrorHandler } from "./http/error-handler.js";
 import { registerOpenApi } from "./http/openapi.js";
 import type { RouteContext, Services } from "./http/route-context.js";
+import { registerSecurityHeaders } from "./http/security-headers.js";
+import { clientErrorHandler, hasOverlongSegment, MAX_PARAM_LENGTH, rejectLongUrls } from "./http/url-limits.js";
 import type { MediaRetry } from "./jobs/media-retry.js";
 import type { OutboxWorker } from "./jobs/outbox-worker.js";
+import { AppError } from "./lib/app-error.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import {
   createMemoryFailureLimiter,
@@ -70,6 +73,10 @@ export interface BuildAppOptions {
   factories?: Partial<ChannelFactories>;
   sessionBackoff?: { initialMs: number; maxMs: number };
   outboxPollMs?: number;
+  /** Where the log goes instead of stdout (tests that read it). */
+  logStream?: { write(line: string): void };
+  /** How often the database is probed during an outage (default: the Retry-After). */
+  outageProbeMs?: number;
 }
 
 export interface AppHandle {
@@ -96,17 +103,27 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   const db = database.db;
 
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
+    logger:
+      options.logger === false ? false : { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
     bodyLimit: 1024 * 1024,
     // Believing every X-Forwarded-For would let a client pick its address and dodge rate limits.
     // A hop count is valid at runtime (proxy-addr) though Fastify's type omits it.
     trustProxy: (config.trustProxy ?? false) as boolean | string,
     frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
     requestIdHeader: "x-request-id",
+    // Whaticket-style clients call `/api/users/`: every route answers with or without the slash.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandler(app);
+  const outage = createOutageMonitor({
+    probe: () => database.query("select 1"),
+    logger: app.log,
+    probeMs: options.outageProbeMs,
+  });
+  registerErrorHandler(app, outage);
+  app.addHook("onRequest", rejectLongUrls);
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 3 }) : undefined;
   redis?.on("error", (error) => app.log.warn({ err: error }, "redis error"));
@@ -176,19 +193,9 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     dashboard: conversations.dashboard,
   };
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        imgSrc: ["'self'", "data:", "blob:", "https:"],
-        mediaSrc: ["'self'", "blob:", "data:"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        scriptSrc: ["'self'"],
-        connectSrc: ["'self'", "ws:", "wss:"],
-        frameSrc: ["https:", "http:"],
-      },
-    },
-    crossOriginEmbedderPolicy: false,
+  await registerSecurityHeaders(app, {
+    publicUrl: config.publicUrl,
+    embeddedPages: () => Promise.all([services.settings.get("salesPageUrl"), services.settings.get("communityPageUrl")]),
   });
   await app.register(cookie);
   await app.register(multipart, { limits: UPLOAD_LIMITS });
@@ -236,6 +243,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     await realtime.close();
   });
   app.addHook("onClose", async () => {
+    outage.close();
     await redis?.quit().catch(() => redis.disconnect());
   });
 
@@ -257,10 +265,13 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
 async function registerWeb(app: FastifyInstance, webDist: string) {
   const hasWeb = existsSync(join(webDist, "index.html"));
   if (hasWeb) await app.register(fastifyStatic, { root: webDist, wildcard: true, index: ["index.html"] });
+  // Pages without the app's <link rel="icon"> (JSON, the API docs) make browsers ask for /favicon.ico.
+  if (existsSync(join(webDist, "favicon.svg"))) app.get("/favicon.ico", (_request, reply) => reply.redirect("/favicon.svg", 301));
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split("?")[0];
     // A missing file (anything with an extension) is a 404, not the app's page in its place.
     const isFile = /\.[a-z0-9]+$/i.test(path);
+    if (path.startsWith("/api/") && hasOverlongSegment(path)) throw new AppError("ERR_URL_TOO_LONG");
     if (path.startsWith("/api") || path.startsWith("/socket.io") || request.method !== "GET" || !hasWeb || isFile) {
       return reply.status(404).send({ error: "ERR_NOT_FOUND", message: "Not found" });
     }

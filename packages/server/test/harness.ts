@@ -81,6 +81,8 @@ export async function createTestApp(
     factories?: BuildAppOptions["factories"];
     /** Start WhatsApp sessions and the outbox worker (default true). */
     start?: boolean;
+    /** Receive the server's log lines (set `config.logLevel` too). */
+    logStream?: BuildAppOptions["logStream"];
   } = {},
 ): Promise<TestApp> {
   const owned = options.database ? undefined : await openTestDatabase();
@@ -90,7 +92,9 @@ export async function createTestApp(
   const handle = await buildApp({
     config,
     database,
-    logger: process.env.TEST_LOG ? undefined : false,
+    logger: process.env.TEST_LOG || options.logStream ? undefined : false,
+    logStream: options.logStream,
+    outageProbeMs: 50,
     accessTtlSeconds: options.accessTtlSeconds,
     clock: options.clock,
     simulator: { qrDelayMs: 0, ...options.simulator },

@@ -15,8 +15,19 @@ export const requiredCheck = { error: MSG.required, abort: true } as const;
 
 /** An id in a JSON body: a real number, never a coerced string or boolean. */
 export const idSchema = z.number().int().positive().max(2147483647);
-/** An id in a path or query string, where everything arrives as text. */
-export const idParam = z.coerce.number().int().positive().max(2147483647);
+/**
+ * An id in a path or query string, where everything arrives as text: decimal digits only. No
+ * sign, spaces, hex ("0x10"), exponent ("1e1") or leading zero ("016"), so one id has one
+ * spelling. A number (a query array parsed as JSON) is checked as it is.
+ */
+export const idParam = z.union([
+  idSchema,
+  z
+    .string()
+    .regex(/^[1-9]\d{0,9}$/, "Invalid id")
+    .transform(Number)
+    .pipe(idSchema),
+]);
 export const idParamsSchema = z.strictObject({ id: idParam });
 
 export const pageNumberSchema = z.coerce.number().int().min(1).max(100000).default(1);

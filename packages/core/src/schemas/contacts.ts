@@ -63,3 +63,18 @@ export const contactListSchema = z.object({
   count: z.number(),
   hasMore: z.boolean(),
 });
+
+/** One recorded change of a contact's number (GET /contacts/:id/changes, admins only). */
+export const contactChangeSchema = z.object({
+  id: z.number(),
+  contactId: z.number(),
+  /** Who changed it; null once that user is deleted (userName stays). */
+  userId: z.number().nullable(),
+  userName: z.string(),
+  oldNumber: z.string(),
+  newNumber: z.string(),
+  createdAt: z.iso.datetime(),
+});
+export type ContactChange = z.infer<typeof contactChangeSchema>;
+
+export const contactChangeListSchema = z.object({ changes: z.array(contactChangeSchema) });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MEDIA_TYPES } from "../constants.js";
-import { MSG, pageNumberSchema } from "./common.js";
+import { idParam, MSG, pageNumberSchema } from "./common.js";
 import { contactLiteSchema } from "./contacts.js";
 import { ticketSchema } from "./tickets.js";
 
@@ -8,7 +8,7 @@ export const MESSAGE_MAX_LENGTH = 30000;
 
 export const messageListQuerySchema = z.strictObject({ pageNumber: pageNumberSchema });
 
-export const ticketIdParamsSchema = z.strictObject({ ticketId: z.coerce.number().int().positive().max(2147483647) });
+export const ticketIdParamsSchema = z.strictObject({ ticketId: idParam });
 
 /** JSON send (spec §7): body and an optional quoted message; read/fromMe/mediaUrl are accepted and ignored. */
 export const messageSendSchema = z.strictObject({

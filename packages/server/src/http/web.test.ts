@@ -1,17 +1,21 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/harness.js";
 
 let t: TestApp;
 let dist: string;
+/** The web package: index.html and the public/ folder Vite copies into the build. */
+const web = resolve(dirname(fileURLToPath(import.meta.url)), "../../../web");
 
 beforeAll(async () => {
   dist = mkdtempSync(join(tmpdir(), "zapdesk-web-"));
   mkdirSync(join(dist, "assets"));
   writeFileSync(join(dist, "index.html"), "<!doctype html><title>Zapdesk</title>");
   writeFileSync(join(dist, "assets", "app.js"), "console.log('app')");
+  copyFileSync(join(web, "public", "favicon.svg"), join(dist, "favicon.svg"));
   t = await createTestApp({ config: { webDist: dist }, start: false });
 });
 afterAll(async () => {
@@ -39,5 +43,22 @@ describe("the web app", () => {
     const res = await t.app.inject({ method: "GET", url: "/assets/rebuilt-abc123.js" });
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe("console.log('new')");
+  });
+});
+
+describe("the favicon", () => {
+  it("is linked from the app's page, shipped in public/ and served by the server", async () => {
+    const page = readFileSync(join(web, "index.html"), "utf8");
+    const href = page.match(/<link rel="icon" type="image\/svg\+xml" href="\/([^"]+)"/)?.[1];
+    expect(href).toBe("favicon.svg");
+    expect(existsSync(join(web, "public", href as string))).toBe(true);
+
+    const icon = await t.app.inject({ method: "GET", url: "/favicon.svg" });
+    expect(icon.statusCode).toBe(200);
+    expect(icon.headers["content-type"]).toMatch(/^image\/svg\+xml/);
+    expect(icon.body).toContain("<svg");
+    const legacy = await t.app.inject({ method: "GET", url: "/favicon.ico" });
+    expect(legacy.statusCode).toBe(301);
+    expect(legacy.headers.location).toBe("/favicon.svg");
   });
 });

@@ -1,6 +1,6 @@
-import { and, asc, count, eq, ilike, inArray, notInArray, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, ilike, inArray, notInArray, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { contactExtraInfo, contacts } from "../../db/schema.js";
+import { contactChanges, contactExtraInfo, contacts, tickets } from "../../db/schema.js";
 import { escapeLike } from "../users/users.repo.js";
 
 export type ContactRow = typeof contacts.$inferSelect;
@@ -27,6 +27,35 @@ export async function findContactById(db: Db, id: number): Promise<ContactRow | 
   return row;
 }
 
+export async function lockContact(db: Db, id: number): Promise<ContactRow | undefined> {
+  const [row] = await db.select().from(contacts).where(eq(contacts.id, id)).for("update");
+  return row;
+}
+
+/** Who may act on the contact's active (pending or open) tickets: their assignee and queue. */
+export function activeTicketScopes(db: Db, contactId: number): Promise<{ userId: number | null; queueId: number | null }[]> {
+  return db
+    .select({ userId: tickets.userId, queueId: tickets.queueId })
+    .from(tickets)
+    .where(and(eq(tickets.contactId, contactId), inArray(tickets.status, ["pending", "open"])));
+}
+
+export type ContactChangeRow = typeof contactChanges.$inferSelect;
+
+export async function insertContactChange(db: Db, values: typeof contactChanges.$inferInsert): Promise<void> {
+  await db.insert(contactChanges).values(values);
+}
+
+/** The contact's number changes, newest first. */
+export function listContactChanges(db: Db, contactId: number, limit: number): Promise<ContactChangeRow[]> {
+  return db
+    .select()
+    .from(contactChanges)
+    .where(eq(contactChanges.contactId, contactId))
+    .orderBy(desc(contactChanges.id))
+    .limit(limit);
+}
+
 export async function findContactByNumber(db: Db, number: string): Promise<ContactRow | undefined> {
   const [row] = await db.select().from(contacts).where(eq(contacts.number, number));
   return row;
@@ -47,7 +76,7 @@ export async function insertContact(
 export async function updateContact(
   db: Db,
   id: number,
-  values: Partial<Pick<ContactRow, "name" | "number" | "email" | "profilePicUrl">>,
+  values: Partial<Pick<ContactRow, "name" | "number" | "email" | "profilePicUrl" | "lid">>,
 ) {
   const [row] = await db
     .update(contacts)

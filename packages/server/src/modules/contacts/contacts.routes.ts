@@ -1,4 +1,5 @@
 import {
+  contactChangeListSchema,
   contactInputSchema,
   contactListQuerySchema,
   contactListSchema,
@@ -32,7 +33,13 @@ export const contactRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
   app.put(
     "/contacts/:id",
     { schema: { tags, params: idParamsSchema, body: contactUpdateSchema, response: { 200: contactSchema } } },
-    (request) => services.contacts.update(request.params.id, request.body),
+    (request) => services.contacts.update(actorOf(request), request.params.id, request.body),
+  );
+
+  app.get(
+    "/contacts/:id/changes",
+    { schema: { tags, params: idParamsSchema, response: { 200: contactChangeListSchema } } },
+    async (request) => ({ changes: await services.contacts.changes(actorOf(request), request.params.id) }),
   );
 
   app.delete("/contacts/:id", { schema: { tags, params: idParamsSchema, response: { 200: deletedSchema } } }, async (request) => {

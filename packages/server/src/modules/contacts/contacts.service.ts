@@ -1,9 +1,12 @@
 import {
   type Actor,
   type Contact,
+  type ContactChange,
   can,
+  canAccessTicket,
   type contactInputSchema,
   type contactUpdateSchema,
+  isAdmin,
   type ListQuery,
   PAGE_SIZE,
 } from "@zapdesk/core";
@@ -12,7 +15,32 @@ import type { Db } from "../../db/client.js";
 import { AppError } from "../../lib/app-error.js";
 import { isUniqueViolation } from "../../lib/pg-errors.js";
 import type { Publisher } from "../../realtime/publisher.js";
+import type { AuthUser } from "../users/users.repo.js";
 import * as repo from "./contacts.repo.js";
+
+/** Number changes are rare; the newest this many are shown. */
+const CHANGES_SHOWN = 200;
+
+const presentChange = (row: repo.ContactChangeRow): ContactChange => ({
+  id: row.id,
+  contactId: row.contactId,
+  userId: row.userId,
+  userName: row.userName,
+  oldNumber: row.oldNumber,
+  newNumber: row.newNumber,
+  createdAt: row.createdAt.toISOString(),
+});
+
+/**
+ * The WhatsApp identity (LID) a contact keeps when an admin changes its number. A contact known
+ * only by its LID keeps it: the admin is giving that person's phone number, and inbound from the
+ * LID still finds this contact. A LID learned for the old number belongs to the old number's
+ * account: it is dropped, so that person's messages open a contact of their own instead of
+ * landing in this one, and replies go to the new number only because an admin typed it.
+ */
+function lidAfterNumberChange(contact: repo.ContactRow): string | null {
+  return contact.lid !== null && contact.lid === contact.number ? contact.lid : null;
+}
 
 export function presentContact(row: repo.ContactRow, extraInfo?: repo.ExtraInfoRow[]): Contact {
   return {
@@ -69,21 +97,55 @@ export function createContactService(deps: { db: Db; events: Publisher }) {
       return contact;
     },
 
-    async update(id: number, input: z.output<typeof contactUpdateSchema>): Promise<Contact> {
-      if (!(await repo.findContactById(db, id))) throw new AppError("ERR_NO_CONTACT_FOUND");
-      if (input.number) {
+    /**
+     * Admins edit any contact; others only one with an active ticket they may act on (the tickets'
+     * own access rule). A number is where replies go: only an admin changes it, and it is recorded.
+     */
+    async update(actor: AuthUser, id: number, input: z.output<typeof contactUpdateSchema>): Promise<Contact> {
+      const current = await repo.findContactById(db, id);
+      if (!current) throw new AppError("ERR_NO_CONTACT_FOUND");
+      if (!isAdmin(actor)) {
+        const scopes = await repo.activeTicketScopes(db, id);
+        if (!scopes.some((ticket) => canAccessTicket(actor, ticket))) throw new AppError("ERR_NO_PERMISSION");
+      }
+      const numberChanges = input.number !== undefined && input.number !== current.number;
+      if (numberChanges && !can(actor, "contacts:changeNumber")) throw new AppError("ERR_CONTACT_NUMBER_ADMIN_ONLY");
+      if (numberChanges && input.number) {
         const clash = await repo.findContactByNumber(db, input.number);
         if (clash && clash.id !== id) throw new AppError("ERR_DUPLICATED_CONTACT");
       }
       await db
         .transaction(async (tx) => {
-          await repo.updateContact(tx, id, { name: input.name, number: input.number, email: input.email });
+          const locked = await repo.lockContact(tx, id);
+          if (!locked) throw new AppError("ERR_NO_CONTACT_FOUND");
+          const changed = input.number !== undefined && input.number !== locked.number;
+          await repo.updateContact(tx, id, {
+            name: input.name,
+            number: input.number,
+            email: input.email,
+            ...(changed ? { lid: lidAfterNumberChange(locked) } : {}),
+          });
+          if (changed && input.number) {
+            await repo.insertContactChange(tx, {
+              contactId: id,
+              userId: actor.id,
+              userName: actor.name,
+              oldNumber: locked.number,
+              newNumber: input.number,
+            });
+          }
           if (input.extraInfo) await repo.replaceExtraInfo(tx, id, input.extraInfo);
         })
         .catch(duplicated);
       const contact = await load(id);
       events.publish("contact", { action: "update", contact });
       return contact;
+    },
+
+    async changes(actor: Actor, id: number): Promise<ContactChange[]> {
+      if (!can(actor, "contacts:viewChanges")) throw new AppError("ERR_NO_PERMISSION");
+      if (!(await repo.findContactById(db, id))) throw new AppError("ERR_NO_CONTACT_FOUND");
+      return (await repo.listContactChanges(db, id, CHANGES_SHOWN)).map(presentChange);
     },
 
     async remove(actor: Actor, id: number): Promise<void> {

@@ -132,6 +132,7 @@ describe("GET /api/contacts/:id", () => {
 });
 
 describe("PUT /api/contacts/:id", () => {
+  // Who may edit (agents only through an active ticket, numbers admin-only): contacts-access.test.ts.
   it("adds, updates and removes extra info in one save", async () => {
     const created = (
       await call("POST", "/api/contacts", agent, {
@@ -144,7 +145,7 @@ describe("PUT /api/contacts/:id", () => {
       })
     ).json();
     const [keep, drop] = created.extraInfo;
-    const res = await call("PUT", `/api/contacts/${created.id}`, agent, {
+    const res = await call("PUT", `/api/contacts/${created.id}`, admin, {
       name: "Extra Info 2",
       extraInfo: [
         { id: keep.id, name: "keep", value: "new" },
@@ -160,9 +161,9 @@ describe("PUT /api/contacts/:id", () => {
     expect(res.json().name).toBe("Extra Info 2");
 
     // Leaving extraInfo out keeps it; an empty list clears it.
-    const untouched = await call("PUT", `/api/contacts/${created.id}`, agent, { email: "x@y.zz" });
+    const untouched = await call("PUT", `/api/contacts/${created.id}`, admin, { email: "x@y.zz" });
     expect(untouched.json().extraInfo).toHaveLength(2);
-    const cleared = await call("PUT", `/api/contacts/${created.id}`, agent, { extraInfo: [] });
+    const cleared = await call("PUT", `/api/contacts/${created.id}`, admin, { extraInfo: [] });
     expect(cleared.json().extraInfo).toEqual([]);
   });
 
@@ -175,7 +176,7 @@ describe("PUT /api/contacts/:id", () => {
       })
     ).json();
     const other = await makeContact(t, { number: freshNumber() });
-    const res = await call("PUT", `/api/contacts/${other.id}`, agent, {
+    const res = await call("PUT", `/api/contacts/${other.id}`, admin, {
       extraInfo: [{ id: owner.extraInfo[0].id, name: "secret", value: "stolen" }],
     });
     expect(res.statusCode).toBe(200);
@@ -188,11 +189,11 @@ describe("PUT /api/contacts/:id", () => {
     const contact = await makeContact(t, { number: freshNumber() });
     const other = await makeContact(t, { number: freshNumber() });
     const digits = freshNumber();
-    const ok = await call("PUT", `/api/contacts/${contact.id}`, agent, { number: `+${digits}` });
+    const ok = await call("PUT", `/api/contacts/${contact.id}`, admin, { number: `+${digits}` });
     expect(ok.json().number).toBe(digits);
     // Its own number is not a clash.
-    expect((await call("PUT", `/api/contacts/${contact.id}`, agent, { number: digits })).statusCode).toBe(200);
-    const clash = await call("PUT", `/api/contacts/${contact.id}`, agent, { number: other.number });
+    expect((await call("PUT", `/api/contacts/${contact.id}`, admin, { number: digits })).statusCode).toBe(200);
+    const clash = await call("PUT", `/api/contacts/${contact.id}`, admin, { number: other.number });
     expect(clash.statusCode).toBe(409);
     expect(clash.json().error).toBe("ERR_DUPLICATED_CONTACT");
   });

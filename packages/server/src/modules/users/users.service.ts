@@ -108,7 +108,7 @@ export function createUserService(deps: {
           if (profileChanges && input.profile === "user") {
             const admins = await repo.lockAdminIds(tx);
             if (admins.length === 1 && admins[0] === id) {
-              throw new AppError("ERR_NO_PERMISSION", { message: "The last administrator cannot lose that profile." });
+              throw new AppError("ERR_LAST_ADMIN");
             }
           }
           await repo.updateUser(tx, id, {
@@ -142,7 +142,7 @@ export function createUserService(deps: {
         if (isAdmin(target)) {
           const admins = await repo.lockAdminIds(tx);
           if (admins.length <= 1) {
-            throw new AppError("ERR_NO_PERMISSION", { message: "The last administrator cannot be deleted." });
+            throw new AppError("ERR_LAST_ADMIN");
           }
         }
         // Their open conversations go back to the queue rather than being left without anyone.

@@ -113,6 +113,14 @@ describe("POST /api/users", () => {
     expect(long.json().details).toEqual([{ path: ["name"], message: "Too Long!" }]);
   });
 
+  it("needs a password: an empty or missing one is Required, like the form says", async () => {
+    for (const password of [undefined, ""]) {
+      const res = await call("POST", "/api/users", admin, { name: "No Pass", email: "nopass@zapdesk.test", password });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().details).toEqual([{ path: ["password"], message: "Required" }]);
+    }
+  });
+
   it("refuses a taken email and an unknown queue on their fields", async () => {
     const taken = await call("POST", "/api/users", admin, { name: "Dup", email: agent.email.toUpperCase(), password: "secret" });
     expect(taken.statusCode).toBe(400);
@@ -233,12 +241,13 @@ describe("the last administrator", () => {
   it("can be neither deleted nor demoted until another admin exists", async () => {
     const [{ id }] = await solo.database.query<{ id: number }>("select id from users where email = $1", [ADMIN.email]);
     const auth = { authorization: `Bearer ${await solo.services.tokens.signAccess(id)}` };
+    // Themself included: the only admin can neither delete nor demote their own account.
     const del = await solo.app.inject({ method: "DELETE", url: `/api/users/${id}`, headers: auth });
-    expect(del.statusCode).toBe(403);
-    expect(del.json().error).toBe("ERR_NO_PERMISSION");
+    expect(del.statusCode).toBe(409);
+    expect(del.json().error).toBe("ERR_LAST_ADMIN");
     const demote = await solo.app.inject({ method: "PUT", url: `/api/users/${id}`, headers: auth, payload: { profile: "user" } });
-    expect(demote.statusCode).toBe(403);
-    expect(demote.json().error).toBe("ERR_NO_PERMISSION");
+    expect(demote.statusCode).toBe(409);
+    expect(demote.json().error).toBe("ERR_LAST_ADMIN");
     expect((await solo.app.inject({ method: "GET", url: `/api/users/${id}`, headers: auth })).json().profile).toBe("admin");
 
     const second = await makeAdmin(solo);
@@ -247,7 +256,8 @@ describe("the last administrator", () => {
     expect(nowOk.json().profile).toBe("user");
     // `second` is the last admin now.
     const last = await solo.app.inject({ method: "DELETE", url: `/api/users/${second.id}`, headers: second.auth });
-    expect(last.statusCode).toBe(403);
+    expect(last.statusCode).toBe(409);
+    expect(last.json().error).toBe("ERR_LAST_ADMIN");
     const removeOld = await solo.app.inject({ method: "DELETE", url: `/api/users/${id}`, headers: second.auth });
     expect(removeOld.statusCode).toBe(200);
   });
@@ -267,10 +277,10 @@ describe("the last administrator", () => {
       solo.app.inject({ method: "DELETE", url: `/api/users/${b.id}`, headers: a.auth }),
       solo.app.inject({ method: "DELETE", url: `/api/users/${a.id}`, headers: b.auth }),
     ]);
-    // The loser is refused: 403 by the last-admin rule, or 401 when its own deletion landed first.
+    // The loser is refused: 409 by the last-admin rule, or 401 when its own deletion landed first.
     const [won, lost] = [x.statusCode, y.statusCode].sort();
     expect(won).toBe(200);
-    expect([401, 403]).toContain(lost);
+    expect([401, 409]).toContain(lost);
     expect((await admins()).length).toBe(1);
 
     const c = await makeAdmin(solo);

@@ -2,7 +2,7 @@ import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import i18n from "../../../lib/i18n";
-import { ADMIN, fakeApi, signedInAs } from "../../../testing/fake-api";
+import { ADMIN, AGENT, fakeApi, signedInAs } from "../../../testing/fake-api";
 import { fill, LANGUAGE_CASES, t } from "../../../testing/messages";
 import { renderWithProviders } from "../../../testing/render";
 import { ContactModal } from "./contact-modal";
@@ -18,10 +18,10 @@ const CONTACT = {
   updatedAt: "2026-01-01T00:00:00.000Z",
 };
 
-async function openModal(lang: string, routes = {}, contactId?: number) {
+async function openModal(lang: string, routes = {}, contactId?: number, me = ADMIN) {
   await i18n.changeLanguage(lang);
   const server = fakeApi(routes);
-  signedInAs(server, ADMIN);
+  signedInAs(server, me);
   const user = userEvent.setup();
   renderWithProviders(<ContactModal open contactId={contactId} onClose={() => {}} />);
   const field = (key: string) => screen.getByLabelText(t(`contactModal.form.${key}`));
@@ -144,5 +144,36 @@ describe("toasts above an open dialog", () => {
     const body = server.callsTo("PUT", "/api/contacts/5")[0].body as Record<string, unknown>;
     expect(body).toMatchObject({ name: "Maria Souza" });
     expect(body).not.toHaveProperty("number");
+  });
+});
+
+describe("a saved contact's number", () => {
+  const routes = {
+    "GET /api/contacts/:id": { body: CONTACT },
+    "PUT /api/contacts/:id": (request: { body: unknown }) => ({ body: { ...CONTACT, ...(request.body as object) } }),
+  };
+
+  it("is shown read-only to an agent, who still edits the rest, and is not sent", async () => {
+    const { server, user, field, submit } = await openModal("en", routes, 5, AGENT);
+    await screen.findByDisplayValue("Maria");
+    expect(field("number")).toBeDisabled();
+    expect(field("number")).toHaveValue("5511999990000");
+    expect(screen.getByText("Only an administrator can change the number.")).toBeInTheDocument();
+    await fill(user, field("name"), "Maria Souza");
+    await user.click(submit());
+    await waitFor(() => expect(server.callsTo("PUT", "/api/contacts/5")).toHaveLength(1));
+    const body = server.callsTo("PUT", "/api/contacts/5")[0].body as Record<string, unknown>;
+    expect(body).toMatchObject({ name: "Maria Souza" });
+    expect(body).not.toHaveProperty("number");
+  });
+
+  it("stays editable for an admin", async () => {
+    const { server, user, field, submit } = await openModal("en", routes, 5, ADMIN);
+    await screen.findByDisplayValue("Maria");
+    expect(field("number")).toBeEnabled();
+    await fill(user, field("number"), "5511888880000");
+    await user.click(submit());
+    await waitFor(() => expect(server.callsTo("PUT", "/api/contacts/5")).toHaveLength(1));
+    expect(server.callsTo("PUT", "/api/contacts/5")[0].body).toMatchObject({ number: "5511888880000" });
   });
 });

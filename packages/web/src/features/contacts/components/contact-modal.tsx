@@ -5,12 +5,13 @@ import IconButton from "@mui/material/IconButton";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
-import { contactInputSchema } from "@zapdesk/core";
+import { can, contactInputSchema } from "@zapdesk/core";
 import { useEffect, useMemo } from "react";
 import { type Resolver, useFieldArray, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { FormDialog } from "../../../components/ui/form-dialog";
 import { FormTextField } from "../../../components/ui/form-text-field";
+import { useAuth } from "../../../lib/auth";
 import { isLidNumber } from "../../../lib/capabilities";
 import { submitForm } from "../../../lib/form-errors";
 import { useContact } from "../api/get-contacts";
@@ -32,8 +33,8 @@ interface ContactForm {
 const EMPTY: ContactForm = { name: "", number: "", email: "", extraInfo: [] };
 
 /**
- * A WhatsApp LID contact has no phone number to edit: its identity is kept as it is, so the number
- * is neither validated nor sent (the update keeps it).
+ * A number kept as it is (a WhatsApp LID contact has no phone number to edit; only an admin changes
+ * a saved contact's number) is neither validated nor sent: the update keeps it.
  */
 const keepNumberResolver: Resolver<ContactForm> = (values, context, options) => {
   const { number: _kept, ...rest } = values;
@@ -45,11 +46,12 @@ export function ContactModal({ open, onClose, contactId }: ContactModalProps) {
   const { t } = useTranslation();
   const save = useSaveContact();
   const { data: contact, isLoading } = useContact(open ? contactId : undefined);
+  const { user: me } = useAuth();
   const hiddenNumber = !!contactId && isLidNumber(contact?.number);
-  const resolver = useMemo(
-    () => (hiddenNumber ? keepNumberResolver : (zodResolver(contactInputSchema) as never)),
-    [hiddenNumber],
-  );
+  // Replies go to the number: the server lets only admins change it (and records who did).
+  const lockedNumber = !!contactId && !hiddenNumber && !can(me, "contacts:changeNumber");
+  const keepNumber = hiddenNumber || lockedNumber;
+  const resolver = useMemo(() => (keepNumber ? keepNumberResolver : (zodResolver(contactInputSchema) as never)), [keepNumber]);
   const { control, handleSubmit, reset, setError, formState } = useForm<ContactForm>({ resolver, defaultValues: EMPTY });
   // keyName keeps react-hook-form's own key away from the extra info's real `id`.
   const extraInfo = useFieldArray({ control, name: "extraInfo", keyName: "fieldKey" });
@@ -99,6 +101,15 @@ export function ContactModal({ open, onClose, contactId }: ContactModalProps) {
               label={t("contactModal.form.number")}
               value={t("contacts.lid.hidden")}
               helperText={t("contacts.lid.help")}
+              disabled
+              fullWidth
+            />
+          ) : lockedNumber ? (
+            <TextField
+              id="field-number"
+              label={t("contactModal.form.number")}
+              value={contact?.number ?? ""}
+              helperText={t("contactModal.form.numberAdminOnly")}
               disabled
               fullWidth
             />

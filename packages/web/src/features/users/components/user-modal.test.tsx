@@ -31,8 +31,9 @@ describe("user modal validation (spec §5)", () => {
       const { user, field, submit } = await openModal(ADMIN, null);
 
       await user.click(submit());
-      expect(await screen.findAllByText(c.required)).toHaveLength(2); // name, email
-      expect(await screen.findByText(c.tooShort)).toBeInTheDocument(); // empty password on creation
+      // A new user needs a password (they could not sign in without one): "Required", not "Too Short!".
+      expect(await screen.findAllByText(c.required)).toHaveLength(3); // name, email, password
+      expect(screen.queryByText(c.tooShort)).not.toBeInTheDocument();
 
       await fill(user, field("name"), "a");
       await fill(user, field("email"), "nope");

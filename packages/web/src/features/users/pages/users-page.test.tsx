@@ -60,4 +60,20 @@ describe("users page", () => {
     await waitFor(() => expect(screen.queryByRole("cell", { name: "Ana" })).not.toBeInTheDocument());
     expect(server.callsTo("DELETE", "/api/users/10")).toHaveLength(1);
   });
+
+  it("says why the last administrator cannot be deleted", async () => {
+    await i18n.changeLanguage("en");
+    const server = fakeApi({
+      "GET /api/users": { body: { users: [ADMIN], count: 1, hasMore: false } },
+      "DELETE /api/users/:id": { status: 409, body: { error: "ERR_LAST_ADMIN", message: "last admin" } },
+    });
+    signedInAs(server, ADMIN);
+    const user = userEvent.setup();
+    renderApp("/users");
+    await user.click(await screen.findByRole("button", { name: `Delete ${ADMIN.name}` }));
+    const dialog = await screen.findByRole("dialog", { name: `Delete ${ADMIN.name}?` });
+    await user.click(within(dialog).getByRole("button", { name: "Ok" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("The last administrator cannot be deleted or lose that profile.");
+    expect(screen.getByRole("cell", { name: ADMIN.name })).toBeInTheDocument();
+  });
 });
