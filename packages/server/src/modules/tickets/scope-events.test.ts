@@ -143,3 +143,36 @@ describe("a ticket leaving an agent's scope", () => {
     expect((await listTickets(t, outsider, { status: "closed" })).tickets.map((x) => x.id)).not.toContain(ticket.id);
   });
 });
+
+describe.skipIf(!process.env.TEST_REDIS_URL)("scaled out (TEST_REDIS_URL)", () => {
+  it("removes a moved ticket from an agent connected to another process", async () => {
+    // Same database and secrets: a second process of the same installation.
+    const other = await createTestApp({
+      database: t.database,
+      config: { jwtSecret: t.config.jwtSecret, jwtRefreshSecret: t.config.jwtRefreshSecret },
+    });
+    try {
+      const otherUrl = await listenOn(other);
+      const [first, second] = [await makeQueue(t), await makeQueue(t)];
+      const connection = await makeSimulatorConnection(t, admin, { queueIds: [first.id] });
+      const firstOnly = await makeUser(t, { queueIds: [first.id] });
+      const both = await makeUser(t, { queueIds: [first.id, second.id] });
+      const from = customerNumber();
+      await customerWrites(t, admin, connection.id, { from, body: "hello" });
+      const ticket = await ticketOf(from);
+      const sockets = {
+        firstOnly: await connectAs(otherUrl, firstOnly, opened),
+        both: await connectAs(otherUrl, both, opened),
+      };
+
+      await put(ticket.id, { status: "pending", userId: null, queueId: second.id });
+      await flush(t, admin, Object.values(sockets));
+
+      expect(removals(sockets.firstOnly, ticket.id)).toEqual([REMOVED(ticket.id)]);
+      expect(removals(sockets.both, ticket.id)).toEqual([]);
+      expect(updates(sockets.both, ticket.id)).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
+  });
+});
