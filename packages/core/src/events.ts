@@ -21,7 +21,8 @@ export interface RealtimePayloads {
   ticket:
     | { action: "update"; ticket: Ticket }
     | { action: "updateUnread"; ticketId: number }
-    | { action: "delete"; ticketId: number };
+    /** `reason: "moved"`: the ticket still exists but left this user's reach (transfer, queue change). */
+    | { action: "delete"; ticketId: number; reason?: "moved" };
   appMessage:
     | { action: "create"; message: Message; ticket: Ticket; contact: Ticket["contact"] }
     | { action: "update"; message: Message };

@@ -36,6 +36,15 @@ export function ticketRooms(scope: TicketScope): string[] {
   return rooms;
 }
 
+/**
+ * A ticket changed hands: the sockets that could see it before and cannot now are told to drop it
+ * (design §4, one rule: `ticketRooms` is `canAccessTicket` as rooms). The row is gone for them, the
+ * ticket is not: `reason: "moved"` lets an open chat say so instead of "deleted".
+ */
+export function movedDelivery(ticketId: number, from: TicketScope, to: TicketScope): Delivery {
+  return { rooms: ticketRooms(from), except: ticketRooms(to), payload: { action: "delete", ticketId, reason: "moved" } };
+}
+
 /** The policy for events that are not about a ticket (design §4). */
 export function deliveriesOf<K extends RealtimeEventName>(event: K, payload: RealtimePayloads[K]): Delivery[] {
   if (event === "settings") {

@@ -10,7 +10,7 @@ import { type Clock, systemClock } from "../lib/clock.js";
 import type { TokenService } from "../modules/auth/tokens.js";
 import { type AuthUser, findAuthUser } from "../modules/users/users.repo.js";
 import type { Publisher } from "./publisher.js";
-import { type Delivery, deliveriesOf, ROOM, roomsFor, ticketRooms } from "./rooms.js";
+import { type Delivery, deliveriesOf, movedDelivery, ROOM, roomsFor, ticketRooms } from "./rooms.js";
 
 interface SocketData {
   user: AuthUser;
@@ -155,7 +155,7 @@ export function createRealtime(options: RealtimeOptions): Realtime {
       deliver(event, { rooms: ticketRooms(scope), payload });
     },
     ticketMoved(ticketId, from, to) {
-      deliver("ticket", { rooms: ticketRooms(from), except: ticketRooms(to), payload: { action: "delete", ticketId } });
+      deliver("ticket", movedDelivery(ticketId, from, to));
     },
     userAccessChanged(userId, opts) {
       if (opts?.deleted) {

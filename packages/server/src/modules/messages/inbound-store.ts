@@ -3,6 +3,7 @@ import type { Db } from "../../db/client.js";
 import { contacts, tickets } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import { withoutNul } from "../../lib/pg-safe.js";
+import type { TicketScope } from "../../realtime/publisher.js";
 import { findConnection } from "../connections/connections.repo.js";
 import { type ContactIdentity, isLidAddress } from "../contacts/contact-identity.js";
 import * as ticketsRepo from "../tickets/tickets.repo.js";
@@ -37,6 +38,8 @@ export interface Stored {
   /** The address the contact is reached at (the resolved chat). */
   chat: string;
   enqueued: boolean;
+  /** The ticket changed hands (reopened unassigned, or routed to a queue): who had it before, who has it now. */
+  moved?: { from: TicketScope; to: TicketScope };
 }
 
 /** Thrown inside the transaction when the message is already stored: everything it wrote is rolled back. */
@@ -67,57 +70,66 @@ export function createInboundStore(deps: { db: Db; clock: Clock; identity: Conta
    * The ticket a message belongs to. A customer's message reopens their recent ticket (as
    * pending, unassigned) or starts one; a message from our side (an echo of what we sent, or a
    * reply typed on the phone) joins the latest ticket as it is and never changes its status or
-   * assignee.
+   * assignee. `before` is the ticket as it was, for an existing one.
    */
   async function ticketFor(tx: Db, whatsappId: number, contactId: number, item: Ingest, windowSeconds: number) {
     const active = await ticketsRepo.findActiveTicket(tx, contactId, whatsappId);
-    if (active) return active;
+    if (active) return { ticket: active, before: active };
     if (item.fromMe) {
       const latest = await ticketsRepo.findLatestTicket(tx, contactId, whatsappId);
-      if (latest) return latest;
+      if (latest) return { ticket: latest, before: latest };
     } else {
       const since = item.isGroup ? new Date(0) : new Date(deps.clock.now().getTime() - windowSeconds * 1000);
       const recent = await ticketsRepo.findRecentTicket(tx, contactId, whatsappId, since);
-      if (recent) return ticketsRepo.updateTicket(tx, recent.id, { status: "pending", userId: null });
+      if (recent) {
+        const ticket = await ticketsRepo.updateTicket(tx, recent.id, { status: "pending", userId: null });
+        return { ticket, before: recent };
+      }
     }
-    return ticketsRepo.insertTicketIfNoneActive(tx, {
+    const ticket = await ticketsRepo.insertTicketIfNoneActive(tx, {
       contactId,
       whatsappId,
       status: "pending",
       isGroup: item.isGroup,
       lastInboundAt: await ticketsRepo.lastInboundAt(tx, contactId, whatsappId),
     });
+    return { ticket, before: undefined };
   }
 
-  /** Queue menu and greetings (design §4); returns the ids of the bot messages it queued. */
-  async function routeToQueue(tx: Db, ticket: ticketsRepo.TicketRow, name: string, body: string) {
-    if (ticket.queueId !== null || ticket.userId !== null || ticket.whatsappId === null) return [];
+  /** Queue menu and greetings (design §4): the ids of the bot messages it queued, and the queue it chose. */
+  async function routeToQueue(
+    tx: Db,
+    ticket: ticketsRepo.TicketRow,
+    name: string,
+    body: string,
+  ): Promise<{ botIds: number[]; queueId?: number }> {
+    if (ticket.queueId !== null || ticket.userId !== null || ticket.whatsappId === null) return { botIds: [] };
     const connection = await findConnection(tx, ticket.whatsappId);
-    if (!connection || connection.queues.length === 0) return [];
+    if (!connection || connection.queues.length === 0) return { botIds: [] };
     if (connection.queues.length === 1) {
       await ticketsRepo.updateTicket(tx, ticket.id, { queueId: connection.queues[0].id });
-      return [];
+      return { botIds: [], queueId: connection.queues[0].id };
     }
     const chosen = ticket.menuSentAt ? pickQueue(body, connection.queues) : undefined;
     if (chosen) {
       const updated = await ticketsRepo.updateTicket(tx, ticket.id, { queueId: chosen.id });
-      if (!updated || !chosen.greetingMessage.trim()) return [];
+      if (!updated || !chosen.greetingMessage.trim()) return { botIds: [], queueId: chosen.id };
       const greeting = await enqueueOutbound(tx, {
         ticket: updated,
         body: personalise(chosen.greetingMessage, name),
         fromBot: true,
       });
-      return [greeting.id];
+      return { botIds: [greeting.id], queueId: chosen.id };
     }
     const now = deps.clock.now();
-    if (ticket.menuSentAt && now.getTime() - ticket.menuSentAt.getTime() < MENU_MIN_INTERVAL_MS) return [];
+    if (ticket.menuSentAt && now.getTime() - ticket.menuSentAt.getTime() < MENU_MIN_INTERVAL_MS) return { botIds: [] };
     const menu = await enqueueOutbound(tx, {
       ticket,
       body: menuText(personalise(connection.greetingMessage, name), connection.queues),
       fromBot: true,
     });
     await ticketsRepo.updateTicket(tx, ticket.id, { menuSentAt: now });
-    return [menu.id];
+    return { botIds: [menu.id] };
   }
 
   /** Contact, ticket and message in one transaction; undefined for a message already stored (nothing written). */
@@ -136,7 +148,8 @@ export function createInboundStore(deps: { db: Db; clock: Clock; identity: Conta
           author = await upsertContact(tx, number, item.sender.name ?? number, false);
         }
 
-        let ticket = await ticketFor(tx, whatsappId, contact.id, item, windowSeconds);
+        const found = await ticketFor(tx, whatsappId, contact.id, item, windowSeconds);
+        let ticket = found.ticket;
         if (!ticket) throw new Error("ticket not created");
 
         const quoted = item.quotedWid ? await repo.findMessageByWid(tx, whatsappId, item.quotedWid) : undefined;
@@ -173,8 +186,20 @@ export function createInboundStore(deps: { db: Db; clock: Clock; identity: Conta
               }),
         });
         if (!ticket) throw new Error("ticket vanished");
-        const bot = item.fromMe || item.isGroup ? [] : await routeToQueue(tx, ticket, contact.name, item.body);
-        return { ticketId: ticket.id, messageIds: [message.id, ...bot], contactId: contact.id, chat, enqueued: bot.length > 0 };
+        const routed = item.fromMe || item.isGroup ? { botIds: [] } : await routeToQueue(tx, ticket, contact.name, item.body);
+        const to = { userId: ticket.userId, queueId: routed.queueId ?? ticket.queueId };
+        const { before } = found;
+        return {
+          ticketId: ticket.id,
+          messageIds: [message.id, ...routed.botIds],
+          contactId: contact.id,
+          chat,
+          enqueued: routed.botIds.length > 0,
+          moved:
+            before && (before.userId !== to.userId || before.queueId !== to.queueId)
+              ? { from: { userId: before.userId, queueId: before.queueId }, to }
+              : undefined,
+        };
       });
     } catch (error) {
       if (error instanceof Duplicate) return undefined;

@@ -111,6 +111,8 @@ export function createInboundPipeline(deps: InboundDeps) {
     }
     if (!stored) return undefined;
     if (stored.enqueued) deps.notifyOutbox();
+    // Whoever could see the ticket before (a "Sem fila" row, a previous assignee) and cannot now drops it.
+    if (stored.moved) deps.events.ticketMoved(stored.ticketId, stored.moved.from, stored.moved.to);
     for (const id of stored.messageIds) await deps.announce(stored.ticketId, id);
     fetchPicture(whatsappId, stored.contactId, stored.chat, item.isGroup);
     return stored;

@@ -1,9 +1,9 @@
-import type { AddressInfo } from "node:net";
-import { io, type Socket } from "socket.io-client";
+import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { customerNumber, customerWrites, eventually, listTickets, makeSimulatorConnection } from "../../../test/conversation.js";
 import { makeAdmin, makeQueue, makeUser, type TestUser } from "../../../test/factories.js";
 import { createTestApp, type TestApp } from "../../../test/harness.js";
+import { connectAs, listen } from "../../../test/sockets.js";
 
 let t: TestApp;
 let admin: TestUser;
@@ -13,26 +13,14 @@ const sockets: Socket[] = [];
 beforeAll(async () => {
   t = await createTestApp();
   admin = await makeAdmin(t);
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  url = await listen(t);
 });
 afterAll(async () => {
   for (const socket of sockets) socket.disconnect();
   await t.close();
 });
 
-function connect(user: TestUser): Promise<Socket & { received: { event: string; payload: unknown }[] }> {
-  const socket = io(url, { auth: { token: user.token }, transports: ["websocket"], forceNew: true }) as Socket & {
-    received: { event: string; payload: unknown }[];
-  };
-  socket.received = [];
-  socket.onAny((event, payload) => socket.received.push({ event, payload }));
-  sockets.push(socket);
-  return new Promise((resolve, reject) => {
-    socket.on("connect", () => resolve(socket));
-    socket.on("connect_error", reject);
-  });
-}
+const connect = (user: TestUser) => connectAs(url, user, sockets);
 
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
@@ -95,7 +83,10 @@ describe("ticket access", () => {
     });
     expect(transfer.statusCode, transfer.body).toBe(200);
     await eventually(() =>
-      expect(insiderSocket.received).toContainEqual({ event: "ticket", payload: { action: "delete", ticketId: ticket.id } }),
+      expect(insiderSocket.received).toContainEqual({
+        event: "ticket",
+        payload: { action: "delete", ticketId: ticket.id, reason: "moved" },
+      }),
     );
   });
 

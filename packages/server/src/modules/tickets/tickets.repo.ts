@@ -54,6 +54,17 @@ export interface TicketFilter {
   search?: string;
 }
 
+/**
+ * The queue filter (issue 12, items 16 and 20): the ticked queues and the tickets without one; the
+ * user's own tickets whatever their queue; nothing ticked leaves only the user's own. No `queueIds`
+ * at all is no filter.
+ */
+function queueFilter(actorId: number, queueIds: number[]): SQL | undefined {
+  const own = eq(tickets.userId, actorId);
+  if (!queueIds.length) return own;
+  return or(own, inArray(tickets.queueId, queueIds), isNull(tickets.queueId));
+}
+
 /** The WHERE of the ticket list (design §4): access, then the inbox narrowing, then the user's filters. */
 export function ticketListWhere(filter: TicketFilter): SQL | undefined {
   const { actor } = filter;
@@ -70,7 +81,7 @@ export function ticketListWhere(filter: TicketFilter): SQL | undefined {
   // Without showAll the inbox is the user's own tickets and the unassigned ones; a search looks further.
   if (!filter.showAll && !filter.search) conditions.push(or(eq(tickets.userId, actor.id), isNull(tickets.userId)));
   if (filter.status) conditions.push(eq(tickets.status, filter.status));
-  if (filter.queueIds?.length) conditions.push(or(inArray(tickets.queueId, filter.queueIds), isNull(tickets.queueId)));
+  if (filter.queueIds) conditions.push(queueFilter(filter.actor.id, filter.queueIds));
   if (filter.withUnreadMessages) conditions.push(sql`${tickets.unreadMessages} > 0`);
   if (filter.date) {
     const start = new Date(`${filter.date}T00:00:00.000Z`);

@@ -26,10 +26,12 @@ export function useTicketEvents(): TicketEventHandlers {
       ticket(event) {
         tickets.ticket(event);
         notifications.ticket(event);
-        // Spec §4: the ticket in view was deleted (or moved out of reach): say so and go back to the list.
+        // Spec §4: the ticket in view was deleted: say so and go back to the list. One moved out of
+        // reach stays in view, its chat saying it moved (the tickets feature marks it).
         // Our own transfer out of reach also arrives as a delete: that one navigates by itself.
         const ownChange = client.isMutating({ mutationKey: updateTicketMutationKey }) > 0;
-        if (event.action === "delete" && event.ticketId === openTicketId && !ownChange) {
+        const deleted = event.action === "delete" && event.reason !== "moved";
+        if (deleted && event.ticketId === openTicketId && !ownChange) {
           toast.success(t("tickets.deleted"), TICKET_DELETED_TOAST);
           navigate("/tickets");
         }

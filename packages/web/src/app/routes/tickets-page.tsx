@@ -10,7 +10,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router";
 import { ContactModal } from "../../features/contacts/components/contact-modal";
 import { MessageInput, MessagesList } from "../../features/conversation";
-import { ContactDrawer, TicketHeader, TicketsManager, ticketKeys, useTicket } from "../../features/tickets";
+import { ContactDrawer, TicketHeader, TicketsManager, ticketKeys, useTicket, useTicketMovedAway } from "../../features/tickets";
 
 /** The open ticket: header and drawer from tickets, messages and composer from conversation. */
 function TicketPane({ ticketId, narrow }: { ticketId: number; narrow: boolean }) {
@@ -18,6 +18,7 @@ function TicketPane({ ticketId, narrow }: { ticketId: number; narrow: boolean })
   const navigate = useNavigate();
   const client = useQueryClient();
   const { data: ticket, isError } = useTicket(ticketId);
+  const movedAway = useTicketMovedAway(ticketId);
   const [replyTo, setReplyTo] = useState<Message | null>(null);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [editing, setEditing] = useState(false);
@@ -45,7 +46,13 @@ function TicketPane({ ticketId, narrow }: { ticketId: number; narrow: boolean })
           provider={ticket.whatsapp?.provider}
           onReply={setReplyTo}
         />
-        <MessageInput key={`input-${ticket.id}`} ticket={ticket} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
+        <MessageInput
+          key={`input-${ticket.id}`}
+          ticket={ticket}
+          movedAway={movedAway}
+          replyTo={replyTo}
+          onCancelReply={() => setReplyTo(null)}
+        />
       </Box>
       <ContactDrawer
         open={drawerOpen}

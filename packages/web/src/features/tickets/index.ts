@@ -5,4 +5,5 @@ export { updateTicketMutationKey } from "./api/update-ticket";
 export { ContactDrawer } from "./components/contact-drawer";
 export { TicketHeader } from "./components/ticket-header";
 export { TicketsManager } from "./components/tickets-manager";
+export { useTicketMovedAway } from "./hooks/use-ticket-moved-away";
 export { useTicketRealtimeHandlers } from "./hooks/use-ticket-realtime-handlers";

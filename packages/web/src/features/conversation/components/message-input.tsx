@@ -27,13 +27,15 @@ import { VoiceRecorder } from "./voice-recorder";
 
 interface MessageInputProps {
   /** The connection and last customer message decide typing and the 24-hour window (Cloud API). */
-  ticket: Pick<Ticket, "id" | "status"> & Partial<Pick<Ticket, "whatsapp" | "lastInboundAt">>;
+  ticket: Pick<Ticket, "id" | "status"> & Partial<Pick<Ticket, "whatsapp" | "lastInboundAt" | "user">>;
   replyTo: Message | null;
   onCancelReply(): void;
+  /** The ticket left this user's hands while open here (a transfer, out of reach): no more sending. */
+  movedAway?: boolean;
 }
 
 /** Spec §4/§5: only an open ticket takes messages; Enter sends, Shift+Enter breaks the line. */
-export function MessageInput({ ticket, replyTo, onCancelReply }: MessageInputProps) {
+export function MessageInput({ ticket, replyTo, onCancelReply, movedAway = false }: MessageInputProps) {
   const { t } = useTranslation();
   const { user } = useAuth();
   const [text, setText] = useState("");
@@ -42,7 +44,7 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: MessageInputPro
   const [sign, setSign] = useSignOption();
   const fileInput = useRef<HTMLInputElement>(null);
   const send = useSendMessage(ticket.id);
-  const enabled = ticket.status === "open";
+  const enabled = ticket.status === "open" && !movedAway;
   const quickSearch = text.startsWith("/") && !text.includes("\n") ? text.slice(1) : null;
   const lastInboundAt = ticket.lastInboundAt ?? null;
   const serviceWindow = useServiceWindow({ whatsapp: ticket.whatsapp ?? null, lastInboundAt });
@@ -99,6 +101,16 @@ export function MessageInput({ ticket, replyTo, onCancelReply }: MessageInputPro
     if (enabled) addFiles(event.dataTransfer.files);
   };
 
+  if (movedAway) {
+    const to = ticket.user && ticket.user.id !== user?.id ? ticket.user.name : null;
+    return (
+      <Paper square variant="outlined" role="status" sx={{ p: 2, textAlign: "center" }}>
+        <Typography color="text.secondary">
+          {to ? t("conversation.input.movedTo", { name: to }) : t("conversation.input.movedAway")}
+        </Typography>
+      </Paper>
+    );
+  }
   if (!enabled) {
     return (
       <Paper square variant="outlined" sx={{ p: 2, textAlign: "center" }}>

@@ -14,7 +14,7 @@ export const getTickets = (params: TicketListParams, pageNumber: number) =>
     status: params.status,
     searchParam: params.searchParam,
     showAll: params.showAll,
-    queueIds: JSON.stringify(params.queueIds),
+    queueIds: params.queueIds ? JSON.stringify(params.queueIds) : undefined,
     pageNumber,
   });
 

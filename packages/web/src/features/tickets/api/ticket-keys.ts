@@ -5,7 +5,11 @@ export interface TicketListParams {
   status?: TicketStatus;
   searchParam: string;
   showAll: boolean;
-  queueIds: number[];
+  /**
+   * The ticked queues; `[]` (nothing ticked) leaves only the user's own tickets; `null` is no queue
+   * filter (a user without queues). The server reads `queueIds` the same way (issue 12, item 20).
+   */
+  queueIds: number[] | null;
 }
 
 export const ticketKeys = {
@@ -13,4 +17,6 @@ export const ticketKeys = {
   lists: () => ["tickets", "list"] as const,
   list: (params: TicketListParams) => ["tickets", "list", params] as const,
   detail: (id: number) => ["tickets", "detail", id] as const,
+  /** Set (client-side only) when a ticket this user had left their hands: its chat says so. */
+  movedAway: (id: number) => ["tickets", "movedAway", id] as const,
 };

@@ -31,7 +31,7 @@ function makeTicket(id: number, over: Partial<Ticket> = {}): Ticket {
   };
 }
 
-function setup(byStatus: (request: FakeRequest) => Ticket[]) {
+function setup(byStatus: (request: FakeRequest) => Ticket[], me = ME) {
   const api = fakeApi({
     "GET /api/tickets": (request) => {
       const tickets = byStatus(request);
@@ -39,7 +39,7 @@ function setup(byStatus: (request: FakeRequest) => Ticket[]) {
     },
     "PUT /api/tickets/:id": (request) => ({ body: makeTicket(Number(request.params.id), request.body as Partial<Ticket>) }),
   });
-  signedInAs(api, ME);
+  signedInAs(api, me);
   renderWithProviders(<TicketsManager />);
   return api;
 }
@@ -114,5 +114,21 @@ describe("the tickets list pane", () => {
     expect(searches[0].query.has("status")).toBe(false);
     await user.clear(field);
     expect(screen.getByRole("tab", { name: /Inbox/ })).toHaveAttribute("aria-selected", "true");
+  });
+
+  it("asks for the user's own tickets only once every queue is unticked (issue 12, item 20)", async () => {
+    const api = setup(() => []);
+    const user = userEvent.setup();
+    await waitFor(() => expect(api.callsTo("GET", "/api/tickets").length).toBeGreaterThan(0));
+    await user.click(screen.getByRole("combobox", { name: "Filas" }));
+    await user.click(await screen.findByRole("option", { name: "Sales" }));
+    await waitFor(() => expect(api.callsTo("GET", "/api/tickets").some((c) => c.query.get("queueIds") === "[]")).toBe(true));
+  });
+
+  it("sends no queue filter for a user without queues", async () => {
+    const api = setup(() => [], { ...ME, queues: [] });
+    await waitFor(() => expect(api.callsTo("GET", "/api/tickets").length).toBeGreaterThan(0));
+    expect(screen.queryByRole("combobox", { name: "Filas" })).toBeNull();
+    for (const call of api.callsTo("GET", "/api/tickets")) expect(call.query.has("queueIds")).toBe(false);
   });
 });

@@ -34,9 +34,13 @@ export function TicketsManager({ selectedId }: { selectedId?: number }) {
   const [pickedShowAll, setShowAll] = useState<boolean | null>(null);
   const showAll = pickedShowAll ?? canShowAll;
   // Until the user picks, the filter is all of their queues (and follows them if an admin changes them).
+  // A user without queues has no filter; one who unticks every queue sees only their own tickets.
   const [pickedQueueIds, setQueueIds] = useState<number[] | null>(null);
-  const ownQueueIds = useMemo(() => user?.queues.map((q) => q.id) ?? [], [user]);
-  const queueIds = pickedQueueIds ?? ownQueueIds;
+  const ownQueueIds = useMemo(() => {
+    const ids = user?.queues.map((q) => q.id) ?? [];
+    return ids.length ? ids : null;
+  }, [user]);
+  const queueIds = ownQueueIds && (pickedQueueIds ?? ownQueueIds);
   const [searchText, setSearchText] = useState("");
   const [newTicketOpen, setNewTicketOpen] = useState(false);
   const search = useDebounce(searchText);
@@ -89,7 +93,7 @@ export function TicketsManager({ selectedId }: { selectedId?: number }) {
           </>
         )}
         <Box sx={{ flex: 1 }} />
-        <TicketQueueFilter queues={user?.queues ?? []} value={queueIds} onChange={setQueueIds} />
+        <TicketQueueFilter queues={user?.queues ?? []} value={queueIds ?? []} onChange={setQueueIds} />
       </Box>
       {tab === "open" && (
         <Tabs

@@ -1,8 +1,10 @@
 import { useQueryClient } from "@tanstack/react-query";
-import type { RealtimePayloads } from "@zapdesk/core";
+import type { RealtimePayloads, Ticket } from "@zapdesk/core";
 import { useMemo } from "react";
 import { useAuth } from "../../../lib/auth";
-import { markTicketRead, removeTicket, upsertTicket } from "../utils/ticket-list-cache";
+import { ticketKeys } from "../api/ticket-keys";
+import { updateTicketMutationKey } from "../api/update-ticket";
+import { markMovedAway, markTicketRead, movedAwayFrom, removeTicket, upsertTicket } from "../utils/ticket-list-cache";
 
 /** Cache updates for `ticket` and `appMessage` events: the lists and the open ticket follow the server. */
 export function useTicketRealtimeHandlers() {
@@ -12,9 +14,19 @@ export function useTicketRealtimeHandlers() {
   return useMemo(
     () => ({
       ticket(event: RealtimePayloads["ticket"]) {
-        if (event.action === "update") upsertTicket(client, event.ticket, userId);
-        else if (event.action === "updateUnread") markTicketRead(client, event.ticketId);
-        else removeTicket(client, event.ticketId);
+        // This user's own transfer says nothing to them: they chose it and leave the ticket.
+        const ownChange = client.isMutating({ mutationKey: updateTicketMutationKey }) > 0;
+        if (event.action === "update") {
+          const before = client.getQueryData<Ticket>(ticketKeys.detail(event.ticket.id));
+          if (!ownChange && movedAwayFrom(before, event.ticket, userId)) markMovedAway(client, event.ticket.id);
+          upsertTicket(client, event.ticket, userId);
+        } else if (event.action === "updateUnread") markTicketRead(client, event.ticketId);
+        else {
+          // Moved out of reach: a chat that shows it says so instead of going blank.
+          const shown = client.getQueryData(ticketKeys.detail(event.ticketId)) !== undefined;
+          if (event.reason === "moved" && shown && !ownChange) markMovedAway(client, event.ticketId);
+          removeTicket(client, event.ticketId);
+        }
       },
       appMessage(event: RealtimePayloads["appMessage"]) {
         if (event.action === "create") upsertTicket(client, event.ticket, userId);

@@ -3,7 +3,7 @@ import type { Ticket } from "@zapdesk/core";
 import { describe, expect, it } from "vitest";
 import type { TicketPage } from "../api/get-tickets";
 import { type TicketListParams, ticketKeys } from "../api/ticket-keys";
-import { belongsInList, markTicketRead, removeTicket, upsertTicket } from "./ticket-list-cache";
+import { belongsInList, markMovedAway, markTicketRead, movedAwayFrom, removeTicket, upsertTicket } from "./ticket-list-cache";
 
 const ME = 5;
 const ticket = (over: Partial<Ticket>): Ticket =>
@@ -74,5 +74,58 @@ describe("live ticket lists (spec §4)", () => {
     removeTicket(client, 3);
     expect(read(client, pending).tickets.map((t) => t.id)).toEqual([2]);
     expect(read(client, pending).count).toBe(1);
+  });
+
+  it("keeps the viewer's own tickets whatever the queue filter (issue 12, item 16)", () => {
+    const mineElsewhere = ticket({ status: "open", userId: ME, queueId: 99 });
+    expect(belongsInList(mineElsewhere, params({ status: "open" }), ME)).toBe(true);
+    expect(belongsInList(ticket({ status: "open", userId: 9, queueId: 99 }), params({ status: "open", showAll: true }), ME)).toBe(
+      false,
+    );
+    const client = new QueryClient();
+    const open = params({ status: "open" });
+    cached(client, open, []);
+    upsertTicket(client, mineElsewhere, ME);
+    expect(read(client, open).tickets.map((t) => t.id)).toEqual([mineElsewhere.id]);
+  });
+
+  it("with nothing ticked keeps only the viewer's own tickets; null is no queue filter (item 20)", () => {
+    const none = params({ queueIds: [] });
+    expect(belongsInList(ticket({}), none, ME)).toBe(false);
+    expect(belongsInList(ticket({ queueId: null }), none, ME)).toBe(false);
+    expect(belongsInList(ticket({ status: "open", userId: ME }), params({ status: "open", queueIds: [] }), ME)).toBe(true);
+    const unfiltered = params({ queueIds: null });
+    expect(belongsInList(ticket({ queueId: 99 }), unfiltered, ME)).toBe(true);
+    expect(belongsInList(ticket({ queueId: null }), unfiltered, ME)).toBe(true);
+  });
+
+  it("drops a ticket moved out of reach from every list (item 14)", () => {
+    const client = new QueryClient();
+    const pending = params();
+    const everything = params({ queueIds: null });
+    cached(client, pending, [ticket({ id: 1, queueId: null })]);
+    cached(client, everything, [ticket({ id: 1, queueId: null }), ticket({ id: 2 })]);
+    removeTicket(client, 1);
+    expect(read(client, pending)).toMatchObject({ tickets: [], count: 0 });
+    expect(read(client, everything).tickets.map((t) => t.id)).toEqual([2]);
+  });
+
+  it("tells a ticket that left the viewer's hands from one that only changed (item 21)", () => {
+    const mine = ticket({ status: "open", userId: ME });
+    expect(movedAwayFrom(mine, { ...mine, userId: 9 }, ME)).toBe(true);
+    expect(movedAwayFrom(mine, { ...mine, status: "pending", userId: null, queueId: 11 }, ME)).toBe(true);
+    expect(movedAwayFrom(mine, { ...mine, status: "closed", userId: 1 }, ME)).toBe(false);
+    expect(movedAwayFrom(mine, { ...mine, lastMessage: "new" }, ME)).toBe(false);
+    expect(movedAwayFrom(ticket({ status: "open", userId: 9 }), { ...mine, userId: 8 }, ME)).toBe(false);
+    expect(movedAwayFrom(undefined, { ...mine, userId: 9 }, ME)).toBe(false);
+
+    const client = new QueryClient();
+    markMovedAway(client, mine.id);
+    expect(client.getQueryData(ticketKeys.movedAway(mine.id))).toBe(true);
+    upsertTicket(client, { ...mine, userId: 9 }, ME);
+    expect(client.getQueryData(ticketKeys.movedAway(mine.id))).toBe(true);
+    // Transferred back: the chat takes messages again.
+    upsertTicket(client, mine, ME);
+    expect(client.getQueryData(ticketKeys.movedAway(mine.id))).toBe(false);
   });
 });

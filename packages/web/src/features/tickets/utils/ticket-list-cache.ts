@@ -6,12 +6,30 @@ import { type TicketListParams, ticketKeys } from "../api/ticket-keys";
 /**
  * Spec §4 "Ticket list filtering by events": a ticket belongs in a live list when it has
  * no user, is the viewer's own, or showAll is on; and its queue is among the selected ones.
+ * The viewer's own tickets pass the queue filter whatever their queue; nothing ticked leaves
+ * only those (as on the server, issue 12 items 16 and 20).
  * A search list is never grown by events (the server decides what a search matches).
  */
 export function belongsInList(ticket: Ticket, params: TicketListParams, userId: number): boolean {
   if (params.searchParam || ticket.status !== params.status) return false;
-  if (!(ticket.userId === null || ticket.userId === userId || params.showAll)) return false;
-  return !params.queueIds.length || ticket.queueId === null || params.queueIds.includes(ticket.queueId);
+  if (ticket.userId === userId) return true;
+  if (!(ticket.userId === null || params.showAll)) return false;
+  const { queueIds } = params;
+  if (queueIds === null) return true;
+  return queueIds.length > 0 && (ticket.queueId === null || queueIds.includes(ticket.queueId));
+}
+
+/**
+ * The ticket was this user's and an update gives it to someone else (a transfer, an admin's
+ * assignment, a return to the queue): its chat must stop taking messages. Closing is not a move.
+ */
+export function movedAwayFrom(before: Ticket | undefined, after: Ticket, userId: number): boolean {
+  return before?.userId === userId && after.userId !== userId && after.status !== "closed";
+}
+
+/** The ticket left this user's hands: its chat says so and closes the composer (issue 12, item 21). */
+export function markMovedAway(client: QueryClient, ticketId: number): void {
+  client.setQueryData(ticketKeys.movedAway(ticketId), true);
 }
 
 type Lists = InfiniteData<TicketPage>;
@@ -46,6 +64,10 @@ export function upsertTicket(client: QueryClient, ticket: Ticket, userId: number
     }
     return present ? withCount(data, pages, -1) : data;
   });
+  // Back in this user's hands: the chat takes messages again.
+  if (ticket.userId === userId && client.getQueryData(ticketKeys.movedAway(ticket.id))) {
+    client.setQueryData(ticketKeys.movedAway(ticket.id), false);
+  }
   client.setQueryData<Ticket>(ticketKeys.detail(ticket.id), (old) =>
     old ? { ...old, ...ticket, contact: { ...old.contact, ...ticket.contact } } : old,
   );
