@@ -51,8 +51,7 @@ export interface ConversationOptions {
  */
 export function createConversations(options: ConversationOptions) {
   const { config, db, clock, events, logger } = options;
-  const mediaRoot = join(config.dataDir, "media");
-  const storage = createMediaStorage(mediaRoot);
+  const storage = createMediaStorage(join(config.dataDir, "media"));
   const simulator = createSimulatorHub(options.simulator);
 
   // Late-bound: created below, used only once requests or sessions run.
@@ -145,10 +144,12 @@ export function createConversations(options: ConversationOptions) {
     lease: config.redisUrl
       ? { owner: `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`, ttlMs: 30_000 }
       : undefined,
+    onAdopted: (id) => outbox.releaseClaims(id),
   });
   outbox = createOutboxWorker({
     db,
-    mediaRoot,
+    storage,
+    clock,
     session,
     connectedIds: async () => (await connections.listAll()).map((c) => c.id).filter((id) => sessions.isConnected(id)),
     logger,

@@ -236,10 +236,14 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
    */
   async function resume(id: number) {
     if (stopping || entries.has(id)) return;
-    const row = await loadRow(id);
-    if (row.status !== "DISCONNECTED") return start(id, false);
     if (lease && !(await lease.acquire(id))) return;
-    entries.set(id, { provider: row.provider, status: "DISCONNECTED", retries: 0, generation: 0 });
+    const row = await loadRow(id);
+    await deps.onAdopted?.(id).catch((error) => logger.warn({ err: error, whatsappId: id }, "could not adopt connection"));
+    if (row.status === "DISCONNECTED") {
+      entries.set(id, { provider: row.provider, status: "DISCONNECTED", retries: 0, generation: 0 });
+      return;
+    }
+    await start(id, false);
   }
 
   /** Log the phone out, whether or not a session is live right now (e.g. waiting to reconnect). */
