@@ -16,9 +16,13 @@ export interface Claimed {
   attempts: number;
 }
 
-/** The outbox table's side of the worker: claims, reschedules and outcomes. Times follow the clock. */
+/**
+ * The outbox table's side of the worker: claims, reschedules and outcomes. Times follow the clock,
+ * never behind the wall clock: rows are stamped with the wall clock when stored, and a clock that
+ * tests move forward (past a backoff or a lock) must not leave fresh rows in its future.
+ */
 export function createOutboxStore(db: Db, clock: Clock) {
-  const at = (offsetMs = 0) => new Date(clock.now().getTime() + offsetMs);
+  const at = (offsetMs = 0) => new Date(Math.max(clock.now().getTime(), Date.now()) + offsetMs);
   const sqlAt = (offsetMs = 0) => sql`${at(offsetMs).toISOString()}::timestamptz`;
 
   return {

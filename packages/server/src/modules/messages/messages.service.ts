@@ -168,9 +168,11 @@ export function createMessageService(deps: MessageServiceDeps) {
           return created;
         }),
       );
+      // The answer shows the message as stored (ack 0), whatever the outbox does next.
+      const stored = await Promise.all(ids.map(present));
       deps.notifyOutbox();
       await announceCreated(ticketId, ids);
-      return Promise.all(ids.map(present));
+      return stored;
     },
 
     /** Send again a message WhatsApp refused (ack -1): back to the outbox under a fresh id. */
