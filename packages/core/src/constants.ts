@@ -97,7 +97,9 @@ export const SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
  * Why a connection is in its status, for the admin (the web explains each and its fix):
  * CLIENT_OUTDATED (405), REPLACED (440, the session opened elsewhere), BANNED (402/406),
  * LOGGED_OUT (unpaired from the phone), QR_TIMEOUT (nobody scanned), TOKEN_INVALID (Cloud API 190),
- * CLOUD_UNREACHABLE (the Graph API did not answer), CLOUD_ERROR (any other Graph error).
+ * CLOUD_UNREACHABLE (the Graph API did not answer), CLOUD_ERROR (any other Graph error),
+ * NO_OWNER (scaled out: the process that held the connection stopped or died; status TIMEOUT, and the
+ * reason stays while another process opens it, until CONNECTED).
  */
 export const CONNECTION_STATUS_REASONS = [
   "CLIENT_OUTDATED",
@@ -108,6 +110,7 @@ export const CONNECTION_STATUS_REASONS = [
   "TOKEN_INVALID",
   "CLOUD_UNREACHABLE",
   "CLOUD_ERROR",
+  "NO_OWNER",
 ] as const;
 export type ConnectionStatusReason = (typeof CONNECTION_STATUS_REASONS)[number];
 

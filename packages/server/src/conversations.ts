@@ -7,6 +7,7 @@ import type { ChannelFactories } from "./channels/channel.js";
 import type { CloudDeps } from "./channels/cloud/cloud-account.js";
 import { createCloudChannelFactory } from "./channels/cloud/cloud-channel.js";
 import { createCloudWebhooks } from "./channels/cloud/cloud-webhooks.js";
+import { LEASE_TIMING } from "./channels/session-lease.js";
 import { createSessionManager, type SessionManager } from "./channels/session-manager.js";
 import { createSimulatorHub, type SimulatorHubOptions } from "./channels/simulator/simulator-hub.js";
 import type { Config } from "./config.js";
@@ -145,12 +146,14 @@ export function createConversations(options: ConversationOptions) {
     backoff: options.sessionBackoff,
     // Scaled out, each connection is owned by one process through a lease (design §2).
     lease: config.redisUrl
-      ? { owner: `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`, ttlMs: 30_000 }
+      ? { owner: `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`, ...LEASE_TIMING }
       : undefined,
+    onAdopted: (id) => outbox.releaseClaims(id),
   });
   outbox = createOutboxWorker({
     db,
     storage,
+    clock,
     session,
     connectedIds: async () => (await connections.listAll()).map((c) => c.id).filter((id) => sessions.isConnected(id)),
     logger,

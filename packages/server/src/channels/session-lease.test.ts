@@ -87,6 +87,26 @@ describe("connection leases across processes", () => {
     expect(await ownerOf(c1)).toBe("process-a");
   });
 
+  it("says NO_OWNER while nobody holds a connection: a dead owner's, and a stopping one's", async () => {
+    const id = await insertConnection(database.db, "simulator");
+    const dead = processNamed("process-gone", { ttlMs: 500, renewMs: 2_000_000_000 });
+    const heir = processNamed("process-heir", { ttlMs: 2_000, renewMs: 100 });
+    await dead.manager.startAll();
+    await heir.manager.startAll();
+    await vi.waitFor(() => expect(heir.manager.isConnected(id)).toBe(true), { timeout: 5_000 });
+    const reasons = (rec: typeof heir.rec) =>
+      rec.states.filter((s) => s.whatsappId === id && s.state.status).map((s) => [s.state.status, s.state.statusReason]);
+    expect(reasons(heir.rec).slice(0, 2)).toEqual([
+      ["TIMEOUT", "NO_OWNER"],
+      ["OPENING", undefined],
+    ]);
+    expect(reasons(heir.rec).at(-1)).toEqual(["CONNECTED", null]);
+
+    await heir.manager.stopAll();
+    expect(reasons(heir.rec).at(-1)).toEqual(["TIMEOUT", "NO_OWNER"]);
+    expect(await ownerOf(id)).toBeNull();
+  });
+
   it("startAll leaves DISCONNECTED connections waiting for an admin", async () => {
     const id = await insertConnection(database.db, "simulator");
     await database.db.update(whatsapps).set({ status: "DISCONNECTED" }).where(eq(whatsapps.id, id));

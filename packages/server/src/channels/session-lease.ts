@@ -3,6 +3,13 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../db/client.js";
 import { whatsapps } from "../db/schema.js";
 
+/**
+ * Scaled out, a connection whose owner dies is taken over within TTL + renewal interval (8 s): its
+ * lease runs out at most 6 s after the owner's last renewal, and every live process looks for
+ * such orphans every 2 s. A lease survives two missed renewals: a slow query or a pause does not lose it.
+ */
+export const LEASE_TIMING = { ttlMs: 6_000, renewMs: 2_000 } as const;
+
 export interface LeaseOptions {
   /** This process's identity, unique across the fleet (e.g. hostname + pid + random). */
   owner: string;
@@ -25,6 +32,8 @@ export interface SessionLease {
   /** Take the lease if free, expired or already ours; `force` takes it from a live owner too. */
   acquire(whatsappId: number, force?: boolean): Promise<boolean>;
   release(whatsappId: number): Promise<void>;
+  /** Whether this process holds the connection's lease right now. */
+  holds(whatsappId: number): Promise<boolean>;
   /** Renew and take over periodically until stop(). */
   run(): void;
   stop(): void;
@@ -80,6 +89,13 @@ export function createSessionLease(db: Db, options: LeaseOptions, logger: Fastif
         .set({ leaseOwner: null, leaseExpiresAt: null })
         .where(and(eq(whatsapps.id, id), eq(whatsapps.leaseOwner, owner)))
         .catch((error) => logger.warn({ err: error, whatsappId: id }, "could not release connection lease"));
+    },
+    async holds(id) {
+      const rows = await db
+        .select({ id: whatsapps.id })
+        .from(whatsapps)
+        .where(and(eq(whatsapps.id, id), eq(whatsapps.leaseOwner, owner), sql`${whatsapps.leaseExpiresAt} > now()`));
+      return rows.length > 0;
     },
     run() {
       if (timer) return;

@@ -34,6 +34,8 @@ const IDLE_HANDLERS: ChannelHandlers = {
 };
 
 const DEFAULT_BACKOFF = { initialMs: 2_000, maxMs: 60_000 };
+/** Scaled out: the state of a connection that no live process holds (its owner stopped or died). */
+const NO_OWNER: ConnectionState = { status: "TIMEOUT", statusReason: "NO_OWNER", qrcode: "", pairingCode: "" };
 
 export function createSessionManager(deps: SessionManagerDeps): SessionManager {
   const { db, factories, logger, sink } = deps;
@@ -236,10 +238,16 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
    */
   async function resume(id: number) {
     if (stopping || entries.has(id)) return;
-    const row = await loadRow(id);
-    if (row.status !== "DISCONNECTED") return start(id, false);
     if (lease && !(await lease.acquire(id))) return;
-    entries.set(id, { provider: row.provider, status: "DISCONNECTED", retries: 0, generation: 0 });
+    const row = await loadRow(id);
+    await deps.onAdopted?.(id).catch((error) => logger.warn({ err: error, whatsappId: id }, "could not adopt connection"));
+    if (row.status === "DISCONNECTED") {
+      entries.set(id, { provider: row.provider, status: "DISCONNECTED", retries: 0, generation: 0 });
+      return;
+    }
+    // Scaled out, the connection had no live owner: it says so (the reason stays while it opens) until connected here.
+    if (lease) await report(id, NO_OWNER);
+    await start(id, false);
   }
 
   /** Log the phone out, whether or not a session is live right now (e.g. waiting to reconnect). */
@@ -322,7 +330,14 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
       const all = [...entries.entries()];
       entries.clear();
       await Promise.all(all.map(([, entry]) => halt(entry, "stop")));
-      await Promise.all(all.map(([id]) => lease?.release(id)));
+      if (!lease) return;
+      // Said while still the owner, so that it never overwrites what the next owner reports.
+      await Promise.all(
+        all.map(async ([id, entry]) => {
+          if (entry.status !== "DISCONNECTED" && (await lease.holds(id).catch(() => false))) await report(id, NO_OWNER);
+          await lease.release(id);
+        }),
+      );
     },
   };
 }

@@ -39,6 +39,11 @@ export interface SessionManagerDeps {
   mediaMaxBytes: number;
   /** Something arrived on the connection (health: its last event). */
   onActivity?(whatsappId: number): void;
+  /**
+   * This process just took charge of the connection (at boot, or from an owner that stopped renewing
+   * its lease): what the previous owner left half done is orphaned (the outbox releases its claims).
+   */
+  onAdopted?(whatsappId: number): Promise<void>;
 }
 
 export interface SessionManager {

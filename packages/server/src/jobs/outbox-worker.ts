@@ -1,20 +1,42 @@
-import { ACK_FAILED } from "@zapdesk/core";
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { type ChannelSession, type OutboundMessage, SendFailure, type SentMessage } from "../channels/channel.js";
 import type { Db } from "../db/client.js";
-import { contacts, messages, outbox, tickets, whatsapps } from "../db/schema.js";
-import { withoutNul } from "../lib/pg-safe.js";
+import { contacts, messages, tickets, whatsapps } from "../db/schema.js";
+import { AppError } from "../lib/app-error.js";
+import { type Clock, systemClock } from "../lib/clock.js";
 import { type MediaStorage, readStored } from "../media/storage.js";
 import { outboundIntent } from "../modules/messages/outbound.js";
+import { type Claimed, createOutboxStore } from "./outbox-store.js";
 
-const BATCH = 20;
-const LEASE_SECONDS = 60;
 const MAX_BACKOFF_MS = 10 * 60 * 1000;
+/**
+ * A message that cannot be built or sent is tried this many times, 2 s, 4 s, 8 s, 16 s and 32 s
+ * apart (about a minute in all), then failed with ack -1 and a reason: the agent sends it again
+ * with the chat's retry button. Meanwhile the later messages of the same chat wait, to keep order.
+ */
+export const MAX_ATTEMPTS = 6;
+
+/** Why the outbox gave up on a message (the `error` of a failed message, next to WhatsApp's own codes). */
+export const OUTBOX_FAILURES = {
+  MEDIA_MISSING: "The attached file is missing from the media storage",
+  SEND_FAILED: `Not sent after ${MAX_ATTEMPTS} attempts`,
+} as const;
+
+/** A message that cannot be built (its media file is gone or unreadable). */
+class BuildFailure extends Error {
+  constructor(
+    readonly code: keyof typeof OUTBOX_FAILURES,
+    detail: string,
+  ) {
+    super(`${code}: ${detail}`);
+  }
+}
 
 export interface OutboxWorkerDeps {
   db: Db;
-  storage: MediaStorage;
+  storage: Pick<MediaStorage, "open">;
+  clock?: Clock;
   /** The live session of a connection; throws when it is not connected. */
   session(whatsappId: number): ChannelSession;
   /** Connections with a live session in this process: only their messages are claimed here. */
@@ -25,11 +47,6 @@ export interface OutboxWorkerDeps {
   onSent?(messageId: number): void;
   /** Randomness of the pacing jitter (tests pin it). */
   random?: () => number;
-}
-
-interface Claimed {
-  message_id: number;
-  attempts: number;
 }
 
 /**
@@ -50,42 +67,27 @@ function createPacer(random: () => number) {
 }
 
 /**
- * Sends what `enqueueOutbound` stored. Rows are claimed with SKIP LOCKED and a
- * lease, so several processes share the work and a crash hands rows to the next
- * run; a failure is retried with capped exponential backoff, a permanent refusal
- * fails the message with its reason.
+ * Sends what `enqueueOutbound` stored. Rows are claimed with SKIP LOCKED and a lock, so several
+ * processes share the work; a process that takes a connection over releases its dead owner's
+ * claims. Each message is handled on its own: whatever goes wrong building or sending it is
+ * retried with capped exponential backoff and fails it after MAX_ATTEMPTS, a permanent refusal
+ * fails it at once with WhatsApp's reason, and the other messages go on.
  */
 export function createOutboxWorker(deps: OutboxWorkerDeps) {
   const { db, logger } = deps;
   const pollMs = deps.pollMs ?? 1000;
   const pacer = createPacer(deps.random ?? Math.random);
+  const store = createOutboxStore(db, deps.clock ?? systemClock);
   let timer: NodeJS.Timeout | undefined;
   let wake: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = true;
 
-  async function claim(): Promise<Claimed[]> {
-    const connected = await deps.connectedIds();
-    if (connected.length === 0) return [];
-    // Messages of connections without a live session wait here, untouched, until one connects.
-    const result = (await db.execute(sql`
-      update ${outbox} set locked_until = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = attempts + 1
-      where message_id in (
-        select o.message_id from ${outbox} o join ${messages} m on m.id = o.message_id
-        where o.run_at <= now() and (o.locked_until is null or o.locked_until < now())
-          and (m.whatsapp_id is null or m.whatsapp_id in (${sql.join(
-            connected.map((id) => sql`${id}`),
-            sql`, `,
-          )}))
-        order by o.run_at, o.message_id
-        limit ${BATCH}
-        for update of o skip locked
-      )
-      returning message_id, attempts`)) as unknown as { rows: Claimed[] };
-    return result.rows
-      .map((r) => ({ message_id: Number(r.message_id), attempts: Number(r.attempts) }))
-      .sort((a, b) => a.message_id - b.message_id);
+  function readMedia(path: string): Promise<Buffer> {
+    return readStored(deps.storage, path).catch((error) => {
+      throw new BuildFailure("MEDIA_MISSING", String((error as Error)?.message ?? error));
+    });
   }
 
   async function buildOutbound(messageId: number) {
@@ -108,7 +110,7 @@ export function createOutboxWorker(deps: OutboxWorkerDeps) {
     if (intent.template) outbound.template = intent.template;
     if (message.mediaPath) {
       outbound.media = {
-        data: await readStored(deps.storage, message.mediaPath),
+        data: await readMedia(message.mediaPath),
         mimetype: message.mediaMime ?? "application/octet-stream",
         filename: message.mediaName ?? "file",
         asVoice: intent.asVoice === true,
@@ -122,19 +124,6 @@ export function createOutboxWorker(deps: OutboxWorkerDeps) {
     return { message, outbound, pacing: row.pacing ?? { minGapMs: 0, jitterMs: 0 } };
   }
 
-  /** Try again later; a row that came too early for its connection's pacing does not count as an attempt. */
-  async function postpone(item: Claimed, delayMs: number, error?: string) {
-    await db
-      .update(outbox)
-      .set({
-        lockedUntil: null,
-        runAt: new Date(Date.now() + delayMs),
-        ...(error === undefined ? { attempts: sql`${outbox.attempts} - 1` } : { lastError: error.slice(0, 500) }),
-      })
-      .where(eq(outbox.messageId, item.message_id));
-    if (error === undefined) scheduleWake(delayMs);
-  }
-
   function scheduleWake(delayMs: number) {
     if (stopped || wake) return;
     wake = setTimeout(() => {
@@ -144,71 +133,73 @@ export function createOutboxWorker(deps: OutboxWorkerDeps) {
     wake.unref?.();
   }
 
-  /** Sent: the full message WhatsApp got is kept (for resend requests) and the ack never moves back. */
-  async function recordSent(messageId: number, raw: unknown, sent: SentMessage) {
-    await db.transaction(async (tx) => {
-      await tx
-        .update(messages)
-        .set({
-          wid: sent.wid,
-          raw: withoutNul(sent.raw === undefined ? raw : { ...(sent.raw as object), outbound: outboundIntent(raw) }),
-          // A refusal that overtook this write (a fast NACK) stands.
-          ack: sql`case when ${messages.ack} = ${ACK_FAILED} then ${messages.ack} else greatest(${messages.ack}, ${sent.ack ?? 0}) end`,
-          updatedAt: new Date(),
-        })
-        .where(eq(messages.id, messageId));
-      await tx.delete(outbox).where(eq(outbox.messageId, messageId));
-    });
-  }
-
-  async function recordRefused(messageId: number, failure: SendFailure) {
-    await db.transaction(async (tx) => {
-      await tx
-        .update(messages)
-        .set({ ack: ACK_FAILED, errorCode: failure.code, errorTitle: failure.title.slice(0, 500), updatedAt: new Date() })
-        .where(eq(messages.id, messageId));
-      await tx.delete(outbox).where(eq(outbox.messageId, messageId));
-    });
+  /** Retry with capped exponential backoff; the last attempt fails the message with its reason. */
+  async function retryOrFail(item: Claimed, error: unknown) {
+    const reason = String((error as Error)?.message ?? error);
+    if (item.attempts >= MAX_ATTEMPTS) {
+      const code = error instanceof BuildFailure ? error.code : "SEND_FAILED";
+      logger.warn({ messageId: item.message_id, attempts: item.attempts, reason }, "outbound message failed for good");
+      await store.recordFailed(item.message_id, { code, title: OUTBOX_FAILURES[code] });
+      deps.onSent?.(item.message_id);
+      return;
+    }
+    const backoff = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(item.attempts, 20));
+    const delay = Math.max(backoff, error instanceof SendFailure ? (error.retryAfterMs ?? 0) : 0);
+    logger.warn({ err: error, messageId: item.message_id, attempts: item.attempts }, "outbound message not sent, will retry");
+    await store.postpone(item.message_id, delay, { error: reason, counted: true });
   }
 
   async function deliver(item: Claimed) {
-    const built = await buildOutbound(item.message_id);
+    let built: Awaited<ReturnType<typeof buildOutbound>>;
+    try {
+      built = await buildOutbound(item.message_id);
+    } catch (error) {
+      await retryOrFail(item, error);
+      return;
+    }
     if (!built || built.message.whatsappId === null || built.message.isDeleted) {
       // Connection or message gone: nothing can be sent any more.
-      await db.delete(outbox).where(eq(outbox.messageId, item.message_id));
+      await store.discard(item.message_id);
       return;
     }
     const whatsappId = built.message.whatsappId;
     const wait = pacer.wait(whatsappId);
     if (wait > 0) {
-      await postpone(item, wait);
+      await store.postpone(item.message_id, wait, { counted: false });
+      scheduleWake(wait);
       return;
     }
+    let sent: SentMessage;
     try {
-      const sent = await deps.session(whatsappId).send(built.outbound);
-      pacer.sent(whatsappId, built.pacing);
-      await recordSent(item.message_id, built.message.raw, sent);
-      deps.onSent?.(item.message_id);
+      sent = await deps.session(whatsappId).send(built.outbound);
     } catch (error) {
       if (error instanceof SendFailure && error.permanent) {
         logger.warn({ messageId: item.message_id, code: error.code }, "outbound message refused by WhatsApp");
-        await recordRefused(item.message_id, error);
+        await store.recordFailed(item.message_id, error);
         deps.onSent?.(item.message_id);
-        return;
+      } else if (error instanceof AppError && error.code === "ERR_WAPP_NOT_INITIALIZED") {
+        // The session went away after the claim: the message is not at fault, it waits for a live one.
+        await store.postpone(item.message_id, 1000, { error: error.message, counted: false });
+      } else {
+        await retryOrFail(item, error);
       }
-      const backoff = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(item.attempts, 20));
-      const delay = Math.max(backoff, error instanceof SendFailure ? (error.retryAfterMs ?? 0) : 0);
-      logger.warn({ err: error, messageId: item.message_id, attempts: item.attempts }, "outbound message not sent, will retry");
-      await postpone(item, delay, String((error as Error)?.message ?? error));
+      return;
     }
+    pacer.sent(whatsappId, built.pacing);
+    await store.recordSent(item.message_id, built.message.raw, sent);
+    deps.onSent?.(item.message_id);
   }
 
   async function tick() {
     do {
       again = false;
-      const claimed = await claim();
-      for (const item of claimed) await deliver(item);
-      if (claimed.length === BATCH) again = true;
+      const claimed = await store.claim(await deps.connectedIds());
+      for (const item of claimed) {
+        // One message's trouble (even a database error recording it) never holds back the others.
+        await deliver(item).catch((error) => logger.error({ err: error, messageId: item.message_id }, "outbox delivery failed"));
+      }
+      // A sent message lets the next one of its chat go.
+      if (claimed.length > 0) again = true;
     } while (again && !stopped);
   }
 
@@ -234,6 +225,11 @@ export function createOutboxWorker(deps: OutboxWorkerDeps) {
     },
     /** Something was just enqueued: send it now rather than at the next poll. */
     notify: run,
+    /**
+     * This process just took the connection over (boot, or its owner died): whatever the previous
+     * owner had claimed is orphaned and may go at once, instead of when its lock runs out.
+     */
+    releaseClaims: store.releaseClaims,
     /** Wait for the current batch (tests, shutdown). */
     async drain() {
       run();

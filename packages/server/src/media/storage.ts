@@ -69,7 +69,7 @@ export function capped(source: MediaSource, maxBytes: number): AsyncGenerator<Bu
 }
 
 /** The whole stored file in memory (the outbox hands media to the channel as bytes); throws when it is gone. */
-export async function readStored(storage: MediaStorage, relative: string): Promise<Buffer> {
+export async function readStored(storage: Pick<MediaStorage, "open">, relative: string): Promise<Buffer> {
   const file = await storage.open(relative);
   if (!file) throw new Error(`media file ${relative} is missing from storage`);
   return buffer(file.stream);

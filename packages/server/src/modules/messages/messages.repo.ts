@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client.js";
 import { contacts, messages, users } from "../../db/schema.js";
@@ -113,4 +113,11 @@ export async function markTicketRead(db: Db, ticketId: number): Promise<string[]
     .where(and(eq(messages.ticketId, ticketId), eq(messages.read, false), eq(messages.fromMe, false)))
     .returning({ wid: messages.wid });
   return rows.flatMap((r) => (r.wid ? [r.wid] : []));
+}
+
+/** Which of these stored media files a message refers to. */
+export async function referencedMediaPaths(db: Db, paths: string[]): Promise<Set<string>> {
+  if (paths.length === 0) return new Set();
+  const rows = await db.select({ path: messages.mediaPath }).from(messages).where(inArray(messages.mediaPath, paths));
+  return new Set(rows.flatMap((r) => (r.path ? [r.path] : [])));
 }

@@ -15,8 +15,7 @@ import { actorOf } from "../../http/auth.js";
 import type { RouteContext } from "../../http/route-context.js";
 import { AppError } from "../../lib/app-error.js";
 import { isInlineSafe } from "../../media/sniff.js";
-import type { MediaStorage } from "../../media/storage.js";
-import { readFilePart, storeBuffer, type UploadedMedia } from "./uploads.js";
+import { NO_UPLOAD, type PendingUpload, readFilePart } from "./uploads.js";
 
 function validationError(issues: { path: PropertyKey[]; message: string }[]): AppError {
   return new AppError("ERR_VALIDATION", {
@@ -24,10 +23,10 @@ function validationError(issues: { path: PropertyKey[]; message: string }[]): Ap
   });
 }
 
-/** Multipart fields and `medias` files; files are stored once every field (e.g. `isVoice`) is known. */
-async function readMultipart(request: FastifyRequest, storage: MediaStorage) {
+/** Multipart fields and `medias` files, read into memory: nothing is stored before the send is checked. */
+async function readMultipart(request: FastifyRequest) {
   const fields: Record<string, string> = {};
-  const files: { data: Buffer; filename: string; mimetype: string }[] = [];
+  const files: PendingUpload["files"] = [];
   try {
     for await (const part of request.parts()) {
       if (part.type === "file") {
@@ -45,40 +44,38 @@ async function readMultipart(request: FastifyRequest, storage: MediaStorage) {
     if (error instanceof AppError || (error as { statusCode?: number }).statusCode) throw error;
     throw new AppError("ERR_VALIDATION", { message: "Malformed multipart body" });
   }
-  const asVoice = fields.isVoice === "true";
-  const medias: UploadedMedia[] = [];
-  for (const file of files) medias.push(await storeBuffer(storage, file.data, file.filename, file.mimetype, { asVoice }));
-  return { fields, medias };
+  return { fields, upload: { files, asVoice: fields.isVoice === "true" } satisfies PendingUpload };
 }
 
 /** A send is JSON `{ body, quotedMsg? }` or multipart (`medias`, `body`, `quotedMsgId`, `isVoice`), as the spec allows. */
-async function readSendBody(request: FastifyRequest, storage: MediaStorage) {
+async function readSendBody(request: FastifyRequest) {
   if (!request.isMultipart()) {
     const parsed = messageSendSchema.safeParse(request.body ?? {});
     if (!parsed.success) throw validationError(parsed.error.issues);
-    return { body: parsed.data.body, quotedMsg: parsed.data.quotedMsg ? { id: parsed.data.quotedMsg.id } : null, medias: [] };
+    const quotedMsg = parsed.data.quotedMsg ? { id: parsed.data.quotedMsg.id } : null;
+    return { body: parsed.data.body, quotedMsg, upload: NO_UPLOAD };
   }
-  const { fields, medias } = await readMultipart(request, storage);
+  const { fields, upload } = await readMultipart(request);
   const body = fields.body ?? "";
   if (body.length > MESSAGE_MAX_LENGTH) throw validationError([{ path: ["body"], message: "Too Long!" }]);
-  if (medias.length === 0 && !body.trim()) throw validationError([{ path: ["body"], message: "Required" }]);
+  if (upload.files.length === 0 && !body.trim()) throw validationError([{ path: ["body"], message: "Required" }]);
   const quotedId = Number(fields.quotedMsgId);
-  return { body, quotedMsg: Number.isInteger(quotedId) && quotedId > 0 ? { id: quotedId } : null, medias };
+  return { body, quotedMsg: Number.isInteger(quotedId) && quotedId > 0 ? { id: quotedId } : null, upload };
 }
 
-async function readApiSendBody(request: FastifyRequest, storage: MediaStorage) {
-  const { fields, medias } = request.isMultipart()
-    ? await readMultipart(request, storage)
-    : { fields: (request.body ?? {}) as Record<string, unknown>, medias: [] };
+async function readApiSendBody(request: FastifyRequest) {
+  const { fields, upload } = request.isMultipart()
+    ? await readMultipart(request)
+    : { fields: (request.body ?? {}) as Record<string, unknown>, upload: NO_UPLOAD };
   const parsed = apiSendSchema.safeParse(fields);
   if (!parsed.success) throw validationError(parsed.error.issues);
-  if (medias.length === 0 && !parsed.data.body.trim()) throw validationError([{ path: ["body"], message: "Required" }]);
-  return { ...parsed.data, medias };
+  if (upload.files.length === 0 && !parsed.data.body.trim()) throw validationError([{ path: ["body"], message: "Required" }]);
+  return { ...parsed.data, upload };
 }
 
 export const messageRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { services, authenticate }) => {
   const tags = ["messages"];
-  const { messages, storage } = services;
+  const { messages } = services;
 
   app.register(async (plugin) => {
     const secured = plugin.withTypeProvider<ZodTypeProvider>();
@@ -103,12 +100,15 @@ export const messageRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
         },
       },
       async (request, reply) => {
-        const input = await readSendBody(request, storage);
+        const actor = actorOf(request);
+        // Refused before a byte of the upload is read (access, ticket state, window).
+        if (request.isMultipart()) await messages.sendable(actor, request.params.ticketId);
+        const input = await readSendBody(request);
         const sent = await messages.send(
-          actorOf(request),
+          actor,
           request.params.ticketId,
           { body: input.body, quotedMsg: input.quotedMsg },
-          input.medias,
+          input.upload,
         );
         return reply.status(201).send(sent[0]);
       },
@@ -160,8 +160,10 @@ export const messageRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
     },
     async (request, reply) => {
       await services.apiSend.authorize(request.headers.authorization, request.ip);
-      const input = await readApiSendBody(request, storage);
-      const result = await services.apiSend.send({ number: input.number, body: input.body }, input.medias);
+      const input = await readApiSendBody(request);
+      const result = await messages.withUpload(input.upload, (medias) =>
+        services.apiSend.send({ number: input.number, body: input.body }, medias),
+      );
       return reply.status(201).send(result);
     },
   );

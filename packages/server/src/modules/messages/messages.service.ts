@@ -21,7 +21,7 @@ import type { AuthUser } from "../users/users.repo.js";
 import { presentMessage } from "./messages.presenter.js";
 import * as repo from "./messages.repo.js";
 import { enqueueOutbound, newWid } from "./outbound.js";
-import type { UploadedMedia } from "./uploads.js";
+import { NO_UPLOAD, type PendingUpload, removeStored, storeUpload, type UploadedMedia } from "./uploads.js";
 
 export interface MessageServiceDeps {
   db: Db;
@@ -70,6 +70,49 @@ export function createMessageService(deps: MessageServiceDeps) {
     events.publishTicket("ticket", { action: "update", ticket }, scopeOf(ticket));
   }
 
+  /**
+   * Whether the actor may send on the ticket now: access, state, connection, window and quote. Checked
+   * before a request's files are stored, so that a refused send leaves nothing behind.
+   */
+  async function sendable(actor: AuthUser, ticketId: number, quotedMsgId: number | null = null) {
+    const ticket = await tickets.accessible(actor, ticketId);
+    if (ticket.status !== "open") {
+      throw new AppError("ERR_VALIDATION", { status: 409, message: "Reopen or accept this ticket to send a message." });
+    }
+    if (ticket.whatsappId === null) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+    const provider = await providerOf(ticket.whatsappId);
+    if (provider && !windowOpen(provider, ticket.lastInboundAt, deps.clock.now().getTime())) {
+      throw new AppError("ERR_WAPP_WINDOW_CLOSED");
+    }
+    if (quotedMsgId) {
+      const quoted = await repo.findMessage(db, quotedMsgId);
+      if (!quoted || quoted.ticketId !== ticketId) {
+        throw new AppError("ERR_VALIDATION", {
+          details: [{ path: ["quotedMsg", "id"], message: "Not a message of this ticket" }],
+        });
+      }
+    }
+    return ticket;
+  }
+
+  /** Store the upload and run `work` with it; when `work` fails, the files no message refers to are removed. */
+  async function withUpload<T>(upload: PendingUpload, work: (medias: UploadedMedia[]) => Promise<T>): Promise<T> {
+    const medias = await storeUpload(deps.storage, upload);
+    try {
+      return await work(medias);
+    } catch (error) {
+      const paths = medias.map((m) => m.path);
+      // When the database cannot say, the files stay: wasted space rather than a message without its media.
+      const kept = await repo.referencedMediaPaths(db, paths).catch(() => undefined);
+      if (kept)
+        await removeStored(
+          deps.storage,
+          paths.filter((path) => !kept.has(path)),
+        );
+      throw error;
+    }
+  }
+
   return {
     present,
     announceCreated,
@@ -94,51 +137,42 @@ export function createMessageService(deps: MessageServiceDeps) {
       };
     },
 
-    /** Store first (ack 0), send through the outbox after commit. */
+    sendable,
+    withUpload,
+
+    /** Store first (ack 0), send through the outbox after commit; files are stored only once every check passed. */
     async send(
       actor: AuthUser,
       ticketId: number,
       input: MessageSendInput | { body: string; quotedMsg?: null },
-      medias: UploadedMedia[] = [],
+      upload: PendingUpload = NO_UPLOAD,
     ) {
-      const ticket = await tickets.accessible(actor, ticketId);
-      if (ticket.status !== "open") {
-        throw new AppError("ERR_VALIDATION", { status: 409, message: "Reopen or accept this ticket to send a message." });
-      }
-      if (ticket.whatsappId === null) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
-      const provider = await providerOf(ticket.whatsappId);
-      if (provider && !windowOpen(provider, ticket.lastInboundAt, deps.clock.now().getTime())) {
-        throw new AppError("ERR_WAPP_WINDOW_CLOSED");
-      }
       const quotedMsgId = "quotedMsg" in input && input.quotedMsg ? input.quotedMsg.id : null;
-      if (quotedMsgId) {
-        const quoted = await repo.findMessage(db, quotedMsgId);
-        if (!quoted || quoted.ticketId !== ticketId) {
-          throw new AppError("ERR_VALIDATION", {
-            details: [{ path: ["quotedMsg", "id"], message: "Not a message of this ticket" }],
-          });
-        }
-      }
-      const ids = await db.transaction(async (tx) => {
-        const created: number[] = [];
-        if (medias.length === 0) {
-          created.push((await enqueueOutbound(tx, { ticket, body: input.body, userId: actor.id, quotedMsgId })).id);
-        }
-        for (const [index, media] of medias.entries()) {
-          const row = await enqueueOutbound(tx, {
-            ticket,
-            body: index === 0 ? input.body : "",
-            userId: actor.id,
-            quotedMsgId: index === 0 ? quotedMsgId : null,
-            media,
-          });
-          created.push(row.id);
-        }
-        return created;
-      });
+      const ticket = await sendable(actor, ticketId, quotedMsgId);
+      const ids = await withUpload(upload, (medias) =>
+        db.transaction(async (tx) => {
+          const created: number[] = [];
+          if (medias.length === 0) {
+            created.push((await enqueueOutbound(tx, { ticket, body: input.body, userId: actor.id, quotedMsgId })).id);
+          }
+          for (const [index, media] of medias.entries()) {
+            const row = await enqueueOutbound(tx, {
+              ticket,
+              body: index === 0 ? input.body : "",
+              userId: actor.id,
+              quotedMsgId: index === 0 ? quotedMsgId : null,
+              media,
+            });
+            created.push(row.id);
+          }
+          return created;
+        }),
+      );
+      // The answer shows the message as stored (ack 0), whatever the outbox does next.
+      const stored = await Promise.all(ids.map(present));
       deps.notifyOutbox();
       await announceCreated(ticketId, ids);
-      return Promise.all(ids.map(present));
+      return stored;
     },
 
     /** Send again a message WhatsApp refused (ack -1): back to the outbox under a fresh id. */

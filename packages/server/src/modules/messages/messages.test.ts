@@ -10,6 +10,7 @@ import {
 } from "../../../test/conversation.js";
 import { makeAdmin, makeUser, type TestUser } from "../../../test/factories.js";
 import { createTestApp, type TestApp } from "../../../test/harness.js";
+import { multipart } from "../../../test/multipart.js";
 
 let t: TestApp;
 let admin: TestUser;
@@ -41,23 +42,6 @@ async function openTicket() {
 
 const send = (ticketId: number, payload: object, user = agent) =>
   t.app.inject({ method: "POST", url: `/api/messages/${ticketId}`, headers: user.auth, payload });
-
-function multipart(parts: { name: string; value: string | Buffer; filename?: string; type?: string }[]) {
-  const boundary = "----zapdesk-test";
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    const disposition = `form-data; name="${part.name}"${part.filename ? `; filename="${part.filename}"` : ""}`;
-    chunks.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: ${disposition}\r\n${part.type ? `Content-Type: ${part.type}\r\n` : ""}\r\n`,
-      ),
-    );
-    chunks.push(Buffer.isBuffer(part.value) ? part.value : Buffer.from(part.value));
-    chunks.push(Buffer.from("\r\n"));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), headers: { "content-type": `multipart/form-data; boundary=${boundary}` } };
-}
 
 describe("messages", () => {
   it("sends text, quoted replies and voice notes, newest page first in chronological order", async () => {

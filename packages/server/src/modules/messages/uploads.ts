@@ -14,6 +14,14 @@ export interface UploadedMedia {
   asVoice?: boolean;
 }
 
+/** Files read from a request, held in memory until every check has passed: nothing is stored for a refused send. */
+export interface PendingUpload {
+  files: { data: Buffer; filename: string; mimetype: string }[];
+  asVoice: boolean;
+}
+
+export const NO_UPLOAD: PendingUpload = { files: [], asVoice: false };
+
 /** The bytes of an uploaded file; a file over the size limit is refused, never truncated silently. */
 export async function readFilePart(part: MultipartFile): Promise<Buffer> {
   const data = await part.toBuffer();
@@ -50,4 +58,26 @@ export async function storeBuffer(
     mediaType,
     asVoice: options.asVoice && mediaType === "audio",
   };
+}
+
+/** Store every file of an upload; when one fails, those already stored are removed. */
+export async function storeUpload(storage: MediaStorage, upload: PendingUpload): Promise<UploadedMedia[]> {
+  const medias: UploadedMedia[] = [];
+  try {
+    for (const file of upload.files) {
+      medias.push(await storeBuffer(storage, file.data, file.filename, file.mimetype, { asVoice: upload.asVoice }));
+    }
+    return medias;
+  } catch (error) {
+    await removeStored(
+      storage,
+      medias.map((m) => m.path),
+    );
+    throw error;
+  }
+}
+
+/** Best effort: a file that cannot be removed now is only wasted space, never a reason to fail a request. */
+export async function removeStored(storage: MediaStorage, paths: string[]): Promise<void> {
+  await Promise.all(paths.map((path) => storage.remove(path).catch(() => {})));
 }

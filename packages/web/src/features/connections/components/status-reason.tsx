@@ -13,6 +13,7 @@ const SEVERITY: Record<ConnectionStatusReason, "error" | "warning"> = {
   TOKEN_INVALID: "error",
   CLOUD_UNREACHABLE: "warning",
   CLOUD_ERROR: "error",
+  NO_OWNER: "warning",
 };
 
 /** Why the connection is in its status, and how to fix it (admins only: the server sends no reason to others). */

@@ -49,6 +49,16 @@ describe("the connections screen", () => {
     }
   });
 
+  it("says when no server process holds a connection (scaled out), while another takes it over", async () => {
+    await showPage(() => [aConnection({ id: 4, name: "Support", status: "TIMEOUT", statusReason: "NO_OWNER" })]);
+    const orphan = await screen.findByRole("alert", { name: "Why Support is in this status" });
+    expect(orphan).toHaveTextContent("No server is running this connection");
+    expect(orphan).toHaveTextContent("Another one takes it over within seconds");
+    for (const language of ["pt", "es"]) {
+      expect(i18n.getFixedT(language)("connections.reasons.NO_OWNER.title")).not.toMatch(/NO_OWNER|No server/);
+    }
+  });
+
   it("'check again' on a Cloud connection asks the server to check the token", async () => {
     const { api, user } = await showPage(() => [aCloudConnection({ status: "CONNECTED" })], {
       "POST /api/whatsappsession/:id": { body: {} },
