@@ -25,7 +25,7 @@ interface Action {
 const action = (key: ActionKey, run: () => void, variant: Action["variant"] = "text"): Action => ({ key, run, variant });
 
 /** The ticket header is a size container (see TicketHeader): below this width its actions fold into one menu. */
-export const ACTIONS_FOLD_PX = 600;
+export const ACTIONS_FOLD_PX = 520;
 const INLINE = "ticket-actions-inline";
 const COMPACT = "ticket-actions-compact";
 const COLLAPSE = {
