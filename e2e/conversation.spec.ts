@@ -183,6 +183,8 @@ test("two agents and a simulated customer hold a conversation through the UI", a
   // The contact drawer: number as a tel link.
   await agentA.getByRole("button", { name: `Dados do contato João ${run}` }).click();
   await expect(agentA.getByRole("link", { name: other })).toHaveAttribute("href", `tel:${other}`);
+  // Below 1600 px the drawer lies over the conversation: Escape closes it.
+  await agentA.keyboard.press("Escape");
 
   // New ticket for a contact that does not exist yet: the typed name becomes the contact, the ticket opens.
   await agentA.getByRole("button", { name: "Novo" }).click();

@@ -1,7 +1,11 @@
 import { type InfiniteData, QueryClient } from "@tanstack/react-query";
-import type { Connection, Contact, Queue, Setting, User } from "@zapdesk/core";
+import type { Connection, Contact, Message, Queue, Setting, Ticket, User } from "@zapdesk/core";
 import { describe, expect, it, vi } from "vitest";
+import { messageKeys } from "../features/conversation/api/message-keys";
+import { notificationKeys } from "../features/notifications/api/get-unread-tickets";
+import { ticketKeys } from "../features/tickets/api/ticket-keys";
 import { ADMIN, AGENT } from "../testing/fake-api";
+import { aMessage, aTicket } from "../testing/fixtures";
 import type { Page } from "./list-cache";
 import { queryKeys } from "./query-keys";
 import { listEventHandlers } from "./realtime-cache";
@@ -65,6 +69,48 @@ describe("list events update the cache (spec §4 Lists)", () => {
     expect(client.getQueryData<Contact>(queryKeys.contacts.detail(9))?.extraInfo).toHaveLength(1);
     handlers.contact({ action: "delete", contactId: 9 });
     expect(client.getQueryData(queryKeys.contacts.detail(9))).toBeUndefined();
+  });
+
+  it("an edited contact reaches every ticket and message that shows it: rows, the open ticket, the bell, the chat", () => {
+    const { client, handlers } = setup();
+    const maria = aTicket({ id: 7, contact: { id: 5, name: "Maria", number: "5511988887777", profilePicUrl: "" } });
+    const other = aTicket({ id: 8, contactId: 6, contact: { id: 6, name: "João", number: "5511977776666", profilePicUrl: "" } });
+    const listKey = ticketKeys.list({ status: "open", searchParam: "", showAll: false, queueIds: [] });
+    client.setQueryData(listKey, { pages: [{ tickets: [maria, other], count: 2, hasMore: false }], pageParams: [1] });
+    client.setQueryData(ticketKeys.detail(7), { ...maria, contact: { ...maria.contact, extraInfo: [] } });
+    client.setQueryData(notificationKeys.unread, { tickets: [maria], count: 1 });
+    const fromMaria = aMessage({ id: 1, ticketId: 7, contact: maria.contact });
+    client.setQueryData(messageKeys.list(7), {
+      pages: [{ messages: [fromMaria], ticket: maria, count: 1, hasMore: false }],
+      pageParams: [1],
+    });
+
+    const edited = {
+      ...maria.contact,
+      name: "Maria Silva",
+      email: "",
+      isGroup: false,
+      extraInfo: [{ id: 1, name: "CPF", value: "123" }],
+      createdAt: "2026-01-01T00:00:00.000Z",
+      updatedAt: "2026-01-02T00:00:00.000Z",
+    } satisfies Contact;
+    const untouched = client.getQueryData<{ pages: { tickets: Ticket[] }[] }>(listKey)?.pages[0].tickets[1];
+    handlers.contact({ action: "update", contact: edited });
+
+    const list = client.getQueryData<{ pages: { tickets: Ticket[] }[] }>(listKey);
+    expect(list?.pages[0].tickets.map((t) => t.contact.name)).toEqual(["Maria Silva", "João"]);
+    expect(list?.pages[0].tickets[1]).toBe(untouched);
+    expect(client.getQueryData<Ticket>(ticketKeys.detail(7))?.contact).toEqual({
+      id: 5,
+      name: "Maria Silva",
+      number: "5511988887777",
+      profilePicUrl: "",
+      extraInfo: [{ id: 1, name: "CPF", value: "123" }],
+    });
+    expect(client.getQueryData<{ tickets: Ticket[] }>(notificationKeys.unread)?.tickets[0].contact.name).toBe("Maria Silva");
+    const chat = client.getQueryData<{ pages: { messages: Message[]; ticket: Ticket }[] }>(messageKeys.list(7));
+    expect(chat?.pages[0].messages[0].contact?.name).toBe("Maria Silva");
+    expect(chat?.pages[0].ticket.contact.name).toBe("Maria Silva");
   });
 
   it("upserts and removes queues and connections", () => {

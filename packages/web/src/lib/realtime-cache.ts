@@ -1,5 +1,6 @@
 import type { QueryClient } from "@tanstack/react-query";
 import type { Connection, Contact, Queue, QuickAnswer, RealtimePayloads, Setting, User } from "@zapdesk/core";
+import { refreshContactCopies } from "./contact-copies";
 import { removeFromArray, removeFromPages, textMatches, upsertInArray, upsertInPages } from "./list-cache";
 import { queryKeys } from "./query-keys";
 
@@ -33,6 +34,7 @@ export function listEventHandlers(client: QueryClient, onSelfUpdated?: (user: Us
       client.setQueryData<Contact>(queryKeys.contacts.detail(event.contact.id), (old) =>
         old ? { ...old, ...event.contact } : old,
       );
+      if (event.action === "update") refreshContactCopies(client, event.contact);
     },
     quickAnswer(event) {
       const key = listOf(queryKeys.quickAnswers.all);

@@ -10,13 +10,14 @@ import { type MediaStorage, MediaTooLargeError } from "../../media/storage.js";
 import { storeStream } from "../../media/store-stream.js";
 import type { Publisher } from "../../realtime/publisher.js";
 import type { ContactIdentity } from "../contacts/contact-identity.js";
+import { presentTicket } from "../tickets/tickets.presenter.js";
 import * as ticketsRepo from "../tickets/tickets.repo.js";
 import { scopeOf } from "../tickets/tickets.service.js";
 import { createInboundStore, type Ingest } from "./inbound-store.js";
 import { createUpdateApplier } from "./inbound-updates.js";
 import { presentMessage } from "./messages.presenter.js";
 import * as repo from "./messages.repo.js";
-import { enqueueOutbound } from "./outbound.js";
+import { enqueueOutbound, refreshPreview } from "./outbound.js";
 import { locationBody } from "./queue-menu.js";
 
 export const CALL_REJECTED_NOTICE =
@@ -118,12 +119,15 @@ export function createInboundPipeline(deps: InboundDeps) {
     return stored;
   }
 
-  async function publishUpdated(messageId: number) {
+  /** A changed message, and its ticket too when the change rewrote the ticket's preview. */
+  async function publishUpdated(messageId: number, previewChanged = false) {
     const joined = await repo.findJoinedMessage(db, messageId);
     if (!joined) return;
-    const ticket = await ticketsRepo.findTicket(db, joined.message.ticketId);
+    const ticket = await ticketsRepo.findJoinedTicket(db, joined.message.ticketId);
     if (!ticket) return;
-    deps.events.publishTicket("appMessage", { action: "update", message: presentMessage(joined) }, scopeOf(ticket));
+    const scope = scopeOf(ticket.ticket);
+    deps.events.publishTicket("appMessage", { action: "update", message: presentMessage(joined) }, scope);
+    if (previewChanged) deps.events.publishTicket("ticket", { action: "update", ticket: presentTicket(ticket) }, scope);
   }
 
   /** The media of a stored message, fetched outside the connection's ordered queue. */
@@ -217,10 +221,11 @@ export function createInboundPipeline(deps: InboundDeps) {
         if (!message) return undefined;
         const changes = await changesFor(message, update, tx);
         if (Object.keys(changes).length === 0) return undefined;
-        await repo.updateMessage(tx, message.id, changes);
-        return message.id;
+        const updated = await repo.updateMessage(tx, message.id, changes);
+        const textChanged = changes.isDeleted || changes.body !== undefined;
+        return { id: message.id, previewChanged: !!updated && !!textChanged && (await refreshPreview(tx, updated)) };
       });
-      if (changed !== undefined) await publishUpdated(changed);
+      if (changed !== undefined) await publishUpdated(changed.id, changed.previewChanged);
     },
 
     async onIdentity(_whatsappId: number, mapping: IdentityMapping): Promise<void> {

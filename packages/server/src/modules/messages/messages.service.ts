@@ -20,7 +20,7 @@ import { scopeOf, type TicketService } from "../tickets/tickets.service.js";
 import type { AuthUser } from "../users/users.repo.js";
 import { presentMessage } from "./messages.presenter.js";
 import * as repo from "./messages.repo.js";
-import { enqueueOutbound, newWid } from "./outbound.js";
+import { enqueueOutbound, newWid, refreshPreview } from "./outbound.js";
 import { NO_UPLOAD, type PendingUpload, removeStored, storeUpload, type UploadedMedia } from "./uploads.js";
 
 export interface MessageServiceDeps {
@@ -240,9 +240,13 @@ export function createMessageService(deps: MessageServiceDeps) {
           throw new AppError("ERR_DELETE_WAPP_MSG");
         }
       }
-      await repo.updateMessage(db, id, { isDeleted: true });
+      const previewChanged = await db.transaction(async (tx) => {
+        const deleted = await repo.updateMessage(tx, id, { isDeleted: true });
+        return !!deleted && (await refreshPreview(tx, deleted));
+      });
       const presented = await present(id);
       events.publishTicket("appMessage", { action: "update", message: presented }, scopeOf(ticket));
+      if (previewChanged) await tickets.announce(ticket.id);
       return presented;
     },
 

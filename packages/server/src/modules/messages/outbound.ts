@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { outbox } from "../../db/schema.js";
+import { messages, outbox, tickets } from "../../db/schema.js";
 import * as ticketsRepo from "../tickets/tickets.repo.js";
 import * as repo from "./messages.repo.js";
 
@@ -31,6 +31,7 @@ export interface OutboundInput {
   ticket: ticketsRepo.TicketRow;
   body: string;
   userId?: number | null;
+  /** An automatic message (greeting, queue menu, farewell, protocol notice): never the ticket's preview. */
   fromBot?: boolean;
   quotedMsgId?: number | null;
   media?: { path: string; name: string; mime: string; mediaType: string; asVoice?: boolean };
@@ -44,6 +45,43 @@ export interface OutboundInput {
 export function lastMessageText(body: string, mediaName?: string | null): string {
   const text = body || mediaName || "";
   return text.length > 255 ? `${text.slice(0, 252)}...` : text;
+}
+
+type PreviewSource = Pick<repo.MessageRow, "id" | "body" | "mediaName" | "mediaType" | "createdAt">;
+
+/** The preview of a stored message: its text, else its file name or kind. */
+export function previewOf(message: PreviewSource): string {
+  return lastMessageText(message.body, message.mediaType === "chat" ? "" : (message.mediaName ?? message.mediaType));
+}
+
+const newer = (a: PreviewSource, b: PreviewSource) =>
+  a.createdAt.getTime() > b.createdAt.getTime() || (a.createdAt.getTime() === b.createdAt.getTime() && a.id > b.id);
+
+/**
+ * After `changed` was edited or deleted: when it was the message the preview shows (the newest
+ * one that is neither automatic nor deleted), the preview becomes the newest such message left,
+ * or empty. Returns whether the ticket's preview was rewritten.
+ */
+export async function refreshPreview(tx: Db, changed: repo.MessageRow): Promise<boolean> {
+  const [latest] = await tx
+    .select({
+      id: messages.id,
+      body: messages.body,
+      mediaName: messages.mediaName,
+      mediaType: messages.mediaType,
+      createdAt: messages.createdAt,
+    })
+    .from(messages)
+    .where(and(eq(messages.ticketId, changed.ticketId), eq(messages.fromBot, false), eq(messages.isDeleted, false)))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(1);
+  if (changed.fromBot || (latest && latest.id !== changed.id && newer(latest, changed))) return false;
+  // Not through updateTicket: a deleted message must not move the ticket to the top of the lists.
+  await tx
+    .update(tickets)
+    .set({ lastMessage: latest ? previewOf(latest) : "" })
+    .where(eq(tickets.id, changed.ticketId));
+  return true;
 }
 
 /**
@@ -82,7 +120,7 @@ export async function enqueueOutbound(tx: Db, input: OutboundInput): Promise<rep
   if (!row) throw new Error("outbound message id collision");
   await tx.insert(outbox).values({ messageId: row.id, runAt: at });
   await ticketsRepo.updateTicket(tx, input.ticket.id, {
-    lastMessage: lastMessageText(input.body, input.media?.name),
+    ...(input.fromBot ? {} : { lastMessage: lastMessageText(input.body, input.media?.name) }),
     updatedAt: at,
   });
   return row;

@@ -75,7 +75,8 @@ export function createProtocolService(deps: {
     const protocol = protocolNumber(deps.clock.now(), id);
     await db.transaction(async (tx) => {
       await repo.updateTicket(tx, id, { protocol });
-      await enqueueOutbound(tx, { ticket, body: `Seu protocolo de atendimento é: nº ${protocol}`, userId: actor.id });
+      const notice = `Seu protocolo de atendimento é: nº ${protocol}`;
+      await enqueueOutbound(tx, { ticket, body: notice, userId: actor.id, fromBot: true });
     });
     deps.notifyOutbox();
     const url = (await getSettingValue(db, "protocolWebhookUrl")) ?? "";

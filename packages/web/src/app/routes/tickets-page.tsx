@@ -13,7 +13,7 @@ import { MessageInput, MessagesList } from "../../features/conversation";
 import { ContactDrawer, TicketHeader, TicketsManager, ticketKeys, useTicket, useTicketMovedAway } from "../../features/tickets";
 
 /** The open ticket: header and drawer from tickets, messages and composer from conversation. */
-function TicketPane({ ticketId, narrow }: { ticketId: number; narrow: boolean }) {
+function TicketPane({ ticketId, narrow, roomy }: { ticketId: number; narrow: boolean; roomy: boolean }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const client = useQueryClient();
@@ -60,6 +60,7 @@ function TicketPane({ ticketId, narrow }: { ticketId: number; narrow: boolean })
         contact={ticket.contact}
         provider={ticket.whatsapp?.provider}
         onEdit={() => setEditing(true)}
+        overlay={!roomy}
       />
       <ContactModal
         open={editing}
@@ -80,6 +81,8 @@ export default function TicketsPage() {
   const { ticketId } = useParams();
   const id = ticketId && /^\d+$/.test(ticketId) ? Number(ticketId) : undefined;
   const wide = useMediaQuery("(min-width:900px)", { noSsr: true });
+  // Menu, list, a conversation of a sane width and the 320 px contact drawer side by side need this much.
+  const roomy = useMediaQuery("(min-width:1600px)", { noSsr: true });
   return (
     <Box sx={{ display: "flex", height: "100%", p: { xs: 0, md: 1 }, gap: 1 }}>
       {(wide || !id) && (
@@ -90,7 +93,7 @@ export default function TicketsPage() {
       {(wide || id) && (
         <Paper square variant="outlined" sx={{ flex: 1, minWidth: 0, overflow: "hidden" }}>
           {id ? (
-            <TicketPane key={id} ticketId={id} narrow={!wide} />
+            <TicketPane key={id} ticketId={id} narrow={!wide} roomy={roomy} />
           ) : (
             <Box sx={{ display: "grid", placeItems: "center", height: "100%" }}>
               <Typography color="text.secondary">{t("ticketsManager.noTicketSelected")}</Typography>

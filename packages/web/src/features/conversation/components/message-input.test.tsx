@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import type { Message } from "@zapdesk/core";
+import { DEBOUNCE_MS, type Message } from "@zapdesk/core";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { AGENT, fakeApi, signedInAs } from "../../../testing/fake-api";
 import { renderWithProviders } from "../../../testing/render";
@@ -80,6 +80,23 @@ describe("the composer keys (spec §5)", () => {
     expect(input).toHaveValue("Hello! How can I help you today?");
     expect(screen.queryByRole("option")).toBeNull();
     expect(sends(api)).toHaveLength(0);
+  });
+
+  it("looks quick answers up once per pause in typing, not once per keystroke", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const api = setup();
+      const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+      const input = await screen.findByRole("textbox", { name: /mensagem/i });
+      const lookups = () => api.callsTo("GET", "/api/quickAnswers").map((c) => c.query.get("searchParam"));
+      await user.type(input, "/hello");
+      expect(lookups()).toEqual([]);
+      await vi.advanceTimersByTimeAsync(DEBOUNCE_MS);
+      expect(await screen.findByRole("option", { name: /^hello - / })).toBeInTheDocument();
+      expect(lookups()).toEqual(["hello"]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("a ticket that is not open takes no message and says why", async () => {

@@ -84,9 +84,16 @@ export function MessageMedia({ message }: { message: Message }) {
   if (message.mediaType === "audio") {
     return (
       // Voice notes and customer audio come without captions.
-      <audio controls src={url} aria-label={t("conversation.media.audio")}>
+      // The browser's player is ~300 px wide: it shrinks with the bubble on a phone instead of overflowing it.
+      <Box
+        component="audio"
+        controls
+        src={url}
+        aria-label={t("conversation.media.audio")}
+        sx={{ display: "block", width: 300, maxWidth: "100%" }}
+      >
         <track kind="captions" />
-      </audio>
+      </Box>
     );
   }
   if (message.mediaType === "video") {

@@ -1,4 +1,4 @@
-import { screen } from "@testing-library/react";
+import { act, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ConnectionProvider } from "@zapdesk/core";
 import { describe, expect, it } from "vitest";
@@ -31,5 +31,35 @@ describe("the message menu offers what the connection can do", () => {
   it("the Cloud API cannot: no delete, only reply", async () => {
     await openMenu("cloud");
     expect(screen.queryByRole("menuitem", { name: "Delete" })).toBeNull();
+  });
+});
+
+describe("older messages", () => {
+  it("are asked for once per page, however many scroll events come before the page arrives", async () => {
+    let release = () => {};
+    const page = (pageNumber: number) => ({
+      messages: [aMessage({ id: 100 - pageNumber, body: `message of page ${pageNumber}` })],
+      ticket: aTicket(),
+      count: 2,
+      hasMore: pageNumber === 1,
+    });
+    const api = fakeApi({
+      "GET /api/messages/:ticketId": async (request) => {
+        const pageNumber = Number(request.query.get("pageNumber"));
+        if (pageNumber > 1) await new Promise<void>((resolve) => (release = resolve));
+        return { body: page(pageNumber) };
+      },
+    });
+    signedInAs(api, AGENT);
+    renderWithProviders(<MessagesList ticketId={7} isGroup={false} provider="baileys" onReply={() => {}} />);
+    await screen.findByText("message of page 1");
+    const log = screen.getByRole("log");
+    act(() => {
+      for (let i = 0; i < 3; i++) log.dispatchEvent(new Event("scroll"));
+    });
+    const pagesAsked = () => api.callsTo("GET", "/api/messages/7").map((c) => c.query.get("pageNumber"));
+    await act(async () => release());
+    await screen.findByText("message of page 2");
+    expect(pagesAsked()).toEqual(["1", "2"]);
   });
 });

@@ -35,6 +35,7 @@ export function MessagesList({ ticketId, isGroup, provider, onReply }: MessagesL
   const scrollRef = useRef<HTMLDivElement>(null);
   const anchor = useRef<{ height: number; top: number; loadingOlder: boolean }>({ height: 0, top: 0, loadingOlder: false });
   const stickToBottom = useRef(true);
+  const fetchingOlder = useRef(false);
   const [menu, setMenu] = useState<{ message: Message; anchor: HTMLElement } | null>(null);
 
   // After older messages were prepended, keep the same message under the eye; else follow the newest.
@@ -53,9 +54,13 @@ export function MessagesList({ ticketId, isGroup, provider, onReply }: MessagesL
     const element = scrollRef.current;
     if (!element) return;
     stickToBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < 80;
-    if (element.scrollTop < LOAD_OLDER_WITHIN_PX && query.hasNextPage && !query.isFetchingNextPage) {
+    // Scroll events come faster than renders: the ref, not the rendered state, says a page is on its way.
+    if (element.scrollTop < LOAD_OLDER_WITHIN_PX && query.hasNextPage && !fetchingOlder.current) {
+      fetchingOlder.current = true;
       anchor.current = { height: element.scrollHeight, top: element.scrollTop, loadingOlder: true };
-      query.fetchNextPage();
+      void query.fetchNextPage({ cancelRefetch: false }).finally(() => {
+        fetchingOlder.current = false;
+      });
     }
   };
 

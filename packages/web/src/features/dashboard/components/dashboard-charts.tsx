@@ -4,6 +4,7 @@ import type { Dashboard } from "@zapdesk/core";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { countTicks } from "../utils/count-axis";
 
 function ChartCard({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -22,12 +23,14 @@ function ChartCard({ title, children }: { title: string; children: ReactNode }) 
 }
 
 function Bars({ data, name }: { data: { label: string; count: number }[]; name: string }) {
+  // Our own ticks: the library's "nice" domain drew a count of 1 on a 0–4 axis.
+  const ticks = countTicks(data.map((d) => d.count));
   return (
     <ResponsiveContainer width="100%" height="100%">
       <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -20 }}>
         <CartesianGrid strokeDasharray="3 3" />
         <XAxis dataKey="label" />
-        <YAxis allowDecimals={false} />
+        <YAxis allowDecimals={false} domain={[0, ticks[ticks.length - 1]]} ticks={ticks} interval={0} />
         <Tooltip />
         <Bar dataKey="count" name={name} fill="#2576d2" />
       </BarChart>

@@ -1,6 +1,7 @@
-import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import i18n from "../../../lib/i18n";
 import { ADMIN, fakeApi, signedInAs } from "../../../testing/fake-api";
 import { renderWithProviders } from "../../../testing/render";
 import DashboardPage from "./dashboard-page";
@@ -29,9 +30,27 @@ describe("the dashboard", () => {
     expect(first.query.get("tz")).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
     expect(first.query.get("month")).toMatch(/^\d{4}-\d{2}$/);
 
-    fireEvent.change(screen.getByLabelText("Mês"), { target: { value: "2026-02" } });
+    const user = userEvent.setup();
+    await user.selectOptions(screen.getByRole("combobox", { name: "Mês" }), "fevereiro");
+    await user.selectOptions(screen.getByRole("combobox", { name: "Ano" }), "2026");
     expect(api.callsTo("GET", "/api/dashboard").some((c) => c.query.get("month") === "2026-02")).toBe(false);
-    await userEvent.setup().click(screen.getByRole("button", { name: "Clique aqui" }));
+    await user.click(screen.getByRole("button", { name: "Clique aqui" }));
     await waitFor(() => expect(within(screen.getByRole("group", { name: "Em Atendimento" })).getByText("11")).toBeVisible());
+  });
+
+  afterEach(() => i18n.changeLanguage("pt"));
+
+  it("names the months in the interface's language, whatever the browser's", async () => {
+    const api = fakeApi({ "GET /api/dashboard": { body: answer(1) } });
+    signedInAs(api, ADMIN);
+    await i18n.changeLanguage("es");
+    renderWithProviders(<DashboardPage />);
+    const month = await screen.findByRole("combobox", { name: "Mes" });
+    const names = within(month)
+      .getAllByRole("option")
+      .map((o) => o.textContent);
+    expect(names).toHaveLength(12);
+    expect(names.slice(0, 3)).toEqual(["enero", "febrero", "marzo"]);
+    expect(navigator.language).not.toMatch(/^es/);
   });
 });

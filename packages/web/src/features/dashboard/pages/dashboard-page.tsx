@@ -1,13 +1,12 @@
 import Box from "@mui/material/Box";
-import Button from "@mui/material/Button";
 import CircularProgress from "@mui/material/CircularProgress";
 import Paper from "@mui/material/Paper";
 import Stack from "@mui/material/Stack";
-import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { currentMonth, useDashboard } from "../api/get-dashboard";
+import { MonthPicker } from "../components/month-picker";
 
 const DashboardCharts = lazy(() => import("../components/dashboard-charts"));
 
@@ -27,24 +26,9 @@ function CountCard({ label, value, color }: { label: string; value: number; colo
 /** Spec §2 Dashboard: three count cards and four bar charts. */
 export default function DashboardPage() {
   const { t } = useTranslation();
-  const [draftMonth, setDraftMonth] = useState(currentMonth);
   const [month, setMonth] = useState(currentMonth);
   const { data, isLoading } = useDashboard(month);
-
-  const monthSelect = (
-    <Stack direction="row" spacing={1} sx={{ mb: 1, alignItems: "center" }}>
-      <TextField
-        type="month"
-        size="small"
-        value={draftMonth}
-        onChange={(e) => setDraftMonth(e.target.value)}
-        slotProps={{ htmlInput: { "aria-label": t("dashboard.month") } }}
-      />
-      <Button variant="contained" size="small" disabled={!draftMonth} onClick={() => setMonth(draftMonth)}>
-        {t("dashboard.apply")}
-      </Button>
-    </Stack>
-  );
+  const monthSelect = <MonthPicker value={month} onApply={setMonth} />;
 
   return (
     <Box component="section" aria-label={t("dashboard.title")} sx={{ p: 2, height: "100%", overflowY: "auto" }}>

@@ -4,9 +4,17 @@ import { api } from "../../../lib/api-client";
 
 export const notificationKeys = { unread: ["notifications", "unread"] as const };
 
+/** The bell: the first page of unread tickets, and how many there are in all (the server's `count`). */
+export interface UnreadTickets {
+  tickets: Ticket[];
+  count: number;
+}
+
 /** The user's own and unassigned tickets with unread messages (the bell's list). */
-export const getUnreadTickets = async () =>
-  (await api.get<{ tickets: Ticket[] }>("/tickets", { withUnreadMessages: true, showAll: false })).tickets;
+export async function getUnreadTickets(): Promise<UnreadTickets> {
+  const page = await api.get<{ tickets: Ticket[]; count: number }>("/tickets", { withUnreadMessages: true, showAll: false });
+  return { tickets: page.tickets, count: page.count };
+}
 
 export function useUnreadTickets() {
   return useQuery({ queryKey: notificationKeys.unread, queryFn: getUnreadTickets, staleTime: Number.POSITIVE_INFINITY });

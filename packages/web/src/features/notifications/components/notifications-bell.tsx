@@ -21,7 +21,9 @@ import { notificationsSupported } from "../utils/alert";
 export function NotificationsBell() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { data: tickets = [] } = useUnreadTickets();
+  const { data } = useUnreadTickets();
+  const tickets = data?.tickets ?? [];
+  const count = data?.count ?? 0;
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [permission, setPermission] = useState(() => (notificationsSupported() ? Notification.permission : "denied"));
 
@@ -30,12 +32,8 @@ export function NotificationsBell() {
 
   return (
     <>
-      <IconButton
-        color="inherit"
-        aria-label={t("notifications.bell", { count: tickets.length })}
-        onClick={(e) => setAnchor(e.currentTarget)}
-      >
-        <Badge badgeContent={tickets.length} color="secondary" data-testid="notifications-count">
+      <IconButton color="inherit" aria-label={t("notifications.bell", { count })} onClick={(e) => setAnchor(e.currentTarget)}>
+        <Badge badgeContent={count} color="secondary" data-testid="notifications-count">
           <NotificationsIcon />
         </Badge>
       </IconButton>

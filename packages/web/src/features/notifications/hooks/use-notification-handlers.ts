@@ -1,13 +1,11 @@
 import { useQueryClient } from "@tanstack/react-query";
-import type { RealtimePayloads, Ticket } from "@zapdesk/core";
+import type { RealtimePayloads } from "@zapdesk/core";
 import { useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useAuth } from "../../../lib/auth";
-import { notificationKeys } from "../api/get-unread-tickets";
 import { playChime, showBrowserNotification } from "../utils/alert";
 import { shouldNotify } from "../utils/should-notify";
-
-const without = (list: Ticket[] | undefined, id: number) => list?.filter((t) => t.id !== id);
+import { dropUnread, raiseUnread, refreshUnread } from "../utils/unread-cache";
 
 /**
  * `ticket` and `appMessage` events for the bell: its list follows the unread tickets and a
@@ -27,12 +25,11 @@ export function useNotificationHandlers(options: { openTicketId?: number; onOpen
         if (event.action === "update") {
           const { ticket } = event;
           const stillMine = ticket.unreadMessages > 0 && (ticket.userId === null || ticket.userId === userId);
-          client.setQueryData<Ticket[]>(notificationKeys.unread, (list) =>
-            stillMine ? list?.map((x) => (x.id === ticket.id ? ticket : x)) : without(list, ticket.id),
-          );
+          if (stillMine) refreshUnread(client, ticket);
+          else dropUnread(client, ticket.id);
           return;
         }
-        client.setQueryData<Ticket[]>(notificationKeys.unread, (list) => without(list, event.ticketId));
+        dropUnread(client, event.ticketId);
       },
       appMessage(event: RealtimePayloads["appMessage"]) {
         if (event.action !== "create") return;
@@ -43,7 +40,7 @@ export function useNotificationHandlers(options: { openTicketId?: number; onOpen
           pageVisible: document.visibilityState === "visible",
         };
         if (!shouldNotify(message, ticket, context)) return;
-        client.setQueryData<Ticket[]>(notificationKeys.unread, (list) => [ticket, ...(without(list, ticket.id) ?? [])]);
+        raiseUnread(client, ticket);
         showBrowserNotification(
           t("notifications.newMessage", { name: ticket.contact.name }),
           message.body,

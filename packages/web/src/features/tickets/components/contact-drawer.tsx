@@ -21,21 +21,28 @@ interface ContactDrawerProps {
   /** The ticket's kind of connection: no profile picture where it cannot fetch one. */
   provider?: ConnectionProvider | null;
   onEdit(): void;
+  /** Over the conversation instead of beside it: where the screen has no room for both. */
+  overlay?: boolean;
 }
 
 /** Spec §2: 320 px, name, number as a tel link (a private LID identity has none), edit, extra info. */
-export function ContactDrawer({ open, onClose, contact, provider, onEdit }: ContactDrawerProps) {
+export function ContactDrawer({ open, onClose, contact, provider, onEdit, overlay = false }: ContactDrawerProps) {
   const { t } = useTranslation();
   return (
     <Drawer
       anchor="right"
-      variant="persistent"
+      variant={overlay ? "temporary" : "persistent"}
       open={open}
-      sx={{
-        width: open ? CONTACT_DRAWER_WIDTH : 0,
-        flexShrink: 0,
-        "& .MuiDrawer-paper": { width: CONTACT_DRAWER_WIDTH, position: "relative" },
-      }}
+      onClose={onClose}
+      sx={
+        overlay
+          ? { zIndex: "modal", "& .MuiDrawer-paper": { width: CONTACT_DRAWER_WIDTH, maxWidth: "100%" } }
+          : {
+              width: open ? CONTACT_DRAWER_WIDTH : 0,
+              flexShrink: 0,
+              "& .MuiDrawer-paper": { width: CONTACT_DRAWER_WIDTH, position: "relative" },
+            }
+      }
       slotProps={{ paper: { "aria-label": t("tickets.contactDrawer.title") } as object }}
     >
       <Toolbar variant="dense" sx={{ gap: 1 }}>

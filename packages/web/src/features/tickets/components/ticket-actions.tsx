@@ -1,4 +1,5 @@
 import MoreVertIcon from "@mui/icons-material/MoreVert";
+import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import IconButton from "@mui/material/IconButton";
 import Menu from "@mui/material/Menu";
@@ -15,6 +16,28 @@ import { useDeleteTicket, useProtocol } from "../api/ticket-commands";
 import { ticketChanges, useUpdateTicket } from "../api/update-ticket";
 import { TransferTicketModal } from "./transfer-ticket-modal";
 
+type ActionKey = "accept" | "return" | "resolve" | "protocol" | "reopen" | "transfer" | "delete";
+interface Action {
+  key: ActionKey;
+  run(): void;
+  variant: "text" | "contained" | "outlined";
+}
+const action = (key: ActionKey, run: () => void, variant: Action["variant"] = "text"): Action => ({ key, run, variant });
+
+/** The ticket header is a size container (see TicketHeader): below this width its actions fold into one menu. */
+export const ACTIONS_FOLD_PX = 520;
+const INLINE = "ticket-actions-inline";
+const COMPACT = "ticket-actions-compact";
+const COLLAPSE = {
+  display: "flex",
+  alignItems: "center",
+  [`& .${COMPACT}`]: { display: "none" },
+  [`@container ticket-header (max-width: ${ACTIONS_FOLD_PX}px)`]: {
+    [`& .${INLINE}`]: { display: "none" },
+    [`& .${COMPACT}`]: { display: "inline-flex" },
+  },
+} as const;
+
 /** The buttons of spec §4 for the ticket's status; Delete is for admins only (spec §6). */
 export function TicketActions({ ticket }: { ticket: Ticket }) {
   const { t } = useTranslation();
@@ -23,7 +46,7 @@ export function TicketActions({ ticket }: { ticket: Ticket }) {
   const update = useUpdateTicket();
   const remove = useDeleteTicket();
   const protocol = useProtocol();
-  const [menu, setMenu] = useState<HTMLElement | null>(null);
+  const [menu, setMenu] = useState<{ anchor: HTMLElement; compact: boolean } | null>(null);
   const [transferOpen, setTransferOpen] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
@@ -37,57 +60,58 @@ export function TicketActions({ ticket }: { ticket: Ticket }) {
       onSuccess: (result) => setNotice(t("tickets.protocol.done", { protocol: result.protocol })),
     });
 
+  // The buttons of the status, and what the options menu holds; a narrow header shows all in one menu.
+  const primary: Action[] = [];
+  if (ticket.status === "pending") primary.push(action("accept", () => change(ticketChanges.accept(user.id)), "contained"));
+  if (ticket.status === "open") {
+    primary.push(action("return", () => change(ticketChanges.return())));
+    primary.push(action("resolve", () => change(ticketChanges.resolve(user.id)), "contained"));
+    primary.push(action("protocol", runProtocol, "outlined"));
+  }
+  if (ticket.status === "closed") primary.push(action("reopen", () => change(ticketChanges.reopen(user.id)), "contained"));
+  const secondary: Action[] = [];
+  if (ticket.status !== "closed") secondary.push(action("transfer", () => setTransferOpen(true)));
+  if (canDelete) secondary.push(action("delete", () => setConfirmDelete(true)));
+  const listed = menu?.compact ? [...primary, ...secondary] : secondary;
+
   return (
-    <Stack direction="row" spacing={1} sx={{ alignItems: "center", flexWrap: "wrap" }}>
-      {ticket.status === "pending" && (
-        <Button size="small" variant="contained" disabled={busy} onClick={() => change(ticketChanges.accept(user.id))}>
-          {t("tickets.buttons.accept")}
-        </Button>
-      )}
-      {ticket.status === "open" && (
-        <>
-          <Button size="small" disabled={busy} onClick={() => change(ticketChanges.return())}>
-            {t("tickets.buttons.return")}
+    <Box sx={COLLAPSE}>
+      <Stack className={INLINE} direction="row" spacing={1} sx={{ alignItems: "center", flexWrap: "nowrap" }}>
+        {primary.map((a) => (
+          <Button key={a.key} size="small" variant={a.variant} disabled={busy} onClick={a.run} sx={{ whiteSpace: "nowrap" }}>
+            {t(`tickets.buttons.${a.key}`)}
           </Button>
-          <Button size="small" variant="contained" disabled={busy} onClick={() => change(ticketChanges.resolve(user.id))}>
-            {t("tickets.buttons.resolve")}
-          </Button>
-          <Button size="small" variant="outlined" disabled={busy} onClick={runProtocol}>
-            {t("tickets.buttons.protocol")}
-          </Button>
-        </>
-      )}
-      {ticket.status === "closed" && (
-        <Button size="small" variant="contained" disabled={busy} onClick={() => change(ticketChanges.reopen(user.id))}>
-          {t("tickets.buttons.reopen")}
-        </Button>
-      )}
-      {(ticket.status !== "closed" || canDelete) && (
-        <IconButton aria-label={t("tickets.buttons.options")} onClick={(e) => setMenu(e.currentTarget)}>
-          <MoreVertIcon />
-        </IconButton>
-      )}
-      <Menu anchorEl={menu} open={!!menu} onClose={() => setMenu(null)}>
-        {ticket.status !== "closed" && (
+        ))}
+        {secondary.length > 0 && (
+          <IconButton
+            aria-label={t("tickets.buttons.options")}
+            onClick={(e) => setMenu({ anchor: e.currentTarget, compact: false })}
+          >
+            <MoreVertIcon />
+          </IconButton>
+        )}
+      </Stack>
+      <IconButton
+        className={COMPACT}
+        aria-label={t("tickets.buttons.actions")}
+        aria-haspopup="menu"
+        onClick={(e) => setMenu({ anchor: e.currentTarget, compact: true })}
+      >
+        <MoreVertIcon />
+      </IconButton>
+      <Menu anchorEl={menu?.anchor} open={!!menu} onClose={() => setMenu(null)}>
+        {listed.map((a) => (
           <MenuItem
+            key={a.key}
+            disabled={busy && primary.includes(a)}
             onClick={() => {
               setMenu(null);
-              setTransferOpen(true);
+              a.run();
             }}
           >
-            {t("tickets.buttons.transfer")}
+            {t(`tickets.buttons.${a.key}`)}
           </MenuItem>
-        )}
-        {canDelete && (
-          <MenuItem
-            onClick={() => {
-              setMenu(null);
-              setConfirmDelete(true);
-            }}
-          >
-            {t("tickets.buttons.delete")}
-          </MenuItem>
-        )}
+        ))}
       </Menu>
       <TransferTicketModal ticketId={ticket.id} open={transferOpen} onClose={() => setTransferOpen(false)} />
       <ConfirmDialog
@@ -105,6 +129,6 @@ export function TicketActions({ ticket }: { ticket: Ticket }) {
           navigate("/tickets");
         }}
       />
-    </Stack>
+    </Box>
   );
 }

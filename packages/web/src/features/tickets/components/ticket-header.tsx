@@ -21,7 +21,12 @@ interface TicketHeaderProps {
 export function TicketHeader({ ticket, onOpenContact, onBack }: TicketHeaderProps) {
   const { t } = useTranslation();
   return (
-    <Paper square variant="outlined" sx={{ display: "flex", alignItems: "center", gap: 1, p: 1, flexWrap: "wrap" }}>
+    // A size container: the actions fold into a menu when the header, not the window, is narrow.
+    <Paper
+      square
+      variant="outlined"
+      sx={{ display: "flex", alignItems: "center", gap: 1, p: 1, containerType: "inline-size", containerName: "ticket-header" }}
+    >
       {onBack && (
         <IconButton aria-label={t("tickets.header.back")} onClick={onBack}>
           <ArrowBackIcon />
