@@ -42,8 +42,46 @@ export interface Stored {
   moved?: { from: TicketScope; to: TicketScope };
 }
 
+/** The message row of an inbound item. */
+export function messageValues(
+  whatsappId: number,
+  ticketId: number,
+  contactId: number | null,
+  item: Ingest,
+  quotedId?: number,
+): repo.NewMessage {
+  return {
+    wid: item.wid,
+    whatsappId,
+    ticketId,
+    contactId,
+    body: item.body,
+    fromMe: item.fromMe,
+    read: item.fromMe,
+    ack: item.fromMe ? 1 : 0,
+    mediaType: item.type,
+    mediaPath: item.media?.path ?? null,
+    mediaName: item.media?.name ?? item.failedMedia?.name ?? null,
+    mediaMime: item.media?.mime ?? item.failedMedia?.mime ?? null,
+    mediaError: item.mediaError ?? null,
+    quotedMsgId: quotedId ?? null,
+    raw: item.raw ?? null,
+    createdAt: item.timestamp,
+  };
+}
+
+/** The ticket's preview after an inbound item: its text, else its file name or kind. */
+export function previewOfIngest(item: Ingest): string {
+  return lastMessageText(item.body, item.media?.name ?? (item.type !== "chat" ? item.type : ""));
+}
+
 /** Thrown inside the transaction when the message is already stored: everything it wrote is rolled back. */
 class Duplicate extends Error {}
+
+/** A person's name is the agents' to edit, unless nobody named them yet (the name is still the bare number). */
+export const personNameOnConflict = {
+  name: sql`case when ${contacts.name} = ${contacts.number} then excluded.name else ${contacts.name} end`,
+};
 
 /** Insert or lock the contact row; locking it serialises every message of one chat, so bursts make one ticket. */
 async function upsertContact(tx: Db, number: string, name: string, isGroup: boolean) {
@@ -57,7 +95,7 @@ async function upsertContact(tx: Db, number: string, name: string, isGroup: bool
       set: isGroup
         ? // Without a subject (metadata slow, or a replay before connecting) the group keeps its name.
           { name: sql`case when excluded.name = excluded.number then ${contacts.name} else excluded.name end` }
-        : { name: sql`case when ${contacts.name} = ${contacts.number} then excluded.name else ${contacts.name} end` },
+        : personNameOnConflict,
     })
     .returning();
   return row;
@@ -153,30 +191,12 @@ export function createInboundStore(deps: { db: Db; clock: Clock; identity: Conta
         if (!ticket) throw new Error("ticket not created");
 
         const quoted = item.quotedWid ? await repo.findMessageByWid(tx, whatsappId, item.quotedWid) : undefined;
-        const message = await repo.insertMessage(tx, {
-          wid: item.wid,
-          whatsappId,
-          ticketId: ticket.id,
-          contactId: author?.id ?? null,
-          body: item.body,
-          fromMe: item.fromMe,
-          read: item.fromMe,
-          ack: item.fromMe ? 1 : 0,
-          mediaType: item.type,
-          mediaPath: item.media?.path ?? null,
-          mediaName: item.media?.name ?? item.failedMedia?.name ?? null,
-          mediaMime: item.media?.mime ?? item.failedMedia?.mime ?? null,
-          mediaError: item.mediaError ?? null,
-          quotedMsgId: quoted?.id ?? null,
-          raw: item.raw ?? null,
-          createdAt: item.timestamp,
-        });
+        const message = await repo.insertMessage(tx, messageValues(whatsappId, ticket.id, author?.id ?? null, item, quoted?.id));
         // Stored by a concurrent copy since the check above: undo the ticket work too.
         if (!message) throw new Duplicate();
 
-        const mediaLabel = item.media?.name ?? (item.type !== "chat" ? item.type : "");
         ticket = await ticketsRepo.updateTicket(tx, ticket.id, {
-          lastMessage: lastMessageText(item.body, mediaLabel),
+          lastMessage: previewOfIngest(item),
           ...(item.fromMe
             ? {}
             : {

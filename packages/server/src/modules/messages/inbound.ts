@@ -13,6 +13,8 @@ import type { ContactIdentity } from "../contacts/contact-identity.js";
 import { presentTicket } from "../tickets/tickets.presenter.js";
 import * as ticketsRepo from "../tickets/tickets.repo.js";
 import { scopeOf } from "../tickets/tickets.service.js";
+import { type BatchStored, isBatchable, NotBatchable, storeBatch } from "./inbound-batch.js";
+import { createBatchQueue } from "./inbound-queue.js";
 import { createInboundStore, type Ingest } from "./inbound-store.js";
 import { createUpdateApplier } from "./inbound-updates.js";
 import { presentMessage } from "./messages.presenter.js";
@@ -42,6 +44,15 @@ export interface InboundDeps {
 const SETTINGS_TTL_MS = 1000;
 /** Media downloads run beside the connection's ordered events, a few at a time. */
 const DOWNLOADS_AT_ONCE = 3;
+/** Most messages of one connection written in one transaction. */
+const BATCH_MAX = 200;
+
+/** A channel message on its way to the store: what is stored, and the media to fetch afterwards. */
+interface Arrival {
+  item: Ingest;
+  message: InboundMessage;
+  download: boolean;
+}
 
 async function loadSettings(db: Db) {
   const rows = await db
@@ -175,6 +186,91 @@ export function createInboundPipeline(deps: InboundDeps) {
     })().catch((error) => logger.debug({ err: error }, "profile picture fetch failed"));
   }
 
+  /** The media of a stored message is fetched beside the queue, a few at a time. */
+  function scheduleDownload(messageId: number, message: InboundMessage) {
+    downloads.run(() =>
+      download(messageId, message).catch((error) => logger.error({ err: error, messageId }, "could not store media")),
+    );
+  }
+
+  function arrivalOf(message: InboundMessage): Arrival {
+    let body = message.body;
+    if (message.type === "location" && message.location) body = locationBody(message.location);
+    if (message.type === "vcard" && message.vcard) body = message.vcard;
+    const media = message.media;
+    const tooLarge = media?.size !== undefined && media.size > deps.mediaMaxBytes;
+    const item: Ingest = {
+      wid: message.wid,
+      chat: message.chat,
+      isGroup: message.isGroup,
+      groupName: message.groupName,
+      sender: message.sender,
+      fromMe: message.fromMe,
+      timestamp: message.timestamp,
+      type: message.type,
+      body,
+      mediaError: media ? (tooLarge ? MEDIA_STATE.tooLarge : MEDIA_STATE.pending) : undefined,
+      failedMedia: media ? { name: media.filename ?? null, mime: media.mimetype } : undefined,
+      quotedWid: message.quotedWid,
+      raw: message.raw,
+    };
+    return { item, message, download: !!media && !tooLarge };
+  }
+
+  /** One message through the full per-message path (anything the batch does not cover). */
+  async function storeOne(whatsappId: number, arrival: Arrival): Promise<void> {
+    const stored = await ingest(whatsappId, arrival.item);
+    if (stored && arrival.download) scheduleDownload(stored.messageIds[0], arrival.message);
+  }
+
+  /** Consecutive plain customer messages of a connection, in one transaction; events from the rows in hand. */
+  async function storeMany(whatsappId: number, batch: Arrival[]): Promise<void[]> {
+    if (batch.length === 1) return [await storeOne(whatsappId, batch[0])];
+    const config = await readSettings();
+    const stored = await storeBatch(
+      db,
+      deps.clock,
+      whatsappId,
+      batch.map((a) => a.item),
+      config.windowSeconds,
+    );
+    publishBatch(stored);
+    stored.forEach((row, i) => {
+      if (!row) return;
+      if (batch[i].download) scheduleDownload(row.message.message.id, batch[i].message);
+      fetchPicture(whatsappId, row.ticket.contact.id, row.ticket.contact.number, false);
+    });
+    return batch.map(() => undefined);
+  }
+
+  /** Moves first, then each message with its ticket as it now is, then each ticket once. */
+  function publishBatch(stored: (BatchStored | undefined)[]) {
+    const rows = stored.filter((row): row is BatchStored => !!row);
+    for (const { ticket, moved } of rows) if (moved) deps.events.ticketMoved(ticket.ticket.id, moved.from, moved.to);
+    const presented = new Map(rows.map((row) => [row.ticket.ticket.id, presentTicket(row.ticket)]));
+    for (const row of rows) {
+      const ticket = presented.get(row.ticket.ticket.id) as ReturnType<typeof presentTicket>;
+      deps.events.publishTicket(
+        "appMessage",
+        { action: "create", message: presentMessage(row.message), ticket, contact: ticket.contact },
+        scopeOf(ticket),
+      );
+    }
+    for (const ticket of presented.values()) {
+      deps.events.publishTicket("ticket", { action: "update", ticket }, scopeOf(ticket));
+    }
+  }
+
+  const arrivals = createBatchQueue<Arrival, void>({
+    maxBatch: BATCH_MAX,
+    batchable: (arrival) => isBatchable(arrival.item),
+    runBatch: storeMany,
+    runOne: storeOne,
+    onBatchFailed: (error, size) => {
+      if (!(error instanceof NotBatchable)) logger.warn({ err: error, size }, "batch not stored, storing one by one");
+    },
+  });
+
   return {
     /** An admin changed a setting here: read it afresh for the next message. */
     settingsChanged(): void {
@@ -182,35 +278,14 @@ export function createInboundPipeline(deps: InboundDeps) {
     },
 
     /** Resolves once every media download started so far has finished (tests, shutdown). */
-    idle: () => downloads.idle(),
+    idle: async () => {
+      await arrivals.idle();
+      await downloads.idle();
+    },
 
+    /** Resolves once the message is stored (its batch committed): only then may its source be acknowledged. */
     async onMessage(whatsappId: number, message: InboundMessage): Promise<void> {
-      let body = message.body;
-      if (message.type === "location" && message.location) body = locationBody(message.location);
-      if (message.type === "vcard" && message.vcard) body = message.vcard;
-      const media = message.media;
-      const tooLarge = media?.size !== undefined && media.size > deps.mediaMaxBytes;
-      const stored = await ingest(whatsappId, {
-        wid: message.wid,
-        chat: message.chat,
-        isGroup: message.isGroup,
-        groupName: message.groupName,
-        sender: message.sender,
-        fromMe: message.fromMe,
-        timestamp: message.timestamp,
-        type: message.type,
-        body,
-        mediaError: media ? (tooLarge ? MEDIA_STATE.tooLarge : MEDIA_STATE.pending) : undefined,
-        failedMedia: media ? { name: media.filename ?? null, mime: media.mimetype } : undefined,
-        quotedWid: message.quotedWid,
-        raw: message.raw,
-      });
-      if (stored && media && !tooLarge) {
-        const messageId = stored.messageIds[0];
-        downloads.run(() =>
-          download(messageId, message).catch((error) => logger.error({ err: error, messageId }, "could not store media")),
-        );
-      }
+      await arrivals.push(whatsappId, arrivalOf(message));
     },
 
     async onUpdate(whatsappId: number, update: MessageUpdate): Promise<void> {

@@ -1,0 +1,264 @@
+import { and, eq, gte, inArray, or, type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.js";
+import { contacts, messages, queues, tickets, users } from "../../db/schema.js";
+import type { Clock } from "../../lib/clock.js";
+import { withoutNul } from "../../lib/pg-safe.js";
+import type { TicketScope } from "../../realtime/publisher.js";
+import { findConnection } from "../connections/connections.repo.js";
+import { isLidAddress } from "../contacts/contact-identity.js";
+import type { JoinedTicket, TicketRow } from "../tickets/tickets.repo.js";
+import { type Ingest, messageValues, personNameOnConflict, previewOfIngest } from "./inbound-store.js";
+import type { JoinedMessage } from "./messages.repo.js";
+
+/**
+ * The common case written set-based: a customer's new message in a one-to-one chat addressed by
+ * phone number, quoting nothing. Everything else (our own messages and echoes, groups, LIDs,
+ * quotes) takes the one-message path in order.
+ */
+export function isBatchable(item: Ingest): boolean {
+  return !item.fromMe && !item.isGroup && !item.quotedWid && !isLidAddress(item.chat);
+}
+
+export interface BatchStored {
+  ticket: JoinedTicket;
+  message: JoinedMessage;
+  /** The ticket changed hands (reopened unassigned, or routed to the only queue); on its first message only. */
+  moved?: { from: TicketScope; to: TicketScope };
+}
+
+/** Thrown inside the transaction (everything rolled back) when the batch must go one message at a time. */
+export class NotBatchable extends Error {}
+
+type ContactLite = JoinedTicket["contact"];
+const scopeOf = (t: TicketRow): TicketScope => ({ userId: t.userId, queueId: t.queueId });
+
+/**
+ * Store a batch in one transaction with a fixed number of statements whatever its size: the
+ * duplicates check, contacts upserted in one, tickets found in one (then reopened and created in
+ * one each when needed), messages inserted in one, tickets' preview/unread/last inbound updated in
+ * one. The same outcome as storing the items one by one in order; undefined for an item already
+ * stored (or repeated in the batch).
+ */
+export async function storeBatch(
+  db: Db,
+  clock: Clock,
+  whatsappId: number,
+  input: Ingest[],
+  windowSeconds: number,
+): Promise<(BatchStored | undefined)[]> {
+  const items = input.map((item) => withoutNul(item));
+  return db.transaction(async (tx) => {
+    const connection = await findConnection(tx, whatsappId);
+    // The queue menu and greetings are per-ticket conversations: the one-message path runs them.
+    if (!connection || connection.queues.length > 1) throw new NotBatchable("queue menu");
+
+    const existing = await tx
+      .select({ wid: messages.wid })
+      .from(messages)
+      .where(and(eq(messages.whatsappId, whatsappId), inArray(messages.wid, [...new Set(items.map((i) => i.wid))])));
+    const seen = new Set(existing.map((r) => r.wid));
+    const fresh = items.filter((item) => !seen.has(item.wid) && seen.add(item.wid));
+    const results: (BatchStored | undefined)[] = items.map(() => undefined);
+    if (fresh.length === 0) return results;
+
+    // The first name WhatsApp gives wins, as it would message by message; rows locked in number order.
+    const names = new Map<string, string>();
+    for (const item of fresh) {
+      const name = item.sender?.name || item.chat;
+      if ((names.get(item.chat) ?? item.chat) === item.chat) names.set(item.chat, name);
+    }
+    const contactRows = await tx
+      .insert(contacts)
+      .values([...names.keys()].sort().map((number) => ({ number, name: names.get(number) ?? number, isGroup: false })))
+      .onConflictDoUpdate({ target: contacts.number, set: personNameOnConflict })
+      .returning({ id: contacts.id, name: contacts.name, number: contacts.number, profilePicUrl: contacts.profilePicUrl });
+    const contactOf = new Map<string, ContactLite>(contactRows.map((c) => [c.number, c]));
+
+    const { before, current } = await findOrCreateTickets(tx, whatsappId, contactRows, clock, windowSeconds);
+
+    const inserted = await tx
+      .insert(messages)
+      .values(
+        fresh.map((item) => {
+          const contact = contactOf.get(item.chat) as ContactLite;
+          return messageValues(whatsappId, (current.get(contact.id) as TicketRow).id, contact.id, item);
+        }),
+      )
+      .onConflictDoNothing({ target: [messages.whatsappId, messages.wid] })
+      .returning();
+    // A copy stored by someone else since the check: the one-message path treats it as the duplicate it is.
+    if (inserted.length < fresh.length) throw new NotBatchable("stored concurrently");
+
+    const updated = await touchTickets(tx, fresh, inserted, connection.queues[0]?.id);
+    const joined = await joinTickets(tx, updated, connection, contactRows);
+    const byWid = new Map(inserted.map((m) => [m.wid, m]));
+    const announcedMove = new Set<number>();
+    items.forEach((item, i) => {
+      const message = byWid.get(item.wid);
+      // Stored before, or a repeat of an earlier item of this batch.
+      if (!message) return;
+      byWid.delete(item.wid);
+      const ticket = joined.get(message.ticketId) as JoinedTicket;
+      const was = before.get(ticket.ticket.contactId);
+      const from = was && scopeOf(was);
+      const to = scopeOf(ticket.ticket);
+      const moved = from && !announcedMove.has(ticket.ticket.id) && (from.userId !== to.userId || from.queueId !== to.queueId);
+      announcedMove.add(ticket.ticket.id);
+      results[i] = {
+        ticket,
+        message: { message, contact: ticket.contact, user: null, quoted: null, quotedContact: null },
+        moved: moved && from ? { from, to } : undefined,
+      };
+    });
+    return results;
+  });
+}
+
+/**
+ * Each contact's ticket, as the one-message path finds it: the active one, else the latest moved
+ * within the window (reopened pending and unassigned), else a new one. `before` holds the tickets
+ * as they were.
+ */
+async function findOrCreateTickets(tx: Db, whatsappId: number, contactRows: ContactLite[], clock: Clock, windowSeconds: number) {
+  const since = new Date(clock.now().getTime() - windowSeconds * 1000);
+  const ids = contactRows.map((c) => c.id);
+  const candidates = await tx
+    .select()
+    .from(tickets)
+    .where(
+      and(
+        eq(tickets.whatsappId, whatsappId),
+        inArray(tickets.contactId, ids),
+        or(inArray(tickets.status, ["pending", "open"]), gte(tickets.updatedAt, since)),
+      ),
+    )
+    .for("update");
+  const before = new Map<number, TicketRow>();
+  const current = new Map<number, TicketRow>();
+  const reopen: number[] = [];
+  const missing: number[] = [];
+  for (const contactId of ids) {
+    const own = candidates.filter((t) => t.contactId === contactId);
+    const active = own.find((t) => t.status === "pending" || t.status === "open");
+    const recent = own.filter((t) => t.updatedAt >= since).sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime())[0];
+    const found = active ?? recent;
+    if (found) {
+      before.set(contactId, found);
+      current.set(contactId, found);
+      if (!active) reopen.push(found.id);
+    } else missing.push(contactId);
+  }
+  if (reopen.length > 0) {
+    const reopened = await tx
+      .update(tickets)
+      .set({ status: "pending", userId: null, updatedAt: new Date() })
+      .where(inArray(tickets.id, reopen))
+      .returning();
+    for (const t of reopened) current.set(t.contactId, t);
+  }
+  if (missing.length > 0) {
+    const latest = await tx
+      .select({ contactId: tickets.contactId, at: sql<Date | string | null>`max(${tickets.lastInboundAt})` })
+      .from(tickets)
+      .where(and(eq(tickets.whatsappId, whatsappId), inArray(tickets.contactId, missing)))
+      .groupBy(tickets.contactId);
+    const lastInbound = new Map(latest.map((r) => [r.contactId, r.at ? new Date(r.at) : null]));
+    const created = await tx
+      .insert(tickets)
+      .values(
+        missing.map((contactId) => ({
+          contactId,
+          whatsappId,
+          status: "pending",
+          isGroup: false,
+          lastInboundAt: lastInbound.get(contactId) ?? null,
+        })),
+      )
+      .onConflictDoNothing({ target: [tickets.contactId, tickets.whatsappId], where: sql`status in ('pending', 'open')` })
+      .returning();
+    // Another process opened one of them meanwhile: the one-message path joins it.
+    if (created.length < missing.length) throw new NotBatchable("ticket opened concurrently");
+    for (const t of created) current.set(t.contactId, t);
+  }
+  return { before, current };
+}
+
+/** Preview (the ticket's last message of the batch), unread count and last inbound time, in one statement. */
+async function touchTickets(
+  tx: Db,
+  fresh: Ingest[],
+  inserted: { wid: string | null; ticketId: number }[],
+  onlyQueueId: number | undefined,
+) {
+  const ticketOfWid = new Map(inserted.map((m) => [m.wid, m.ticketId]));
+  const per = new Map<number, { count: number; preview: string; latest: Date }>();
+  for (const item of fresh) {
+    const id = ticketOfWid.get(item.wid) as number;
+    const seen = per.get(id);
+    per.set(id, {
+      count: (seen?.count ?? 0) + 1,
+      preview: previewOfIngest(item),
+      latest: seen && seen.latest > item.timestamp ? seen.latest : item.timestamp,
+    });
+  }
+  const ids = [...per.keys()];
+  const caseOf = (value: (entry: { count: number; preview: string; latest: Date }) => SQL) =>
+    sql`case ${tickets.id} ${sql.join(
+      ids.map((id) => sql`when ${id} then ${value(per.get(id) as { count: number; preview: string; latest: Date })}`),
+      sql` `,
+    )} end`;
+  return tx
+    .update(tickets)
+    .set({
+      lastMessage: caseOf((e) => sql`${e.preview}::text`) as unknown as string,
+      unreadMessages: sql`${tickets.unreadMessages} + ${caseOf((e) => sql`${e.count}::int`)}` as unknown as number,
+      lastInboundAt: sql`greatest(${tickets.lastInboundAt}, ${caseOf(
+        (e) => sql`${e.latest.toISOString()}::timestamptz`,
+      )})` as unknown as Date,
+      updatedAt: new Date(),
+      // A connection with a single queue routes every unassigned ticket to it (no menu).
+      ...(onlyQueueId !== undefined
+        ? {
+            queueId:
+              sql`case when ${tickets.queueId} is null and ${tickets.userId} is null then ${onlyQueueId}::int else ${tickets.queueId} end` as unknown as number,
+          }
+        : {}),
+    })
+    .where(inArray(tickets.id, ids))
+    .returning();
+}
+
+/** The tickets as the realtime events present them, from the rows in hand (agents' and foreign queues' names read when needed). */
+async function joinTickets(
+  tx: Db,
+  rows: TicketRow[],
+  connection: { id: number; name: string; provider: string; queues: { id: number; name: string; color: string }[] },
+  contactRows: ContactLite[],
+): Promise<Map<number, JoinedTicket>> {
+  const userIds = [...new Set(rows.flatMap((t) => (t.userId === null ? [] : [t.userId])))];
+  const agents = userIds.length
+    ? await tx.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, userIds))
+    : [];
+  const known = new Map(connection.queues.map((q) => [q.id, { id: q.id, name: q.name, color: q.color }]));
+  const foreign = [...new Set(rows.flatMap((t) => (t.queueId === null || known.has(t.queueId) ? [] : [t.queueId])))];
+  if (foreign.length > 0) {
+    const found = await tx
+      .select({ id: queues.id, name: queues.name, color: queues.color })
+      .from(queues)
+      .where(inArray(queues.id, foreign));
+    for (const q of found) known.set(q.id, q);
+  }
+  const whatsapp = { id: connection.id, name: connection.name, provider: connection.provider };
+  return new Map(
+    rows.map((ticket) => [
+      ticket.id,
+      {
+        ticket,
+        contact: contactRows.find((c) => c.id === ticket.contactId) as ContactLite,
+        queue: ticket.queueId === null ? null : (known.get(ticket.queueId) ?? null),
+        user: agents.find((u) => u.id === ticket.userId) ?? null,
+        whatsapp,
+      },
+    ]),
+  );
+}
