@@ -46,7 +46,7 @@ export function createBatchQueue<T, R>(options: BatchQueueOptions<T, R>) {
       for (const waiting of group) await runAlone(key, waiting);
       return;
     }
-    group.forEach((waiting, i) => waiting.resolve(results[i]));
+    for (const [i, waiting] of group.entries()) waiting.resolve(results[i]);
   }
 
   async function drain(key: number) {

@@ -218,13 +218,14 @@ export function createInboundPipeline(deps: InboundDeps) {
   }
 
   /** One message through the full per-message path (anything the batch does not cover). */
-  async function storeOne(whatsappId: number, arrival: Arrival): Promise<void> {
+  async function storeOne(whatsappId: number, arrival: Arrival): Promise<undefined> {
     const stored = await ingest(whatsappId, arrival.item);
     if (stored && arrival.download) scheduleDownload(stored.messageIds[0], arrival.message);
+    return undefined;
   }
 
   /** Consecutive plain customer messages of a connection, in one transaction; events from the rows in hand. */
-  async function storeMany(whatsappId: number, batch: Arrival[]): Promise<void[]> {
+  async function storeMany(whatsappId: number, batch: Arrival[]): Promise<undefined[]> {
     if (batch.length === 1) return [await storeOne(whatsappId, batch[0])];
     const config = await readSettings();
     const stored = await storeBatch(
@@ -261,7 +262,7 @@ export function createInboundPipeline(deps: InboundDeps) {
     }
   }
 
-  const arrivals = createBatchQueue<Arrival, void>({
+  const arrivals = createBatchQueue<Arrival, undefined>({
     maxBatch: BATCH_MAX,
     batchable: (arrival) => isBatchable(arrival.item),
     runBatch: storeMany,
