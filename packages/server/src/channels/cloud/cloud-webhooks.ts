@@ -27,6 +27,12 @@ export interface CloudWebhookDeps {
   sweepIntervalMs?: number;
 }
 
+/** Waits for every pending store (none is left running), then fails with the first failure. */
+async function allStored(storing: Promise<void>[]): Promise<void> {
+  const failed = (await Promise.allSettled(storing.splice(0))).find((r) => r.status === "rejected");
+  if (failed) throw failed.reason;
+}
+
 /** Thrown to leave an event pending for a later attempt. */
 class NotYet extends Error {}
 
@@ -55,12 +61,20 @@ export function createCloudWebhooks(deps: CloudWebhookDeps) {
     });
     const download = (mediaId: string) => downloadMedia(client, mediaId, deps.mediaMaxBytes);
     const contacts = Array.isArray(value.contacts) ? value.contacts : [];
+    // Consecutive messages are handed over together (the pipeline writes them in one batch, in order);
+    // an update waits for the messages before it.
+    const storing: Promise<void>[] = [];
     for (const message of Array.isArray(value.messages) ? value.messages : []) {
       const translated = translateMessage(message, contacts, download);
-      if ("message" in translated) await deps.sink.onMessage(whatsappId, translated.message);
-      else if ("update" in translated) await deps.sink.onUpdate(whatsappId, translated.update);
+      if ("message" in translated) {
+        storing.push(deps.sink.onMessage(whatsappId, translated.message));
+        continue;
+      }
+      await allStored(storing);
+      if ("update" in translated) await deps.sink.onUpdate(whatsappId, translated.update);
       else logger.info({ whatsappId, wid: message?.id, why: translated.skipped }, "cloud message not stored");
     }
+    await allStored(storing);
     let waiting = false;
     for (const status of Array.isArray(value.statuses) ? value.statuses : []) {
       const update = translateStatus(status);
