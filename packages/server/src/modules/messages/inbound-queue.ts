@@ -9,7 +9,9 @@
 export interface BatchQueueOptions<T, R> {
   maxBatch: number;
   batchable(item: T): boolean;
-  /** One result per item, in order; a throw sends every item of the batch through `runOne`, in order. */
+  /** Items of one chat keep their order when a batch falls back to one at a time. */
+  chatOf(item: T): string;
+  /** One result per item, in order; a throw sends every item of the batch through `runOne` (each chat in order). */
   runBatch(key: number, items: T[]): Promise<R[]>;
   runOne(key: number, item: T): Promise<R>;
   onBatchFailed?(error: unknown, size: number): void;
@@ -43,7 +45,17 @@ export function createBatchQueue<T, R>(options: BatchQueueOptions<T, R>) {
     } catch (error) {
       // Nothing of the batch was written: each item takes the one-message path, so a bad row only fails itself.
       options.onBatchFailed?.(error, group.length);
-      for (const waiting of group) await runAlone(key, waiting);
+      // Chats side by side (as before batching), each chat's messages in order.
+      const chats = new Map<string, Waiting<T, R>[]>();
+      for (const waiting of group) {
+        const chat = options.chatOf(waiting.item);
+        chats.set(chat, [...(chats.get(chat) ?? []), waiting]);
+      }
+      await Promise.all(
+        [...chats.values()].map(async (messages) => {
+          for (const waiting of messages) await runAlone(key, waiting);
+        }),
+      );
       return;
     }
     for (const [i, waiting] of group.entries()) waiting.resolve(results[i]);

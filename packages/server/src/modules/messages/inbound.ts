@@ -265,6 +265,7 @@ export function createInboundPipeline(deps: InboundDeps) {
   const arrivals = createBatchQueue<Arrival, undefined>({
     maxBatch: BATCH_MAX,
     batchable: (arrival) => isBatchable(arrival.item),
+    chatOf: (arrival) => arrival.item.chat,
     runBatch: storeMany,
     runOne: storeOne,
     onBatchFailed: (error, size) => {
