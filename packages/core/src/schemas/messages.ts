@@ -6,7 +6,11 @@ import { ticketSchema } from "./tickets.js";
 
 export const MESSAGE_MAX_LENGTH = 30000;
 
-export const messageListQuerySchema = z.strictObject({ pageNumber: pageNumberSchema });
+export const messageListQuerySchema = z.strictObject({
+  pageNumber: pageNumberSchema,
+  /** A message of the ticket: answer the page that holds it instead of `pageNumber`. */
+  around: idParam.optional(),
+});
 
 export const ticketIdParamsSchema = z.strictObject({ ticketId: idParam });
 
@@ -84,7 +88,12 @@ export const messageListSchema = z.object({
   messages: z.array(messageSchema),
   ticket: ticketSchema,
   count: z.number(),
+  /** Older messages exist (the next page number). */
   hasMore: z.boolean(),
+  /** Newer messages exist (the previous page number). */
+  hasNewer: z.boolean().optional(),
+  /** The page answered: the one asked for, or the one holding `around`. */
+  pageNumber: z.number().optional(),
 });
 
 export const resolveContactSchema = z.strictObject({

@@ -15,6 +15,8 @@ const joinedColumns = {
 
 export interface JoinedTicket {
   ticket: TicketRow;
+  /** Search results only: the newest message of the ticket matching the words (null: the contact matched). */
+  matchedMessageId?: number | null;
   contact: { id: number; name: string; number: string; profilePicUrl: string };
   queue: { id: number; name: string; color: string } | null;
   user: { id: number; name: string } | null;
@@ -65,6 +67,35 @@ function queueFilter(actorId: number, queueIds: number[]): SQL | undefined {
   return or(own, inArray(tickets.queueId, queueIds), isNull(tickets.queueId));
 }
 
+/** A message whose words start with every word of the search (full text, unaccented, GIN-indexed). */
+export const messageMatches = (search: string): SQL => sql`${messages.search} @@ zapdesk_search_query(${search})`;
+
+/**
+ * A search finds the contact's name or number anywhere in them (trigram: a small table), or
+ * messages by word prefixes (the body is too big to rescan).
+ */
+function searchCondition(search: string): SQL | undefined {
+  const pattern = `%${escapeLike(search)}%`;
+  return or(
+    inArray(
+      tickets.contactId,
+      sql`(select ${contacts.id} from ${contacts} where ${contacts.name} ilike ${pattern} or ${contacts.number} ilike ${pattern})`,
+    ),
+    inArray(tickets.id, sql`(select ${messages.ticketId} from ${messages} where ${messageMatches(search)})`),
+  );
+}
+
+/** For each ticket, its newest message matching the search, in the order of the message list. */
+async function newestMatches(db: Db, ticketIds: number[], search: string): Promise<Map<number, number>> {
+  if (!ticketIds.length) return new Map();
+  const rows = await db
+    .selectDistinctOn([messages.ticketId], { ticketId: messages.ticketId, id: messages.id })
+    .from(messages)
+    .where(and(inArray(messages.ticketId, ticketIds), messageMatches(search)))
+    .orderBy(messages.ticketId, desc(messages.createdAt), desc(messages.id));
+  return new Map(rows.map((r) => [r.ticketId, r.id]));
+}
+
 /** The WHERE of the ticket list (design §4): access, then the inbox narrowing, then the user's filters. */
 export function ticketListWhere(filter: TicketFilter): SQL | undefined {
   const { actor } = filter;
@@ -88,18 +119,7 @@ export function ticketListWhere(filter: TicketFilter): SQL | undefined {
     const end = new Date(start.getTime() + 24 * 60 * 60 * 1000);
     conditions.push(gte(tickets.createdAt, start), lt(tickets.createdAt, end));
   }
-  if (filter.search) {
-    const pattern = `%${escapeLike(filter.search)}%`;
-    conditions.push(
-      or(
-        inArray(
-          tickets.contactId,
-          sql`(select ${contacts.id} from ${contacts} where ${contacts.name} ilike ${pattern} or ${contacts.number} ilike ${pattern})`,
-        ),
-        inArray(tickets.id, sql`(select ${messages.ticketId} from ${messages} where ${messages.body} ilike ${pattern})`),
-      ),
-    );
-  }
+  if (filter.search) conditions.push(searchCondition(filter.search));
   return and(...conditions);
 }
 
@@ -118,7 +138,15 @@ export async function listTickets(
       .limit(page.limit)
       .offset(page.offset);
     const count = rows.length ? rows[0].total : page.offset ? await countAll() : 0;
-    return { rows: rows.map(({ total: _total, ...row }) => row), count };
+    const matches = await newestMatches(
+      db,
+      rows.map((r) => r.ticket.id),
+      filter.search,
+    );
+    return {
+      rows: rows.map(({ total: _total, ...row }) => ({ ...row, matchedMessageId: matches.get(row.ticket.id) ?? null })),
+      count,
+    };
   }
   // The inbox walks an index in order for the page; the count is an index-only scan.
   const [rows, count] = await Promise.all([
