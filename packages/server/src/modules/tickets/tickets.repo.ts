@@ -72,16 +72,16 @@ export const messageMatches = (search: string): SQL => sql`${messages.search} @@
 
 /**
  * A search finds the contact's name or number anywhere in them (trigram: a small table), or
- * messages by word prefixes (the body is too big to rescan).
+ * messages by word prefixes (the body is too big to rescan). One set of ticket ids from both
+ * indexes: the planner then fetches those tickets instead of filtering every ticket.
  */
-function searchCondition(search: string): SQL | undefined {
+function searchCondition(search: string): SQL {
   const pattern = `%${escapeLike(search)}%`;
-  return or(
-    inArray(
-      tickets.contactId,
-      sql`(select ${contacts.id} from ${contacts} where ${contacts.name} ilike ${pattern} or ${contacts.number} ilike ${pattern})`,
-    ),
-    inArray(tickets.id, sql`(select ${messages.ticketId} from ${messages} where ${messageMatches(search)})`),
+  return inArray(
+    tickets.id,
+    sql`(select ${tickets.id} from ${tickets} where ${tickets.contactId} in
+      (select ${contacts.id} from ${contacts} where ${contacts.name} ilike ${pattern} or ${contacts.number} ilike ${pattern})
+      union select ${messages.ticketId} from ${messages} where ${messageMatches(search)})`,
   );
 }
 
