@@ -8,8 +8,7 @@ export const MESSAGE_MAX_LENGTH = 30000;
 
 export const messageListQuerySchema = z.strictObject({
   pageNumber: pageNumberSchema,
-  /** A message of the ticket: answer the page that holds it instead of `pageNumber`. */
-  around: idParam.optional(),
+  around: idParam.optional().describe("A message of the ticket: answer the page holding it (instead of pageNumber)."),
 });
 
 export const ticketIdParamsSchema = z.strictObject({ ticketId: idParam });
@@ -88,12 +87,9 @@ export const messageListSchema = z.object({
   messages: z.array(messageSchema),
   ticket: ticketSchema,
   count: z.number(),
-  /** Older messages exist (the next page number). */
-  hasMore: z.boolean(),
-  /** Newer messages exist (the previous page number). */
-  hasNewer: z.boolean().optional(),
-  /** The page answered: the one asked for, or the one holding `around`. */
-  pageNumber: z.number().optional(),
+  hasMore: z.boolean().describe("Older messages exist: ask pageNumber + 1."),
+  hasNewer: z.boolean().optional().describe("Newer messages exist: ask pageNumber - 1."),
+  pageNumber: z.number().optional().describe("The page answered: the one asked for, or the one holding `around`."),
 });
 
 export const resolveContactSchema = z.strictObject({

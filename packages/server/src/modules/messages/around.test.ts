@@ -83,6 +83,16 @@ describe("GET /api/messages/:ticketId?around=", () => {
     expect(await ticketMessages(t, admin, ticket.id, 2)).toMatchObject({ pageNumber: 2, hasMore: false, hasNewer: true });
   });
 
+  it("is described in the OpenAPI document", async () => {
+    const doc = (await t.app.inject({ method: "GET", url: "/api/docs/json" })).json();
+    const list = doc.paths["/api/messages/{ticketId}"].get;
+    expect(list.parameters.map((p: { name: string }) => p.name)).toContain("around");
+    const page = list.responses["200"].content["application/json"].schema.properties;
+    expect(Object.keys(page)).toEqual(expect.arrayContaining(["hasMore", "hasNewer", "pageNumber"]));
+    const tickets = doc.paths["/api/tickets"].get.responses["200"].content["application/json"].schema;
+    expect(Object.keys(tickets.properties.tickets.items.properties)).toContain("matchedMessageId");
+  });
+
   it("is 404 for a message of another ticket or another queue's ticket, 400 for a bad id", async () => {
     const ticket = await longTicket(1);
     const other = await longTicket(1);
