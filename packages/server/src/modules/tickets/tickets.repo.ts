@@ -23,10 +23,10 @@ export interface JoinedTicket {
   whatsapp: { id: number; name: string; provider: string } | null;
 }
 
-/** Tickets with their contact, queue, user and connection; `withTotal` also counts all matches in the same pass. */
-function joined(db: Db, withTotal = false) {
+/** Tickets with their contact, queue, user and connection; `total`: a count of all matches computed beside them. */
+function joined(db: Db, total: SQL<number> | SQL.Aliased<number> = sql<number>`0`) {
   return db
-    .select({ ...joinedColumns, total: withTotal ? sql<number>`(count(*) over ())::int` : sql<number>`0` })
+    .select({ ...joinedColumns, total })
     .from(tickets)
     .innerJoin(contacts, eq(contacts.id, tickets.contactId))
     .leftJoin(queues, eq(queues.id, tickets.queueId))
@@ -131,12 +131,19 @@ export async function listTickets(
   const where = ticketListWhere(filter);
   const countAll = async () => (await db.select({ value: sql<number>`count(*)::int` }).from(tickets).where(where))[0].value;
   if (filter.search) {
-    // A search's match is the expensive part: run it once, counting in the same pass.
-    const rows = await joined(db, true)
+    // A search's match is the expensive part: run it once, counting in the same pass, and join the
+    // contact, queue, user and connection to the page's rows only.
+    const hits = db
+      .select({ id: tickets.id, total: sql<number>`(count(*) over ())::int`.as("total") })
+      .from(tickets)
       .where(where)
       .orderBy(desc(tickets.updatedAt), desc(tickets.id))
       .limit(page.limit)
-      .offset(page.offset);
+      .offset(page.offset)
+      .as("hits");
+    const rows = await joined(db, hits.total)
+      .innerJoin(hits, eq(hits.id, tickets.id))
+      .orderBy(desc(tickets.updatedAt), desc(tickets.id));
     const count = rows.length ? rows[0].total : page.offset ? await countAll() : 0;
     const matches = await newestMatches(
       db,
