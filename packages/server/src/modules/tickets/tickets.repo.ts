@@ -123,6 +123,22 @@ export function ticketListWhere(filter: TicketFilter): SQL | undefined {
   return and(...conditions);
 }
 
+/**
+ * A search's page: the match is the expensive part, so it runs once, counting in the same pass, and
+ * the contact, queue, user and connection are joined to the page's rows only.
+ */
+export function searchPage(db: Db, where: SQL | undefined, page: { limit: number; offset: number }) {
+  const hits = db
+    .select({ id: tickets.id, total: sql<number>`(count(*) over ())::int`.as("total") })
+    .from(tickets)
+    .where(where)
+    .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+    .limit(page.limit)
+    .offset(page.offset)
+    .as("hits");
+  return joined(db, hits.total).innerJoin(hits, eq(hits.id, tickets.id)).orderBy(desc(tickets.updatedAt), desc(tickets.id));
+}
+
 export async function listTickets(
   db: Db,
   filter: TicketFilter,
@@ -131,19 +147,7 @@ export async function listTickets(
   const where = ticketListWhere(filter);
   const countAll = async () => (await db.select({ value: sql<number>`count(*)::int` }).from(tickets).where(where))[0].value;
   if (filter.search) {
-    // A search's match is the expensive part: run it once, counting in the same pass, and join the
-    // contact, queue, user and connection to the page's rows only.
-    const hits = db
-      .select({ id: tickets.id, total: sql<number>`(count(*) over ())::int`.as("total") })
-      .from(tickets)
-      .where(where)
-      .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-      .limit(page.limit)
-      .offset(page.offset)
-      .as("hits");
-    const rows = await joined(db, hits.total)
-      .innerJoin(hits, eq(hits.id, tickets.id))
-      .orderBy(desc(tickets.updatedAt), desc(tickets.id));
+    const rows = await searchPage(db, where, page);
     const count = rows.length ? rows[0].total : page.offset ? await countAll() : 0;
     const matches = await newestMatches(
       db,
