@@ -6,7 +6,10 @@ import { ticketSchema } from "./tickets.js";
 
 export const MESSAGE_MAX_LENGTH = 30000;
 
-export const messageListQuerySchema = z.strictObject({ pageNumber: pageNumberSchema });
+export const messageListQuerySchema = z.strictObject({
+  pageNumber: pageNumberSchema,
+  around: idParam.optional().describe("A message of the ticket: answer the page holding it (instead of pageNumber)."),
+});
 
 export const ticketIdParamsSchema = z.strictObject({ ticketId: idParam });
 
@@ -84,7 +87,9 @@ export const messageListSchema = z.object({
   messages: z.array(messageSchema),
   ticket: ticketSchema,
   count: z.number(),
-  hasMore: z.boolean(),
+  hasMore: z.boolean().describe("Older messages exist: ask pageNumber + 1."),
+  hasNewer: z.boolean().optional().describe("Newer messages exist: ask pageNumber - 1."),
+  pageNumber: z.number().optional().describe("The page answered: the one asked for, or the one holding `around`."),
 });
 
 export const resolveContactSchema = z.strictObject({

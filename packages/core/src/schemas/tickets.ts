@@ -69,6 +69,11 @@ export const ticketSchema = z.object({
   whatsapp: z.object({ id: z.number(), name: z.string(), provider: z.enum(CONNECTION_PROVIDERS) }).nullable(),
   /** When the customer last wrote on this connection: a Cloud API connection's 24-hour window runs from it. */
   lastInboundAt: z.iso.datetime().nullable(),
+  matchedMessageId: z
+    .number()
+    .nullable()
+    .optional()
+    .describe("Search results only: the newest matching message (open the chat around it); null when the contact matched."),
 });
 export type Ticket = z.infer<typeof ticketSchema>;
 

@@ -3,6 +3,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  customType,
   index,
   integer,
   jsonb,
@@ -24,6 +25,9 @@ export interface StoredReaction {
   fromMe: boolean;
   name: string;
 }
+
+/** Written by the database only (a generated column); never selected as a message field. */
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
 const trgm = (column: { name: string }) => sql`${sql.identifier(column.name)} gin_trgm_ops`;
 
@@ -289,11 +293,16 @@ export const messages = pgTable(
     raw: jsonb("raw"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /**
+     * The body's words for ticket search: `simple` (no stemming) over unaccented text, so "acao"
+     * finds "ação" in any language. zapdesk_unaccent is migration 0005's IMMUTABLE wrapper.
+     */
+    search: tsvector("search").generatedAlwaysAs(sql`to_tsvector('simple'::regconfig, zapdesk_unaccent(body))`),
   },
   (t) => [
     uniqueIndex("messages_wid_key").on(t.whatsappId, t.wid),
     index("messages_ticket_created_idx").on(t.ticketId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
-    index("messages_body_trgm").using("gin", trgm(t.body)),
+    index("messages_search_idx").using("gin", t.search),
     index("messages_quoted_idx").on(t.quotedMsgId),
   ],
 );

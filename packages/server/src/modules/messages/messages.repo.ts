@@ -1,9 +1,13 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client.js";
 import { contacts, messages, users } from "../../db/schema.js";
 
-export type MessageRow = typeof messages.$inferSelect;
+/** Every column but the search vector: the database keeps it for ticket search, nobody reads it back. */
+const { search: _search, ...messageColumns } = getTableColumns(messages);
+
+export { messageColumns };
+export type MessageRow = Omit<typeof messages.$inferSelect, "search">;
 export type NewMessage = typeof messages.$inferInsert;
 
 const quoted = alias(messages, "quoted");
@@ -26,7 +30,7 @@ export interface JoinedMessage {
 function joined(db: Db) {
   return db
     .select({
-      message: messages,
+      message: messageColumns,
       contact: contactLite(contacts),
       user: { id: users.id, name: users.name },
       quoted: {
@@ -58,13 +62,34 @@ export async function listTicketMessages(db: Db, ticketId: number, page: { limit
   return { rows: rows as JoinedMessage[], count: total.value };
 }
 
+/**
+ * How many messages of the ticket come after this one in the list order (its 0-based place from the
+ * newest); undefined when the message is not the ticket's.
+ */
+export async function countNewerMessages(db: Db, ticketId: number, messageId: number): Promise<number | undefined> {
+  const target = alias(messages, "target");
+  const [row] = await db
+    .select({ newer: sql<number>`count(${messages.id})::int` })
+    .from(target)
+    .leftJoin(
+      messages,
+      and(
+        eq(messages.ticketId, target.ticketId),
+        sql`(${messages.createdAt}, ${messages.id}) > (${target.createdAt}, ${target.id})`,
+      ),
+    )
+    .where(and(eq(target.id, messageId), eq(target.ticketId, ticketId)))
+    .groupBy(target.id);
+  return row?.newer;
+}
+
 export async function findJoinedMessage(db: Db, id: number): Promise<JoinedMessage | undefined> {
   const [row] = await joined(db).where(eq(messages.id, id));
   return row as JoinedMessage | undefined;
 }
 
 export async function findMessage(db: Db, id: number): Promise<MessageRow | undefined> {
-  const [row] = await db.select().from(messages).where(eq(messages.id, id));
+  const [row] = await db.select(messageColumns).from(messages).where(eq(messages.id, id));
   return row;
 }
 
@@ -75,7 +100,7 @@ export async function findMessageByWid(
   options: { lock?: boolean } = {},
 ): Promise<MessageRow | undefined> {
   const query = db
-    .select()
+    .select(messageColumns)
     .from(messages)
     .where(and(eq(messages.whatsappId, whatsappId), eq(messages.wid, wid)));
   const [row] = options.lock ? await query.for("update") : await query;
@@ -88,7 +113,7 @@ export async function insertMessage(db: Db, values: NewMessage): Promise<Message
     .insert(messages)
     .values(values)
     .onConflictDoNothing({ target: [messages.whatsappId, messages.wid] })
-    .returning();
+    .returning(messageColumns);
   return row;
 }
 
@@ -101,7 +126,7 @@ export async function updateMessage(
     .update(messages)
     .set({ ...values, updatedAt: new Date() })
     .where(eq(messages.id, id))
-    .returning();
+    .returning(messageColumns);
   return row;
 }
 

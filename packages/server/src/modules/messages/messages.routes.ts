@@ -86,7 +86,7 @@ export const messageRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
       {
         schema: { tags, params: ticketIdParamsSchema, querystring: messageListQuerySchema, response: { 200: messageListSchema } },
       },
-      (request) => messages.list(actorOf(request), request.params.ticketId, request.query.pageNumber),
+      (request) => messages.list(actorOf(request), request.params.ticketId, request.query),
     );
 
     secured.post(

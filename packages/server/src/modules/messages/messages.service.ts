@@ -124,16 +124,27 @@ export function createMessageService(deps: MessageServiceDeps) {
       events.publishTicket("appMessage", { action: "update", message }, scopeOf(ticket));
     },
 
-    /** Page 1 holds the newest 20; each page is in chronological order. */
-    async list(actor: AuthUser, ticketId: number, pageNumber: number) {
+    /**
+     * Page 1 holds the newest 20; each page is in chronological order. `around`: the page holding
+     * that message (a search result opens the chat on it).
+     */
+    async list(actor: AuthUser, ticketId: number, query: { pageNumber: number; around?: number }) {
       await tickets.accessible(actor, ticketId);
       const limit = PAGE_SIZE.messages;
+      let { pageNumber } = query;
+      if (query.around !== undefined) {
+        const newer = await repo.countNewerMessages(db, ticketId, query.around);
+        if (newer === undefined) throw new AppError("ERR_NO_MESSAGE_FOUND");
+        pageNumber = Math.floor(newer / limit) + 1;
+      }
       const { rows, count } = await repo.listTicketMessages(db, ticketId, { limit, offset: (pageNumber - 1) * limit });
       return {
         messages: rows.reverse().map(presentMessage),
         ticket: await tickets.present(ticketId),
         count,
         hasMore: count > pageNumber * limit,
+        hasNewer: pageNumber > 1,
+        pageNumber,
       };
     },
 

@@ -20,5 +20,6 @@ export function presentTicket(row: JoinedTicket): Ticket {
     user: row.user,
     whatsapp: row.whatsapp ? { ...row.whatsapp, provider: row.whatsapp.provider as ConnectionProvider } : null,
     lastInboundAt: ticket.lastInboundAt?.toISOString() ?? null,
+    ...(row.matchedMessageId !== undefined && { matchedMessageId: row.matchedMessageId }),
   };
 }

@@ -15,16 +15,18 @@ const joinedColumns = {
 
 export interface JoinedTicket {
   ticket: TicketRow;
+  /** Search results only: the newest message of the ticket matching the words (null: the contact matched). */
+  matchedMessageId?: number | null;
   contact: { id: number; name: string; number: string; profilePicUrl: string };
   queue: { id: number; name: string; color: string } | null;
   user: { id: number; name: string } | null;
   whatsapp: { id: number; name: string; provider: string } | null;
 }
 
-/** Tickets with their contact, queue, user and connection; `withTotal` also counts all matches in the same pass. */
-function joined(db: Db, withTotal = false) {
+/** Tickets with their contact, queue, user and connection; `total`: a count of all matches computed beside them. */
+function joined(db: Db, total: SQL<number> | SQL.Aliased<number> = sql<number>`0`) {
   return db
-    .select({ ...joinedColumns, total: withTotal ? sql<number>`(count(*) over ())::int` : sql<number>`0` })
+    .select({ ...joinedColumns, total })
     .from(tickets)
     .innerJoin(contacts, eq(contacts.id, tickets.contactId))
     .leftJoin(queues, eq(queues.id, tickets.queueId))
@@ -65,6 +67,35 @@ function queueFilter(actorId: number, queueIds: number[]): SQL | undefined {
   return or(own, inArray(tickets.queueId, queueIds), isNull(tickets.queueId));
 }
 
+/** A message whose words start with every word of the search (full text, unaccented, GIN-indexed). */
+export const messageMatches = (search: string): SQL => sql`${messages.search} @@ zapdesk_search_query(${search})`;
+
+/**
+ * A search finds the contact's name or number anywhere in them (trigram: a small table), or
+ * messages by word prefixes (the body is too big to rescan). One set of ticket ids from both
+ * indexes: the planner then fetches those tickets instead of filtering every ticket.
+ */
+function searchCondition(search: string): SQL {
+  const pattern = `%${escapeLike(search)}%`;
+  return inArray(
+    tickets.id,
+    sql`(select ${tickets.id} from ${tickets} where ${tickets.contactId} in
+      (select ${contacts.id} from ${contacts} where ${contacts.name} ilike ${pattern} or ${contacts.number} ilike ${pattern})
+      union select ${messages.ticketId} from ${messages} where ${messageMatches(search)})`,
+  );
+}
+
+/** For each ticket, its newest message matching the search, in the order of the message list. */
+async function newestMatches(db: Db, ticketIds: number[], search: string): Promise<Map<number, number>> {
+  if (!ticketIds.length) return new Map();
+  const rows = await db
+    .selectDistinctOn([messages.ticketId], { ticketId: messages.ticketId, id: messages.id })
+    .from(messages)
+    .where(and(inArray(messages.ticketId, ticketIds), messageMatches(search)))
+    .orderBy(messages.ticketId, desc(messages.createdAt), desc(messages.id));
+  return new Map(rows.map((r) => [r.ticketId, r.id]));
+}
+
 /** The WHERE of the ticket list (design §4): access, then the inbox narrowing, then the user's filters. */
 export function ticketListWhere(filter: TicketFilter): SQL | undefined {
   const { actor } = filter;
@@ -88,19 +119,24 @@ export function ticketListWhere(filter: TicketFilter): SQL | undefined {
     const end = new Date(start.getTime() + 24 * 60 * 60 * 1000);
     conditions.push(gte(tickets.createdAt, start), lt(tickets.createdAt, end));
   }
-  if (filter.search) {
-    const pattern = `%${escapeLike(filter.search)}%`;
-    conditions.push(
-      or(
-        inArray(
-          tickets.contactId,
-          sql`(select ${contacts.id} from ${contacts} where ${contacts.name} ilike ${pattern} or ${contacts.number} ilike ${pattern})`,
-        ),
-        inArray(tickets.id, sql`(select ${messages.ticketId} from ${messages} where ${messages.body} ilike ${pattern})`),
-      ),
-    );
-  }
+  if (filter.search) conditions.push(searchCondition(filter.search));
   return and(...conditions);
+}
+
+/**
+ * A search's page: the match is the expensive part, so it runs once, counting in the same pass, and
+ * the contact, queue, user and connection are joined to the page's rows only.
+ */
+export function searchPage(db: Db, where: SQL | undefined, page: { limit: number; offset: number }) {
+  const hits = db
+    .select({ id: tickets.id, total: sql<number>`(count(*) over ())::int`.as("total") })
+    .from(tickets)
+    .where(where)
+    .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+    .limit(page.limit)
+    .offset(page.offset)
+    .as("hits");
+  return joined(db, hits.total).innerJoin(hits, eq(hits.id, tickets.id)).orderBy(desc(tickets.updatedAt), desc(tickets.id));
 }
 
 export async function listTickets(
@@ -111,14 +147,17 @@ export async function listTickets(
   const where = ticketListWhere(filter);
   const countAll = async () => (await db.select({ value: sql<number>`count(*)::int` }).from(tickets).where(where))[0].value;
   if (filter.search) {
-    // A search's match is the expensive part: run it once, counting in the same pass.
-    const rows = await joined(db, true)
-      .where(where)
-      .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-      .limit(page.limit)
-      .offset(page.offset);
+    const rows = await searchPage(db, where, page);
     const count = rows.length ? rows[0].total : page.offset ? await countAll() : 0;
-    return { rows: rows.map(({ total: _total, ...row }) => row), count };
+    const matches = await newestMatches(
+      db,
+      rows.map((r) => r.ticket.id),
+      filter.search,
+    );
+    return {
+      rows: rows.map(({ total: _total, ...row }) => ({ ...row, matchedMessageId: matches.get(row.ticket.id) ?? null })),
+      count,
+    };
   }
   // The inbox walks an index in order for the page; the count is an index-only scan.
   const [rows, count] = await Promise.all([

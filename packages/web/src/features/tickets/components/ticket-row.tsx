@@ -14,7 +14,8 @@ import { formatTicketTime } from "../../../lib/format-time";
 interface TicketRowProps {
   ticket: Ticket;
   selected: boolean;
-  onOpen(id: number): void;
+  /** `messageId`: the search's matching message, when the row is a search result. */
+  onOpen(id: number, messageId?: number | null): void;
   onAccept(id: number): void;
   accepting: boolean;
 }
@@ -25,7 +26,7 @@ export const TicketRow = memo(function TicketRow({ ticket, selected, onOpen, onA
   const pending = ticket.status === "pending";
   const queueName = ticket.queue?.name ?? t("tickets.row.noQueue");
   const open = () => {
-    if (!pending) onOpen(ticket.id);
+    if (!pending) onOpen(ticket.id, ticket.matchedMessageId);
   };
   return (
     <Box

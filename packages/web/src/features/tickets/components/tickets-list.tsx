@@ -44,7 +44,11 @@ export function TicketsList({ params, selectedId, enabled = true, hidden, label 
     isFetching: query.isFetchingNextPage,
     fetchNextPage: query.fetchNextPage,
   });
-  const onOpen = useCallback((id: number) => navigate(`/tickets/${id}`), [navigate]);
+  // A search result opens the chat on the message that matched (the messages list scrolls to it).
+  const onOpen = useCallback(
+    (id: number, messageId?: number | null) => navigate(messageId ? `/tickets/${id}?message=${messageId}` : `/tickets/${id}`),
+    [navigate],
+  );
   const { mutate } = update;
   const onAccept = useCallback(
     (id: number) => {

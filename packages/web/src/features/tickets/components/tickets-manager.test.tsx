@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { Ticket } from "@zapdesk/core";
+import { useLocation } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENT, type FakeRequest, fakeApi, signedInAs } from "../../../testing/fake-api";
 import { renderWithProviders } from "../../../testing/render";
@@ -31,6 +32,12 @@ function makeTicket(id: number, over: Partial<Ticket> = {}): Ticket {
   };
 }
 
+/** Where the app navigated to (path and query). */
+function Location() {
+  const location = useLocation();
+  return <output aria-label="location">{location.pathname + location.search}</output>;
+}
+
 function setup(byStatus: (request: FakeRequest) => Ticket[], me = ME) {
   const api = fakeApi({
     "GET /api/tickets": (request) => {
@@ -40,7 +47,12 @@ function setup(byStatus: (request: FakeRequest) => Ticket[], me = ME) {
     "PUT /api/tickets/:id": (request) => ({ body: makeTicket(Number(request.params.id), request.body as Partial<Ticket>) }),
   });
   signedInAs(api, me);
-  renderWithProviders(<TicketsManager />);
+  renderWithProviders(
+    <>
+      <TicketsManager />
+      <Location />
+    </>,
+  );
   return api;
 }
 
@@ -114,6 +126,21 @@ describe("the tickets list pane", () => {
     expect(searches[0].query.has("status")).toBe(false);
     await user.clear(field);
     expect(screen.getByRole("tab", { name: /Inbox/ })).toHaveAttribute("aria-selected", "true");
+  });
+
+  it("opens a search result on its matching message, or on the chat when only the contact matched", async () => {
+    setup((r) =>
+      r.query.get("searchParam") === "reembolso"
+        ? [makeTicket(4, { matchedMessageId: 77 }), makeTicket(5, { matchedMessageId: null })]
+        : [],
+    );
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("tab", { name: "Busca" }));
+    await user.type(screen.getByRole("searchbox", { name: "Pesquisar tickets e mensagens" }), "reembolso");
+    await user.click(await screen.findByRole("button", { name: "Customer 4" }, { timeout: 2000 }));
+    expect(screen.getByRole("status", { name: "location" })).toHaveTextContent("/tickets/4?message=77");
+    await user.click(screen.getByRole("button", { name: "Customer 5" }));
+    expect(screen.getByRole("status", { name: "location" })).toHaveTextContent(/^\/tickets\/5$/);
   });
 
   it("asks for the user's own tickets only once every queue is unticked (issue 12, item 20)", async () => {
