@@ -8,7 +8,7 @@ import { findConnection } from "../connections/connections.repo.js";
 import { isLidAddress } from "../contacts/contact-identity.js";
 import type { JoinedTicket, TicketRow } from "../tickets/tickets.repo.js";
 import { type Ingest, messageValues, personNameOnConflict, previewOfIngest } from "./inbound-store.js";
-import type { JoinedMessage } from "./messages.repo.js";
+import { type JoinedMessage, messageColumns } from "./messages.repo.js";
 
 /**
  * The common case written set-based: a customer's new message in a one-to-one chat addressed by
@@ -85,7 +85,7 @@ export async function storeBatch(
         }),
       )
       .onConflictDoNothing({ target: [messages.whatsappId, messages.wid] })
-      .returning();
+      .returning(messageColumns);
     // A copy stored by someone else since the check: the one-message path treats it as the duplicate it is.
     if (inserted.length < fresh.length) throw new NotBatchable("stored concurrently");
 
