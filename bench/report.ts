@@ -87,7 +87,7 @@ const BEGIN = "<!-- bench:results:begin (written by npm run bench) -->";
 const END = "<!-- bench:results:end -->";
 
 /** Replace the generated section of docs/benchmarks.md, leaving the hand-written analysis around it alone. */
-export function writeDoc(path: string, reports: EngineReport[]) {
+export function writeDoc(path: string, reports: EngineReport[], extra: string[] = []) {
   const m = machine();
   const generated = [
     BEGIN,
@@ -96,6 +96,7 @@ export function writeDoc(path: string, reports: EngineReport[]) {
       `Node ${m.node}.`,
     "",
     ...reports.map(renderEngine),
+    ...extra,
     END,
   ].join("\n");
   const current = existsSync(path) ? readFileSync(path, "utf8") : `# Benchmarks\n\n${BEGIN}\n${END}\n`;

@@ -9,7 +9,8 @@
  * BENCH_ENGINES (default "postgres,pglite"), BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_REQUESTS (2000) and BENCH_SECONDS (15) per scenario and concurrency, BENCH_INGEST_MESSAGES (5000),
  * BENCH_INGEST_SECONDS (20), BENCH_INGEST_CONTACTS (10 customers writing at once), BENCH_INGEST_BURST (10); for investigations,
- * BENCH_SCENARIOS=inbox,chat (a subset), BENCH_INGEST=0 (skip ingest), BENCH_REPORT=0 (write no results), BENCH_PROPOSED_INDEXES=1 (see proposed.ts), BENCH_CPU_PROF=<dir> (server CPU profile).
+ * BENCH_SCENARIOS=inbox,chat (a subset), BENCH_INGEST=0 (skip ingest), BENCH_REPORT=0 (write no results), BENCH_PROPOSED_INDEXES=1 (see proposed.ts), BENCH_CPU_PROF=<dir> (server CPU profile);
+ * BENCH_WEB=0 skips the web first load (bundle sizes and tickets-page TTI, see web.ts), BENCH_WEB_BUILD=0 measures the existing build, BENCH_TTI_RUNS (5).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -24,6 +25,7 @@ import { type Bounds, call, runScenario, type Scenario, target, warmup } from ".
 import type { Engine, FromServer, ReadyInfo, ToServer } from "./protocol.js";
 import { type EngineReport, machine, renderEngine, writeDoc } from "./report.js";
 import { type Sampler, withCpu } from "./stats.js";
+import { measureWeb, renderWeb, type WebReport } from "./web.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const env = (name: string, fallback: string) => process.env[name] ?? fallback;
@@ -237,6 +239,13 @@ async function main() {
   const reports: EngineReport[] = [];
   const resultsDir = join(ROOT, "bench/results");
   mkdirSync(resultsDir, { recursive: true });
+  // First, before the engines load the machine: the web build's sizes and the tickets page's TTI.
+  let web: WebReport | undefined;
+  if (process.env.BENCH_WEB !== "0") {
+    web = await measureWeb(ROOT);
+    if (process.env.BENCH_REPORT !== "0") writeFileSync(join(resultsDir, "web.json"), `${JSON.stringify(web, null, 2)}\n`);
+    console.log(`\n${renderWeb(web)}`);
+  }
   for (const engine of engines) {
     const report = await runEngine(engine);
     reports.push(report);
@@ -245,7 +254,7 @@ async function main() {
     console.log(`\n${renderEngine(report)}`);
   }
   if (process.env.BENCH_REPORT === "0") return;
-  writeDoc(join(ROOT, "docs/benchmarks.md"), reports);
+  writeDoc(join(ROOT, "docs/benchmarks.md"), reports, web ? [renderWeb(web)] : []);
   console.log("docs/benchmarks.md updated");
 }
 

@@ -261,10 +261,27 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   };
 }
 
+/** Hashed build output never changes under its name; everything else (index.html first) is revalidated. */
+const cacheControlFor = (path: string) =>
+  /[\\/]assets[\\/][^\\/]+-[\w-]{8}\.[a-z0-9]+(\.(br|gz))?$/i.test(path) ? "public, max-age=31536000, immutable" : "no-cache";
+
 /** The SPA at `/` with history fallback; anything under /api that matched nothing is a JSON 404. */
 async function registerWeb(app: FastifyInstance, webDist: string) {
   const hasWeb = existsSync(join(webDist, "index.html"));
-  if (hasWeb) await app.register(fastifyStatic, { root: webDist, wildcard: true, index: ["index.html"] });
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: true,
+      index: ["index.html"],
+      // Vite's .br/.gz siblings, chosen by the request's Accept-Encoding.
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, path) => reply.header("cache-control", cacheControlFor(path)),
+      // Source maps would publish the source; the build's manifest (.vite/) is for the benchmark only.
+      allowedPath: (path) => !path.endsWith(".map"),
+      dotfiles: "ignore",
+    });
+  }
   // Pages without the app's <link rel="icon"> (JSON, the API docs) make browsers ask for /favicon.ico.
   if (existsSync(join(webDist, "favicon.svg"))) app.get("/favicon.ico", (_request, reply) => reply.redirect("/favicon.svg", 301));
   app.setNotFoundHandler((request, reply) => {

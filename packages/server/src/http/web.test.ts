@@ -2,11 +2,13 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { brotliCompressSync, brotliDecompressSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/harness.js";
 
 let t: TestApp;
 let dist: string;
+const HASHED = "index-C7nY_W-V.js";
 /** The web package: index.html and the public/ folder Vite copies into the build. */
 const web = resolve(dirname(fileURLToPath(import.meta.url)), "../../../web");
 
@@ -16,6 +18,14 @@ beforeAll(async () => {
   writeFileSync(join(dist, "index.html"), "<!doctype html><title>Zapdesk</title>");
   writeFileSync(join(dist, "assets", "app.js"), "console.log('app')");
   copyFileSync(join(web, "public", "favicon.svg"), join(dist, "favicon.svg"));
+  // What the build writes: a hashed chunk with its precompressed siblings and a source map.
+  const chunk = `export const big = ${JSON.stringify("zapdesk ".repeat(500))};`;
+  writeFileSync(join(dist, "assets", HASHED), chunk);
+  writeFileSync(join(dist, "assets", `${HASHED}.br`), brotliCompressSync(chunk));
+  writeFileSync(join(dist, "assets", `${HASHED}.gz`), gzipSync(chunk));
+  writeFileSync(join(dist, "assets", `${HASHED}.map`), '{"version":3,"sources":["secret.ts"]}');
+  mkdirSync(join(dist, ".vite"));
+  writeFileSync(join(dist, ".vite", "manifest.json"), "{}");
   t = await createTestApp({ config: { webDist: dist }, start: false });
 });
 afterAll(async () => {
@@ -43,6 +53,44 @@ describe("the web app", () => {
     const res = await t.app.inject({ method: "GET", url: "/assets/rebuilt-abc123.js" });
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe("console.log('new')");
+  });
+});
+
+describe("caching and compression", () => {
+  it("marks hashed assets immutable for a year and revalidates index.html, however it is reached", async () => {
+    const asset = await t.app.inject({ method: "GET", url: `/assets/${HASHED}` });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    for (const url of ["/", "/index.html", "/tickets/12"]) {
+      const page = await t.app.inject({ method: "GET", url });
+      expect(page.statusCode, url).toBe(200);
+      expect(page.headers["cache-control"], url).toBe("no-cache");
+    }
+    // A name without a build hash may change under the same URL.
+    expect((await t.app.inject({ method: "GET", url: "/favicon.svg" })).headers["cache-control"]).toBe("no-cache");
+  });
+
+  it("answers the precompressed file the browser accepts, and the plain one otherwise", async () => {
+    const url = `/assets/${HASHED}`;
+    const br = await t.app.inject({ method: "GET", url, headers: { "accept-encoding": "gzip, deflate, br" } });
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.headers["content-type"]).toMatch(/javascript/);
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(brotliDecompressSync(br.rawPayload).toString()).toContain("export const big");
+    const gz = await t.app.inject({ method: "GET", url, headers: { "accept-encoding": "gzip" } });
+    expect(gz.headers["content-encoding"]).toBe("gzip");
+    const plain = await t.app.inject({ method: "GET", url, headers: { "accept-encoding": "identity" } });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body).toContain("export const big");
+  });
+
+  it("serves no source map and not the build's manifest", async () => {
+    for (const url of [`/assets/${HASHED}.map`, "/.vite/manifest.json"]) {
+      const res = await t.app.inject({ method: "GET", url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.body, url).not.toContain("secret.ts");
+    }
   });
 });
 

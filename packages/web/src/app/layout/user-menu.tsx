@@ -4,8 +4,10 @@ import Menu from "@mui/material/Menu";
 import MenuItem from "@mui/material/MenuItem";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { UserModal } from "../../features/users/components/user-modal";
+import { lazyNamed, OnDemand } from "../../components/ui/on-demand";
 import { useAuth } from "../../lib/auth";
+
+const UserModal = lazyNamed(() => import("../../features/users/components/user-modal"), "UserModal");
 
 export function UserMenu() {
   const { t } = useTranslation();
@@ -41,7 +43,11 @@ export function UserMenu() {
           {t("mainDrawer.appBar.user.logout")}
         </MenuItem>
       </Menu>
-      {user && <UserModal open={profileOpen} onClose={() => setProfileOpen(false)} user={user} />}
+      {user && (
+        <OnDemand when={profileOpen}>
+          <UserModal open={profileOpen} onClose={() => setProfileOpen(false)} user={user} />
+        </OnDemand>
+      )}
     </>
   );
 }

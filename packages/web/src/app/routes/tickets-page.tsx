@@ -7,10 +7,12 @@ import { useQueryClient } from "@tanstack/react-query";
 import type { Message } from "@zapdesk/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useNavigate, useParams } from "react-router";
-import { ContactModal } from "../../features/contacts/components/contact-modal";
+import { useNavigate, useParams, useSearchParams } from "react-router";
+import { lazyNamed, OnDemand } from "../../components/ui/on-demand";
 import { MessageInput, MessagesList } from "../../features/conversation";
 import { ContactDrawer, TicketHeader, TicketsManager, ticketKeys, useTicket, useTicketMovedAway } from "../../features/tickets";
+
+const ContactModal = lazyNamed(() => import("../../features/contacts/components/contact-modal"), "ContactModal");
 
 /** The open ticket: header and drawer from tickets, messages and composer from conversation. */
 function TicketPane({ ticketId, narrow, roomy }: { ticketId: number; narrow: boolean; roomy: boolean }) {
@@ -22,6 +24,9 @@ function TicketPane({ ticketId, narrow, roomy }: { ticketId: number; narrow: boo
   const [replyTo, setReplyTo] = useState<Message | null>(null);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [editing, setEditing] = useState(false);
+  // `?message=<id>`: a search result opens the chat on the message it matched.
+  const [search] = useSearchParams();
+  const around = /^\d+$/.test(search.get("message") ?? "") ? Number(search.get("message")) : undefined;
 
   if (isError) return <Typography sx={{ p: 2 }}>{t("tickets.notFound")}</Typography>;
   if (!ticket) {
@@ -40,8 +45,9 @@ function TicketPane({ ticketId, narrow, roomy }: { ticketId: number; narrow: boo
           onBack={narrow ? () => navigate("/tickets") : undefined}
         />
         <MessagesList
-          key={ticket.id}
+          key={`${ticket.id}-${around ?? "live"}`}
           ticketId={ticket.id}
+          aroundMessageId={around}
           isGroup={ticket.isGroup}
           provider={ticket.whatsapp?.provider}
           onReply={setReplyTo}
@@ -62,15 +68,17 @@ function TicketPane({ ticketId, narrow, roomy }: { ticketId: number; narrow: boo
         onEdit={() => setEditing(true)}
         overlay={!roomy}
       />
-      <ContactModal
-        open={editing}
-        onClose={() => {
-          setEditing(false);
-          // The header and drawer show the ticket's copy of the contact: read it again after an edit.
-          client.invalidateQueries({ queryKey: ticketKeys.detail(ticketId) });
-        }}
-        contactId={ticket.contact.id}
-      />
+      <OnDemand when={editing}>
+        <ContactModal
+          open={editing}
+          onClose={() => {
+            setEditing(false);
+            // The header and drawer show the ticket's copy of the contact: read it again after an edit.
+            client.invalidateQueries({ queryKey: ticketKeys.detail(ticketId) });
+          }}
+          contactId={ticket.contact.id}
+        />
+      </OnDemand>
     </Box>
   );
 }

@@ -1,60 +1,10 @@
 import MoodIcon from "@mui/icons-material/Mood";
-import Box from "@mui/material/Box";
 import IconButton from "@mui/material/IconButton";
-import Popover from "@mui/material/Popover";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { lazyNamed, OnDemand } from "../../../components/ui/on-demand";
 
-const EMOJIS = [
-  "😀",
-  "😁",
-  "😂",
-  "🤣",
-  "😊",
-  "😍",
-  "😘",
-  "😉",
-  "😎",
-  "🤔",
-  "😅",
-  "😢",
-  "😭",
-  "😡",
-  "😱",
-  "🙄",
-  "👍",
-  "👎",
-  "👏",
-  "🙏",
-  "👋",
-  "🤝",
-  "💪",
-  "👌",
-  "✌️",
-  "🤞",
-  "❤️",
-  "💔",
-  "🔥",
-  "⭐",
-  "✅",
-  "❌",
-  "🎉",
-  "🎁",
-  "📦",
-  "📞",
-  "📷",
-  "📄",
-  "💰",
-  "🕒",
-  "🚚",
-  "🏠",
-  "☕",
-  "🍕",
-  "⚠️",
-  "❓",
-  "❗",
-  "💬",
-];
+const EmojiPalette = lazyNamed(() => import("./emoji-palette"), "EmojiPalette");
 
 /** A small built-in palette: enough for support replies without shipping an emoji database. */
 export function EmojiPicker({ onPick, disabled }: { onPick(emoji: string): void; disabled?: boolean }) {
@@ -65,31 +15,9 @@ export function EmojiPicker({ onPick, disabled }: { onPick(emoji: string): void;
       <IconButton aria-label={t("conversation.input.emoji")} disabled={disabled} onClick={(e) => setAnchor(e.currentTarget)}>
         <MoodIcon />
       </IconButton>
-      <Popover
-        open={!!anchor}
-        anchorEl={anchor}
-        onClose={() => setAnchor(null)}
-        anchorOrigin={{ vertical: "top", horizontal: "left" }}
-        transformOrigin={{ vertical: "bottom", horizontal: "left" }}
-      >
-        <Box
-          sx={{ display: "grid", gridTemplateColumns: "repeat(8, 36px)", p: 1 }}
-          role="listbox"
-          aria-label={t("conversation.input.emoji")}
-        >
-          {EMOJIS.map((emoji) => (
-            <IconButton
-              key={emoji}
-              role="option"
-              aria-label={emoji}
-              onClick={() => onPick(emoji)}
-              sx={{ fontSize: 20, width: 36, height: 36 }}
-            >
-              {emoji}
-            </IconButton>
-          ))}
-        </Box>
-      </Popover>
+      <OnDemand when={!!anchor}>
+        <EmojiPalette anchor={anchor} onClose={() => setAnchor(null)} onPick={onPick} />
+      </OnDemand>
     </>
   );
 }

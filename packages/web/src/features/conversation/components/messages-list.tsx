@@ -5,8 +5,9 @@ import CircularProgress from "@mui/material/CircularProgress";
 import Menu from "@mui/material/Menu";
 import MenuItem from "@mui/material/MenuItem";
 import Typography from "@mui/material/Typography";
+import { observeElementRect, useVirtualizer } from "@tanstack/react-virtual";
 import type { ConnectionProvider, Message } from "@zapdesk/core";
-import { Fragment, useCallback, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { capabilitiesOf } from "../../../lib/capabilities";
 import { formatDay, isSameDay } from "../../../lib/format-time";
@@ -16,27 +17,80 @@ import { downloadCsv, messagesToCsv } from "../utils/export-csv";
 import { MessageBubble } from "./message-bubble";
 
 const LOAD_OLDER_WITHIN_PX = 50;
+const LOAD_NEWER_WITHIN_PX = 80;
+/** A one-line bubble with its gap: the first guess before a row is measured. */
+const ESTIMATED_ROW_PX = 56;
+const HIGHLIGHT_MS = 4000;
+const INITIAL_RECT = { width: 600, height: 600 };
+
+/** A pane not laid out yet (or without a layout engine) still shows its last rows, not none. */
+const observeRect: typeof observeElementRect<HTMLDivElement> = (instance, callback) =>
+  observeElementRect(instance, (rect) => callback(rect.height > 0 ? rect : INITIAL_RECT));
 
 interface MessagesListProps {
   ticketId: number;
   isGroup: boolean;
   /** The ticket's kind of connection: what it cannot do is not offered (delete for everyone). */
   provider?: ConnectionProvider | null;
+  /** Open on this message (a search result): its page is loaded, scrolled to and highlighted. */
+  aroundMessageId?: number;
   onReply(message: Message): void;
 }
 
-/** The conversation: day separators, older pages near the top without the view jumping. */
-export function MessagesList({ ticketId, isGroup, provider, onReply }: MessagesListProps) {
+/**
+ * The conversation, virtualised (only the rows in view are in the DOM, so a 5,000-message chat
+ * scrolls like a short one): day separators, older pages near the top without the view jumping,
+ * newer pages near the bottom when opened on an older message, and the newest followed live.
+ */
+export function MessagesList({ ticketId, isGroup, provider, aroundMessageId, onReply }: MessagesListProps) {
   const { t } = useTranslation();
-  const query = useMessages(ticketId);
+  const query = useMessages(ticketId, aroundMessageId);
   const remove = useDeleteMessage();
   const canDelete = capabilitiesOf(provider).deleteForEveryone;
   const messages = useMemo(() => chronological(query.data?.pages), [query.data]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const anchor = useRef<{ height: number; top: number; loadingOlder: boolean }>({ height: 0, top: 0, loadingOlder: false });
-  const stickToBottom = useRef(true);
-  const fetchingOlder = useRef(false);
+  const stickToBottom = useRef(!aroundMessageId);
+  const fetching = useRef(false);
   const [menu, setMenu] = useState<{ message: Message; anchor: HTMLElement } | null>(null);
+  const [highlighted, setHighlighted] = useState<number | null>(null);
+
+  const virtualizer = useVirtualizer({
+    count: messages.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ESTIMATED_ROW_PX,
+    getItemKey: (index) => messages[index].id,
+    overscan: 6,
+    initialRect: INITIAL_RECT,
+    observeElementRect: observeRect,
+    // A row not laid out (a hidden pane) measures 0: keep the estimate rather than collapse it.
+    measureElement: (element) => element.getBoundingClientRect().height || ESTIMATED_ROW_PX,
+  });
+
+  /** Scrolls a loaded message into the middle of the view and highlights it for a few seconds. */
+  const scrollToMessage = useCallback(
+    (messageId: number) => {
+      const index = messages.findIndex((m) => m.id === messageId);
+      if (index < 0) return false;
+      stickToBottom.current = false;
+      virtualizer.scrollToIndex(index, { align: "center" });
+      setHighlighted(messageId);
+      return true;
+    },
+    [messages, virtualizer],
+  );
+
+  // Opened on a message: go to it once its page is in.
+  const arrived = useRef(false);
+  useLayoutEffect(() => {
+    if (aroundMessageId && !arrived.current && scrollToMessage(aroundMessageId)) arrived.current = true;
+  }, [aroundMessageId, scrollToMessage]);
+
+  useEffect(() => {
+    if (highlighted === null) return;
+    const timer = setTimeout(() => setHighlighted(null), HIGHLIGHT_MS);
+    return () => clearTimeout(timer);
+  }, [highlighted]);
 
   // After older messages were prepended, keep the same message under the eye; else follow the newest.
   useLayoutEffect(() => {
@@ -46,21 +100,29 @@ export function MessagesList({ ticketId, isGroup, provider, onReply }: MessagesL
       element.scrollTop = element.scrollHeight - anchor.current.height + anchor.current.top;
       anchor.current.loadingOlder = false;
     } else if (stickToBottom.current) {
-      element.scrollTop = element.scrollHeight;
+      virtualizer.scrollToIndex(messages.length - 1, { align: "end" });
     }
-  }, [messages]);
+  }, [messages, virtualizer]);
+
+  // Scroll events come faster than renders: the ref, not the rendered state, says a page is on its way.
+  const load = (fetchPage: () => Promise<unknown>) => {
+    fetching.current = true;
+    void fetchPage().finally(() => {
+      fetching.current = false;
+    });
+  };
 
   const onScroll = () => {
     const element = scrollRef.current;
     if (!element) return;
-    stickToBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < 80;
-    // Scroll events come faster than renders: the ref, not the rendered state, says a page is on its way.
-    if (element.scrollTop < LOAD_OLDER_WITHIN_PX && query.hasNextPage && !fetchingOlder.current) {
-      fetchingOlder.current = true;
+    const fromBottom = element.scrollHeight - element.scrollTop - element.clientHeight;
+    stickToBottom.current = fromBottom < 80 && !query.hasPreviousPage;
+    if (fetching.current) return;
+    if (fromBottom < LOAD_NEWER_WITHIN_PX && query.hasPreviousPage) {
+      load(() => query.fetchPreviousPage({ cancelRefetch: false }));
+    } else if (element.scrollTop < LOAD_OLDER_WITHIN_PX && query.hasNextPage) {
       anchor.current = { height: element.scrollHeight, top: element.scrollTop, loadingOlder: true };
-      void query.fetchNextPage({ cancelRefetch: false }).finally(() => {
-        fetchingOlder.current = false;
-      });
+      load(() => query.fetchNextPage({ cancelRefetch: false }));
     }
   };
 
@@ -80,26 +142,54 @@ export function MessagesList({ ticketId, isGroup, provider, onReply }: MessagesL
         onScroll={onScroll}
         role="log"
         aria-label={t("conversation.messages")}
-        sx={{ flex: 1, overflowY: "auto", display: "flex", flexDirection: "column", gap: 0.75, p: 2 }}
+        sx={{ flex: 1, overflowY: "auto", px: 2, py: 1, overflowAnchor: "none" }}
       >
-        {query.isFetchingNextPage && <CircularProgress size={20} sx={{ alignSelf: "center" }} aria-label={t("common.loading")} />}
-        {query.isLoading && <CircularProgress sx={{ alignSelf: "center" }} aria-label={t("common.loading")} />}
-        {!query.isLoading && messages.length === 0 && (
-          <Typography sx={{ alignSelf: "center", color: "text.secondary" }}>{t("conversation.empty")}</Typography>
+        {query.isFetchingNextPage && (
+          <CircularProgress size={20} sx={{ display: "block", mx: "auto" }} aria-label={t("common.loading")} />
         )}
-        {messages.map((message, index) => {
-          const date = new Date(message.createdAt);
-          const previous = messages[index - 1];
-          const newDay = !previous || !isSameDay(new Date(previous.createdAt), date);
-          return (
-            <Fragment key={message.id}>
-              {newDay && (
-                <Chip label={formatDay(date)} size="small" sx={{ alignSelf: "center", my: 1 }} data-testid="day-separator" />
-              )}
-              <MessageBubble message={message} isGroup={isGroup} onMenu={onMenu} />
-            </Fragment>
-          );
-        })}
+        {query.isLoading && <CircularProgress sx={{ display: "block", mx: "auto" }} aria-label={t("common.loading")} />}
+        {!query.isLoading && messages.length === 0 && (
+          <Typography sx={{ textAlign: "center", color: "text.secondary" }}>{t("conversation.empty")}</Typography>
+        )}
+        <Box sx={{ height: virtualizer.getTotalSize(), position: "relative" }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const message = messages[item.index];
+            const date = new Date(message.createdAt);
+            const previous = messages[item.index - 1];
+            const newDay = !previous || !isSameDay(new Date(previous.createdAt), date);
+            const isHighlighted = highlighted === message.id;
+            return (
+              <Box
+                key={item.key}
+                ref={virtualizer.measureElement}
+                data-index={item.index}
+                aria-current={isHighlighted ? "true" : undefined}
+                className={isHighlighted ? "message-highlighted" : undefined}
+                sx={{
+                  position: "absolute",
+                  top: 0,
+                  left: 0,
+                  right: 0,
+                  display: "flex",
+                  flexDirection: "column",
+                  py: 0.375,
+                  borderRadius: 1,
+                  transition: "background-color 0.6s",
+                  "&.message-highlighted": { bgcolor: "rgba(255, 213, 79, 0.45)" },
+                }}
+                style={{ transform: `translateY(${item.start}px)` }}
+              >
+                {newDay && (
+                  <Chip label={formatDay(date)} size="small" sx={{ alignSelf: "center", my: 1 }} data-testid="day-separator" />
+                )}
+                <MessageBubble message={message} isGroup={isGroup} onMenu={onMenu} />
+              </Box>
+            );
+          })}
+        </Box>
+        {query.isFetchingPreviousPage && (
+          <CircularProgress size={20} sx={{ display: "block", mx: "auto" }} aria-label={t("common.loading")} />
+        )}
       </Box>
       <Menu anchorEl={menu?.anchor} open={!!menu} onClose={() => setMenu(null)}>
         <MenuItem

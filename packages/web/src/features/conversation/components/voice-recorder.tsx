@@ -42,8 +42,8 @@ export function VoiceRecorder({ disabled, onRecorded }: { disabled?: boolean; on
       <IconButton
         aria-label={t("conversation.input.sendRecording")}
         color="success"
-        onClick={() => {
-          const file = recorder.stop();
+        onClick={async () => {
+          const file = await recorder.stop();
           if (file) onRecorded(file);
           else toast.info(t("conversation.input.tooShort"));
         }}

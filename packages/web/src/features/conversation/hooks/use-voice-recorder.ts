@@ -1,6 +1,5 @@
 import { AUDIO_MIN_BYTES } from "@zapdesk/core";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { encodeMp3 } from "../utils/mp3";
 
 export type RecorderState = "idle" | "recording";
 
@@ -60,14 +59,15 @@ export function useVoiceRecorder() {
     setState("idle");
   }, [release]);
 
-  /** The mp3 file, or null when the recording is too short to keep. */
-  const stop = useCallback((): File | null => {
+  /** The mp3 file, or null when the recording is too short to keep. The encoder loads on first use. */
+  const stop = useCallback(async (): Promise<File | null> => {
     const current = session.current;
     if (!current) return null;
     const { chunks, context } = current;
     const sampleRate = context.sampleRate;
     release();
     setState("idle");
+    const { encodeMp3 } = await import("../utils/mp3");
     const blob = encodeMp3(chunks, sampleRate);
     if (blob.size < AUDIO_MIN_BYTES) return null;
     return new File([blob], `audio-${Date.now()}.mp3`, { type: "audio/mpeg" });

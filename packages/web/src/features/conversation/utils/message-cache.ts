@@ -4,12 +4,13 @@ import type { MessagePage } from "../api/get-messages";
 import { messageKeys } from "../api/message-keys";
 
 /**
- * A new message joins the newest page; a known one is replaced where it is (acks, deletes, edits),
+ * A new message joins the newest page (once that is the live end); a known one is replaced where it is (acks, deletes, edits),
  * unless the copy in hand is newer: a send's answer can arrive after the realtime event of the
  * ack that followed it, and must not put the clock back.
  */
 export function upsertMessage(client: QueryClient, message: Message): void {
-  client.setQueryData<InfiniteData<MessagePage>>(messageKeys.list(message.ticketId), (data) => {
+  // Every view of the ticket's conversation: the live one and one opened around a searched message.
+  client.setQueriesData<InfiniteData<MessagePage>>({ queryKey: messageKeys.list(message.ticketId) }, (data) => {
     if (!data?.pages.length) return data;
     const known = data.pages.flatMap((page) => page.messages).find((m) => m.id === message.id);
     if (known) {
@@ -23,6 +24,8 @@ export function upsertMessage(client: QueryClient, message: Message): void {
       };
     }
     const [newest, ...older] = data.pages;
+    // A view that has not reached the live end yet gets it when scrolled down, not as a gap.
+    if (newest.hasNewer) return data;
     const messages = [...newest.messages, message].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id);
     return { ...data, pages: [{ ...newest, messages, count: newest.count + 1 }, ...older] };
   });

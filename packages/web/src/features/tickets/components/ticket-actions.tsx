@@ -11,10 +11,12 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog";
 import { MessageDialog } from "../../../components/ui/message-dialog";
+import { lazyNamed, OnDemand } from "../../../components/ui/on-demand";
 import { useAuth } from "../../../lib/auth";
 import { useDeleteTicket, useProtocol } from "../api/ticket-commands";
 import { ticketChanges, useUpdateTicket } from "../api/update-ticket";
-import { TransferTicketModal } from "./transfer-ticket-modal";
+
+const TransferTicketModal = lazyNamed(() => import("./transfer-ticket-modal"), "TransferTicketModal");
 
 type ActionKey = "accept" | "return" | "resolve" | "protocol" | "reopen" | "transfer" | "delete";
 interface Action {
@@ -113,7 +115,9 @@ export function TicketActions({ ticket }: { ticket: Ticket }) {
           </MenuItem>
         ))}
       </Menu>
-      <TransferTicketModal ticketId={ticket.id} open={transferOpen} onClose={() => setTransferOpen(false)} />
+      <OnDemand when={transferOpen}>
+        <TransferTicketModal ticketId={ticket.id} open={transferOpen} onClose={() => setTransferOpen(false)} />
+      </OnDemand>
       <ConfirmDialog
         title={t("tickets.delete.title", { id: ticket.id })}
         open={confirmDelete}

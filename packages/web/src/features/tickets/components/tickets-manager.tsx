@@ -14,13 +14,15 @@ import TextField from "@mui/material/TextField";
 import { can } from "@zapdesk/core";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { lazyNamed, OnDemand } from "../../../components/ui/on-demand";
 import { useAuth } from "../../../lib/auth";
 import { useDebounce } from "../../../lib/use-debounce";
 import { MIN_SEARCH_LENGTH } from "../api/lookups";
 import type { TicketListParams } from "../api/ticket-keys";
-import { NewTicketModal } from "./new-ticket-modal";
 import { TicketQueueFilter } from "./ticket-queue-filter";
 import { TicketsList, useTicketCount } from "./tickets-list";
+
+const NewTicketModal = lazyNamed(() => import("./new-ticket-modal"), "NewTicketModal");
 
 type MainTab = "open" | "closed" | "search";
 
@@ -141,7 +143,9 @@ export function TicketsManager({ selectedId }: { selectedId?: number }) {
           label={t("tickets.tabs.search")}
         />
       )}
-      <NewTicketModal open={newTicketOpen} onClose={() => setNewTicketOpen(false)} />
+      <OnDemand when={newTicketOpen}>
+        <NewTicketModal open={newTicketOpen} onClose={() => setNewTicketOpen(false)} />
+      </OnDemand>
     </Paper>
   );
 }
