@@ -1,24 +1,35 @@
 import { and, asc, count, desc, eq, ilike, inArray, notInArray, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
+import { prepared } from "../../db/prepared.js";
 import { contactChanges, contactExtraInfo, contacts, tickets } from "../../db/schema.js";
 import { escapeLike } from "../users/users.repo.js";
 
 export type ContactRow = typeof contacts.$inferSelect;
 export type ExtraInfoRow = typeof contactExtraInfo.$inferSelect;
 
+/** The contact list, with or without a search: one prepared page and count per shape. */
+function contactStatements(db: Db, search: boolean) {
+  return prepared(db, search ? "contacts_search" : "contacts_all", (db, name) => {
+    const pattern = sql.placeholder("pattern");
+    const where = search ? or(ilike(contacts.name, pattern), ilike(contacts.number, pattern)) : undefined;
+    return {
+      page: db
+        .select()
+        .from(contacts)
+        .where(where)
+        .orderBy(sql`lower(${contacts.name})`, asc(contacts.id))
+        .limit(sql.placeholder("limit"))
+        .offset(sql.placeholder("offset"))
+        .prepare(name),
+      count: db.select({ value: count() }).from(contacts).where(where).prepare(`${name}_count`),
+    };
+  });
+}
+
 export async function listContacts(db: Db, options: { search: string; limit: number; offset: number }) {
-  const pattern = `%${escapeLike(options.search)}%`;
-  const where = options.search ? or(ilike(contacts.name, pattern), ilike(contacts.number, pattern)) : undefined;
-  const [rows, [total]] = await Promise.all([
-    db
-      .select()
-      .from(contacts)
-      .where(where)
-      .orderBy(sql`lower(${contacts.name})`, asc(contacts.id))
-      .limit(options.limit)
-      .offset(options.offset),
-    db.select({ value: count() }).from(contacts).where(where),
-  ]);
+  const statement = contactStatements(db, options.search !== "");
+  const params = { pattern: `%${escapeLike(options.search)}%`, limit: options.limit, offset: options.offset };
+  const [rows, [total]] = await Promise.all([statement.page.execute(params), statement.count.execute(params)]);
   return { rows, count: total.value };
 }
 
