@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, notInArray, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, fillPlaceholders, inArray, notInArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { prepared } from "../../db/prepared.js";
 import { contactChanges, contactExtraInfo, contacts, tickets } from "../../db/schema.js";
@@ -7,28 +7,52 @@ import { escapeLike } from "../users/users.repo.js";
 export type ContactRow = typeof contacts.$inferSelect;
 export type ExtraInfoRow = typeof contactExtraInfo.$inferSelect;
 
-/** The contact list, with or without a search: one prepared page and count per shape. */
-function contactStatements(db: Db, search: boolean) {
-  return prepared(db, search ? "contacts_search" : "contacts_all", (db, name) => {
-    const pattern = sql.placeholder("pattern");
-    const where = search ? or(ilike(contacts.name, pattern), ilike(contacts.number, pattern)) : undefined;
-    return {
-      page: db
-        .select()
-        .from(contacts)
-        .where(where)
-        .orderBy(sql`lower(${contacts.name})`, asc(contacts.id))
-        .limit(sql.placeholder("limit"))
-        .offset(sql.placeholder("offset"))
-        .prepare(name),
-      count: db.select({ value: count() }).from(contacts).where(where).prepare(`${name}_count`),
-    };
-  });
+/**
+ * What a contact search matches: the name (lowercased) and the number, in one expression with its
+ * own trigram index (contacts_search_trgm). A newline between them keeps a term from matching
+ * across the two unless it holds one itself.
+ */
+const contactSearchKey = sql`(lower(${contacts.name}) || chr(10) || ${contacts.number})`;
+
+/** The contact list's page and count, with or without a search; values are placeholders. */
+function contactQueries(db: Db, search: boolean) {
+  const where = search ? sql`${contactSearchKey} like lower(${sql.placeholder("pattern")})` : undefined;
+  return {
+    page: db
+      .select()
+      .from(contacts)
+      .where(where)
+      .orderBy(sql`lower(${contacts.name})`, asc(contacts.id))
+      .limit(sql.placeholder("limit"))
+      .offset(sql.placeholder("offset")),
+    count: db.select({ value: count() }).from(contacts).where(where),
+  };
+}
+
+const contactParams = (search: string, limit: number, offset: number) => ({
+  pattern: `%${escapeLike(search)}%`,
+  limit,
+  offset,
+});
+
+/** The first page's statements of a search, with their values (bench/explain-contacts.ts shows their plans). */
+export function contactSearchSql(db: Db, search: string) {
+  const queries = contactQueries(db, true);
+  const values = contactParams(search, 20, 0);
+  const filled = (query: { toSQL(): { sql: string; params: unknown[] } }) => {
+    const { sql: text, params } = query.toSQL();
+    return { sql: text, params: fillPlaceholders(params, values) };
+  };
+  return { page: filled(queries.page), count: filled(queries.count) };
 }
 
 export async function listContacts(db: Db, options: { search: string; limit: number; offset: number }) {
-  const statement = contactStatements(db, options.search !== "");
-  const params = { pattern: `%${escapeLike(options.search)}%`, limit: options.limit, offset: options.offset };
+  const search = options.search !== "";
+  const statement = prepared(db, search ? "contacts_search" : "contacts_all", (db, name) => {
+    const queries = contactQueries(db, search);
+    return { page: queries.page.prepare(name), count: queries.count.prepare(`${name}_count`) };
+  });
+  const params = contactParams(options.search, options.limit, options.offset);
   const [rows, [total]] = await Promise.all([statement.page.execute(params), statement.count.execute(params)]);
   return { rows, count: total.value };
 }

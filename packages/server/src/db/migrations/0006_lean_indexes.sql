@@ -1,0 +1,1 @@
+CREATE INDEX "contacts_search_trgm" ON "contacts" USING gin ((lower("name") || chr(10) || "number") gin_trgm_ops);
