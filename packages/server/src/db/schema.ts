@@ -109,11 +109,10 @@ export const contacts = pgTable(
     index("contacts_name_idx").on(sql`lower(${t.name})`, t.id),
     index("contacts_name_trgm").using("gin", trgm(t.name)),
     index("contacts_number_trgm").using("gin", trgm(t.number)),
-    // The contact search's one predicate (contacts.repo contactSearchKey): one trigram index the
-    // planner keeps choosing as the table grows, instead of an OR of two it gave up for a scan.
+    // The contact search's one predicate (contacts.repo): a function of name and number (0006_lean_indexes).
     index("contacts_search_trgm").using(
       "gin",
-      sql`(lower(${sql.identifier("name")}) || chr(10) || ${sql.identifier("number")}) gin_trgm_ops`,
+      sql`zapdesk_contact_search_key(${sql.identifier("name")}, ${sql.identifier("number")}) gin_trgm_ops`,
     ),
   ],
 );

@@ -8,11 +8,10 @@ export type ContactRow = typeof contacts.$inferSelect;
 export type ExtraInfoRow = typeof contactExtraInfo.$inferSelect;
 
 /**
- * What a contact search matches: the name (lowercased) and the number, in one expression with its
- * own trigram index (contacts_search_trgm). A newline between them keeps a term from matching
- * across the two unless it holds one itself.
+ * What a contact search matches: the lowercased name and the number (a function of the database,
+ * 0006_lean_indexes, with its own trigram index contacts_search_trgm).
  */
-const contactSearchKey = sql`(lower(${contacts.name}) || chr(10) || ${contacts.number})`;
+const contactSearchKey = sql`zapdesk_contact_search_key(${contacts.name}, ${contacts.number})`;
 
 /** The contact list's page and count, with or without a search; values are placeholders. */
 function contactQueries(db: Db, search: boolean) {
