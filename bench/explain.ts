@@ -1,7 +1,8 @@
-import { asc, desc, eq, ilike, or, sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Database } from "../packages/server/src/db/client.js";
 import { contacts, messages, queues, tickets, users, whatsapps } from "../packages/server/src/db/schema.js";
+import { contactSearchSql } from "../packages/server/src/modules/contacts/contacts.repo.js";
 import { searchPage, type TicketFilter, ticketListWhere } from "../packages/server/src/modules/tickets/tickets.repo.js";
 import { CONTACT_TERM, PROBE_WORD } from "./corpus.js";
 import type { DataSet } from "./generate.js";
@@ -70,16 +71,7 @@ function statements(database: Database, data: DataSet) {
     .toSQL();
   const chatCount = db.select({ value: sql<number>`count(*)::int` }).from(messages).where(eq(messages.ticketId, hot)).toSQL();
 
-  const pattern = `%${CONTACT_TERM}%`;
-  const contactWhere = or(ilike(contacts.name, pattern), ilike(contacts.number, pattern));
-  const contactPage = db
-    .select()
-    .from(contacts)
-    .where(contactWhere)
-    .orderBy(sql`lower(${contacts.name})`, asc(contacts.id))
-    .limit(20)
-    .toSQL();
-  const contactCount = db.select({ value: sql<number>`count(*)` }).from(contacts).where(contactWhere).toSQL();
+  const contactSearch = contactSearchSql(db, CONTACT_TERM);
 
   return {
     "inbox page": inbox.page,
@@ -87,8 +79,8 @@ function statements(database: Database, data: DataSet) {
     "search page (with count)": search.page,
     "chat page": chatPage,
     "chat count": chatCount,
-    "contacts page": contactPage,
-    "contacts count": contactCount,
+    "contacts page": contactSearch.page,
+    "contacts count": contactSearch.count,
   };
 }
 

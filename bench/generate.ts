@@ -40,6 +40,13 @@ const textArray = (values: string[]) => `array[${values.map((v) => `'${v.replace
  * rebuilt at the end, the way a bulk load is done; the definitions are read from the catalog so
  * the rebuilt indexes are exactly the migration's.
  */
+/** `count` contacts "First Surname" (a surname is one in SURNAMES.length), numbers 55 + 11 digits. */
+export const insertContactsSql = (count: number) => `insert into contacts (id, name, number, created_at, updated_at)
+  select i, (${textArray(FIRST_NAMES)})[1 + ${h("i", 1)} % ${FIRST_NAMES.length}] || ' ' ||
+    (${textArray(SURNAMES)})[1 + ${h("i", 2)} % ${SURNAMES.length}],
+    '55' || lpad(i::text, 11, '0'), now() - interval '120 days', now() - (${h("i", 3)} % 7776000) * interval '1 second'
+  from generate_series(1, ${count}) i`;
+
 export async function generate(database: Database, scale: number): Promise<DataSet> {
   const n = sizes(scale);
   const timingsMs: Record<string, number> = {};
@@ -99,13 +106,7 @@ export async function generate(database: Database, scale: number): Promise<DataS
        union all select ${ingest.id}, ${queueIds[0]}`,
     );
 
-    await step("contacts", () =>
-      raw(`insert into contacts (id, name, number, created_at, updated_at)
-        select i, (${textArray(FIRST_NAMES)})[1 + ${h("i", 1)} % ${FIRST_NAMES.length}] || ' ' ||
-          (${textArray(SURNAMES)})[1 + ${h("i", 2)} % ${SURNAMES.length}],
-          '55' || lpad(i::text, 11, '0'), now() - interval '120 days', now() - (${h("i", 3)} % 7776000) * interval '1 second'
-        from generate_series(1, ${n.contacts}) i`),
-    );
+    await step("contacts", () => raw(insertContactsSql(n.contacts)));
 
     // Status by i % 10: exactly 10% pending, 20% open, 70% closed. Active tickets take distinct
     // contacts (rank among active ids), closed ones any contact: the partial unique index holds.

@@ -11,7 +11,8 @@ export interface ReadyInfo {
   serverVersion: string;
   data: DataSet;
   generateMs: number;
-  tokens: { agent: string; admin: string };
+  /** `queueAgents`: agents who see the ingest connection's queue (the fan-out's sockets). */
+  tokens: { agent: string; admin: string; queueAgents: string[] };
 }
 
 export interface IngestCheck {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import type { Plan } from "./explain.js";
+import type { FanoutResult } from "./fanout.js";
 import type { IngestResult } from "./ingest.js";
 import type { LoadResult } from "./load.js";
 import type { IngestCheck, ReadyInfo } from "./protocol.js";
@@ -11,6 +12,8 @@ export interface EngineReport {
   scale: number;
   load: LoadResult[];
   ingest: { path: string; result: IngestResult; check: IngestCheck }[];
+  /** Realtime fan-out, one entry per number of sockets (absent from older results). */
+  fanout?: FanoutResult[];
   plans: Plan[];
   loadAverage: { before: number[]; after: number[] };
   startedAt: string;
@@ -77,6 +80,20 @@ export function renderEngine(report: EngineReport): string {
     lines.push(
       `| ${path} | ${fmt(r.count)} | ${r.contacts} | ${r.errors} | ${r.rate} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.max} | ${cpu(r)} | ${trips(r)} | ${stored} | ≥ ${fmt(goal)} msg/s: ${verdict(r.rate >= goal && r.errors === 0)} |`,
     );
+  }
+  if (report.fanout?.length) {
+    lines.push(
+      "",
+      "| realtime fan-out: sockets | inbound messages | deliveries | errors | p50 ms | p99 ms | max ms | CPU ms/message (server · db · client) |",
+      "|---:|---:|---:|---:|---:|---:|---:|---|",
+    );
+    for (const r of report.fanout) {
+      // CPU per message, not per delivery: withCpu divided by the deliveries.
+      const perMessage = (ms: number) => Math.round(((ms * r.count) / Math.max(1, r.messages)) * 100) / 100;
+      const c = r.cpuPerOp;
+      const cost = c ? `${perMessage(c.server)} · ${perMessage(c.db)} · ${perMessage(c.client)}` : "";
+      lines.push(`| ${r.sockets} | ${r.messages} | ${fmt(r.count)} | ${r.errors} | ${r.p50} | ${r.p99} | ${r.max} | ${cost} |`);
+    }
   }
   lines.push("", "EXPLAIN ANALYZE execution time of each statement (one run, warm cache):", "");
   lines.push(report.plans.map((p) => `${p.name} ${p.executionMs.toFixed(1)} ms`).join(" · "), "");

@@ -9,7 +9,8 @@
  * BENCH_ENGINES (default "postgres,pglite"), BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_REQUESTS (2000) and BENCH_SECONDS (15) per scenario and concurrency, BENCH_INGEST_MESSAGES (5000),
  * BENCH_INGEST_SECONDS (20), BENCH_INGEST_CONTACTS (10 customers writing at once), BENCH_INGEST_BURST (10); for investigations,
- * BENCH_SCENARIOS=inbox,chat (a subset), BENCH_INGEST=0 (skip ingest), BENCH_REPORT=0 (write no results), BENCH_PROPOSED_INDEXES=1 (see proposed.ts), BENCH_CPU_PROF=<dir> (server CPU profile);
+ * BENCH_SCENARIOS=inbox,chat (a subset; "fanout" is the realtime fan-out, BENCH_FANOUT_SOCKETS (50,200,500) sockets,
+ * BENCH_FANOUT_MESSAGES (20) inbound messages each), BENCH_INGEST=0 (skip ingest), BENCH_REPORT=0 (write no results), BENCH_PROPOSED_INDEXES=1 (see proposed.ts), BENCH_CPU_PROF=<dir> (server CPU profile);
  * BENCH_WEB=0 skips the web first load (bundle sizes and tickets-page TTI, see web.ts), BENCH_WEB_BUILD=0 measures the existing build, BENCH_TTI_RUNS (5).
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -20,6 +21,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { CONTACT_TERM, PROBE_WORD } from "./corpus.js";
+import { type FanoutResult, runFanout } from "./fanout.js";
 import { type IngestOptions, runIngest } from "./ingest.js";
 import { type Bounds, call, runScenario, type Scenario, target, warmup } from "./load.js";
 import type { Engine, FromServer, ReadyInfo, ToServer } from "./protocol.js";
@@ -113,6 +115,27 @@ async function measureIngest(engine: Engine, info: ReadyInfo, server: Server, cp
     console.log(
       `[${engine}] ingest ${path}: ${result.rate} msg/s, p50 ${result.p50} p99 ${result.p99} ms, errors ${result.errors}`,
     );
+  }
+}
+
+/** Inbound message to every agent socket, for each number of sockets. */
+async function measureFanout(engine: Engine, info: ReadyInfo, cpu: Sampler, fanout: FanoutResult[]) {
+  const digit = engine === "postgres" ? "1" : "2";
+  const sizes = env("BENCH_FANOUT_SOCKETS", "50,200,500").split(",").map(Number);
+  for (const [k, sockets] of sizes.entries()) {
+    const result = await withCpu(cpu, () =>
+      runFanout({
+        port: info.port,
+        whatsappId: info.data.ingestWhatsappId,
+        adminToken: info.tokens.admin,
+        agentTokens: info.tokens.queueAgents,
+        sockets,
+        messages: num("BENCH_FANOUT_MESSAGES", 20),
+        numberPrefix: `57${digit}3${k}`,
+      }),
+    );
+    console.log(`[${engine}] fanout ${sockets} sockets: p50 ${result.p50} p99 ${result.p99} ms, errors ${result.errors}`);
+    fanout.push(result);
   }
 }
 
@@ -214,6 +237,9 @@ async function runEngine(engine: Engine): Promise<EngineReport> {
       }
     }
 
+    const fanout: FanoutResult[] = [];
+    if (!only || only.includes("fanout")) await measureFanout(engine, info, cpu, fanout);
+
     const ingest: EngineReport["ingest"] = [];
     if (process.env.BENCH_INGEST !== "0") await measureIngest(engine, info, running, cpu, ingest);
     const { plans } = await server.ask({ type: "explain" }, "explain", 5 * 60_000);
@@ -223,6 +249,7 @@ async function runEngine(engine: Engine): Promise<EngineReport> {
       scale,
       load,
       ingest,
+      fanout,
       plans,
       loadAverage: { before, after: loads() },
       startedAt,

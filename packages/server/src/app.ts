@@ -19,6 +19,7 @@ import { createAuthenticate } from "./http/auth.js";
 import { createOutageMonitor } from "./http/database-outage.js";
 import { frameworkErrorHandler, registerErrorHandler } from "./http/error-handler.js";
 import { registerOpenApi } from "./http/openapi.js";
+import { QuietRequestLog } from "./http/request-log.js";
 import type { RouteContext, Services } from "./http/route-context.js";
 import { registerSecurityHeaders } from "./http/security-headers.js";
 import { clientErrorHandler, hasOverlongSegment, MAX_PARAM_LENGTH, rejectLongUrls } from "./http/url-limits.js";
@@ -102,9 +103,12 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   const clock = options.clock ?? systemClock;
   const db = database.db;
 
+  // In production a line per request costs more than the request's own work: debug level there.
+  const quietRequests = config.env === "production";
   const app = Fastify({
     logger:
       options.logger === false ? false : { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
+    ...(quietRequests ? { logController: new QuietRequestLog() } : {}),
     bodyLimit: 1024 * 1024,
     // Believing every X-Forwarded-For would let a client pick its address and dodge rate limits.
     // A hop count is valid at runtime (proxy-addr) though Fastify's type omits it.

@@ -113,6 +113,11 @@ export const contacts = pgTable(
     index("contacts_name_idx").on(sql`lower(${t.name})`, t.id),
     index("contacts_name_trgm").using("gin", trgm(t.name)),
     index("contacts_number_trgm").using("gin", trgm(t.number)),
+    // The contact search's one predicate (contacts.repo): a function of name and number (0006_lean_indexes).
+    index("contacts_search_trgm").using(
+      "gin",
+      sql`zapdesk_contact_search_key(${sql.identifier("name")}, ${sql.identifier("number")}) gin_trgm_ops`,
+    ),
   ],
 );
 

@@ -13,6 +13,8 @@ export const REFRESH_TOKEN_TTL_MS = 7 * 24 * 60 * 60 * 1000;
  * window gets the session the first one created, instead of tripping reuse detection.
  */
 export const REFRESH_REUSE_GRACE_MS = 30 * 1000;
+/** Verified access tokens kept (least recently used dropped first): every request checks one. */
+export const VERIFIED_ACCESS_CACHE_SIZE = 1000;
 
 export interface TokenServiceOptions {
   db: Db;
@@ -73,7 +75,25 @@ export function createTokenService(options: TokenServiceOptions) {
     return undefined;
   }
 
+  // A token's signature and claims never change: once verified, only its expiry needs checking again.
+  const verified = new Map<string, { userId: number; expiresAt: Date }>();
+  const expiredError = () => new AppError("ERR_SESSION_EXPIRED", { status: 403, message: "Session expired. Please refresh." });
+
   async function verifyAccessSession(token: string): Promise<{ userId: number; expiresAt: Date }> {
+    const known = verified.get(token);
+    if (known) {
+      verified.delete(token);
+      if (known.expiresAt.getTime() <= clock.now().getTime()) throw expiredError();
+      verified.set(token, known);
+      return known;
+    }
+    const session = await verifySignature(token);
+    verified.set(token, session);
+    if (verified.size > VERIFIED_ACCESS_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
+    return session;
+  }
+
+  async function verifySignature(token: string): Promise<{ userId: number; expiresAt: Date }> {
     try {
       const { payload } = await jwtVerify(token, accessKey, {
         algorithms: ["HS256"],
@@ -83,11 +103,8 @@ export function createTokenService(options: TokenServiceOptions) {
       if (!Number.isInteger(id) || id <= 0 || typeof payload.exp !== "number") throw new Error("bad claims");
       return { userId: id, expiresAt: new Date(payload.exp * 1000) };
     } catch (error) {
-      const expired = error instanceof joseErrors.JWTExpired;
-      throw new AppError("ERR_SESSION_EXPIRED", {
-        status: 403,
-        message: expired ? "Session expired. Please refresh." : "Invalid token.",
-      });
+      if (error instanceof joseErrors.JWTExpired) throw expiredError();
+      throw new AppError("ERR_SESSION_EXPIRED", { status: 403, message: "Invalid token." });
     }
   }
 
@@ -168,6 +185,9 @@ export function createTokenService(options: TokenServiceOptions) {
         .delete(refreshTokens)
         .where(or(lt(refreshTokens.expiresAt, now), and(lt(refreshTokens.revokedAt, rotatedLongAgo))));
     },
+
+    /** How many verified access tokens are remembered (tests prove the cache is used and bounded). */
+    _verifiedCount: () => verified.size,
 
     _activeCount: async (userId: number) =>
       (

@@ -1,24 +1,58 @@
-import { and, asc, count, desc, eq, ilike, inArray, notInArray, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, fillPlaceholders, inArray, notInArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
+import { prepared } from "../../db/prepared.js";
 import { contactChanges, contactExtraInfo, contacts, tickets } from "../../db/schema.js";
 import { escapeLike } from "../users/users.repo.js";
 
 export type ContactRow = typeof contacts.$inferSelect;
 export type ExtraInfoRow = typeof contactExtraInfo.$inferSelect;
 
-export async function listContacts(db: Db, options: { search: string; limit: number; offset: number }) {
-  const pattern = `%${escapeLike(options.search)}%`;
-  const where = options.search ? or(ilike(contacts.name, pattern), ilike(contacts.number, pattern)) : undefined;
-  const [rows, [total]] = await Promise.all([
-    db
+/**
+ * What a contact search matches: the lowercased name and the number (a function of the database,
+ * 0006_lean_indexes, with its own trigram index contacts_search_trgm).
+ */
+const contactSearchKey = sql`zapdesk_contact_search_key(${contacts.name}, ${contacts.number})`;
+
+/** The contact list's page and count, with or without a search; values are placeholders. */
+function contactQueries(db: Db, search: boolean) {
+  const where = search ? sql`${contactSearchKey} like lower(${sql.placeholder("pattern")})` : undefined;
+  return {
+    page: db
       .select()
       .from(contacts)
       .where(where)
       .orderBy(sql`lower(${contacts.name})`, asc(contacts.id))
-      .limit(options.limit)
-      .offset(options.offset),
-    db.select({ value: count() }).from(contacts).where(where),
-  ]);
+      .limit(sql.placeholder("limit"))
+      .offset(sql.placeholder("offset")),
+    count: db.select({ value: count() }).from(contacts).where(where),
+  };
+}
+
+const contactParams = (search: string, limit: number, offset: number) => ({
+  pattern: `%${escapeLike(search)}%`,
+  limit,
+  offset,
+});
+
+/** The first page's statements of a search, with their values (bench/explain-contacts.ts shows their plans). */
+export function contactSearchSql(db: Db, search: string) {
+  const queries = contactQueries(db, true);
+  const values = contactParams(search, 20, 0);
+  const filled = (query: { toSQL(): { sql: string; params: unknown[] } }) => {
+    const { sql: text, params } = query.toSQL();
+    return { sql: text, params: fillPlaceholders(params, values) };
+  };
+  return { page: filled(queries.page), count: filled(queries.count) };
+}
+
+export async function listContacts(db: Db, options: { search: string; limit: number; offset: number }) {
+  const search = options.search !== "";
+  const statement = prepared(db, search ? "contacts_search" : "contacts_all", (db, name) => {
+    const queries = contactQueries(db, search);
+    return { page: queries.page.prepare(name), count: queries.count.prepare(`${name}_count`) };
+  });
+  const params = contactParams(options.search, options.limit, options.offset);
+  const [rows, [total]] = await Promise.all([statement.page.execute(params), statement.count.execute(params)]);
   return { rows, count: total.value };
 }
 

@@ -1,6 +1,7 @@
 import { and, desc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client.js";
+import { prepared } from "../../db/prepared.js";
 import { contacts, messages, users } from "../../db/schema.js";
 
 /** Every column but the search vector: the database keeps it for ticket search, nobody reads it back. */
@@ -51,14 +52,21 @@ function joined(db: Db) {
 
 /** Newest first from the index (ticket_id, created_at desc, id desc); the caller reverses each page. */
 export async function listTicketMessages(db: Db, ticketId: number, page: { limit: number; offset: number }) {
-  const [rows, [total]] = await Promise.all([
-    joined(db)
-      .where(eq(messages.ticketId, ticketId))
+  const statement = prepared(db, "messages_page", (db, name) => ({
+    page: joined(db)
+      .where(eq(messages.ticketId, sql.placeholder("ticketId")))
       .orderBy(desc(messages.createdAt), desc(messages.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ value: sql<number>`count(*)::int` }).from(messages).where(eq(messages.ticketId, ticketId)),
-  ]);
+      .limit(sql.placeholder("limit"))
+      .offset(sql.placeholder("offset"))
+      .prepare(name),
+    count: db
+      .select({ value: sql<number>`count(*)::int` })
+      .from(messages)
+      .where(eq(messages.ticketId, sql.placeholder("ticketId")))
+      .prepare(`${name}_count`),
+  }));
+  const params = { ticketId, ...page };
+  const [rows, [total]] = await Promise.all([statement.page.execute(params), statement.count.execute(params)]);
   return { rows: rows as JoinedMessage[], count: total.value };
 }
 

@@ -1,5 +1,6 @@
-import { and, desc, eq, gte, inArray, isNull, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, isNull, lt, or, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
+import { prepared } from "../../db/prepared.js";
 import { contacts, messages, queues, tickets, users, whatsapps } from "../../db/schema.js";
 import { escapeLike } from "../users/users.repo.js";
 
@@ -57,14 +58,40 @@ export interface TicketFilter {
 }
 
 /**
+ * How the list's values enter its SQL: as literals (a search, built per call) or as placeholders
+ * (the inbox, a prepared statement per shape of filter).
+ */
+interface Binder {
+  value<T>(name: string, value: T): T | Placeholder;
+  /** `column` is one of `values` (an empty list matches nothing). */
+  oneOf(column: typeof tickets.queueId, name: string, values: number[]): SQL;
+}
+
+const literals: Binder = {
+  value: (_name, value) => value,
+  oneOf: (column, _name, values) => inArray(column, values),
+};
+
+const placeholders: Binder = {
+  value: (name) => sql.placeholder(name),
+  oneOf: (column, name) => sql`${column} = any(${sql.placeholder(name)}::int[])`,
+};
+
+/**
  * The queue filter (issue 12, items 16 and 20): the ticked queues and the tickets without one; the
  * user's own tickets whatever their queue; nothing ticked leaves only the user's own. No `queueIds`
  * at all is no filter.
  */
-function queueFilter(actorId: number, queueIds: number[]): SQL | undefined {
-  const own = eq(tickets.userId, actorId);
+function queueFilter(bind: Binder, actorId: number, queueIds: number[]): SQL | undefined {
+  const own = eq(tickets.userId, bind.value("actorId", actorId));
   if (!queueIds.length) return own;
-  return or(own, inArray(tickets.queueId, queueIds), isNull(tickets.queueId));
+  return or(own, bind.oneOf(tickets.queueId, "queueIds", queueIds), isNull(tickets.queueId));
+}
+
+/** The `createdAt` range of a yyyy-MM-dd (UTC) day. */
+function dayRange(date: string): { start: Date; end: Date } {
+  const start = new Date(`${date}T00:00:00.000Z`);
+  return { start, end: new Date(start.getTime() + 24 * 60 * 60 * 1000) };
 }
 
 /** A message whose words start with every word of the search (full text, unaccented, GIN-indexed). */
@@ -97,27 +124,27 @@ async function newestMatches(db: Db, ticketIds: number[], search: string): Promi
 }
 
 /** The WHERE of the ticket list (design §4): access, then the inbox narrowing, then the user's filters. */
-export function ticketListWhere(filter: TicketFilter): SQL | undefined {
+export function ticketListWhere(filter: TicketFilter, bind: Binder = literals): SQL | undefined {
   const { actor } = filter;
+  const actorId = bind.value("actorId", actor.id);
   const conditions: (SQL | undefined)[] = [];
   if (!actor.admin) {
     conditions.push(
       or(
-        eq(tickets.userId, actor.id),
+        eq(tickets.userId, actorId),
         isNull(tickets.queueId),
-        actor.queueIds.length ? inArray(tickets.queueId, actor.queueIds) : undefined,
+        bind === literals && !actor.queueIds.length ? undefined : bind.oneOf(tickets.queueId, "actorQueueIds", actor.queueIds),
       ),
     );
   }
   // Without showAll the inbox is the user's own tickets and the unassigned ones; a search looks further.
-  if (!filter.showAll && !filter.search) conditions.push(or(eq(tickets.userId, actor.id), isNull(tickets.userId)));
-  if (filter.status) conditions.push(eq(tickets.status, filter.status));
-  if (filter.queueIds) conditions.push(queueFilter(filter.actor.id, filter.queueIds));
+  if (!filter.showAll && !filter.search) conditions.push(or(eq(tickets.userId, actorId), isNull(tickets.userId)));
+  if (filter.status) conditions.push(eq(tickets.status, bind.value("status", filter.status)));
+  if (filter.queueIds) conditions.push(queueFilter(bind, filter.actor.id, filter.queueIds));
   if (filter.withUnreadMessages) conditions.push(sql`${tickets.unreadMessages} > 0`);
   if (filter.date) {
-    const start = new Date(`${filter.date}T00:00:00.000Z`);
-    const end = new Date(start.getTime() + 24 * 60 * 60 * 1000);
-    conditions.push(gte(tickets.createdAt, start), lt(tickets.createdAt, end));
+    const { start, end } = dayRange(filter.date);
+    conditions.push(gte(tickets.createdAt, bind.value("start", start)), lt(tickets.createdAt, bind.value("end", end)));
   }
   if (filter.search) conditions.push(searchCondition(filter.search));
   return and(...conditions);
@@ -160,11 +187,48 @@ export async function listTickets(
     };
   }
   // The inbox walks an index in order for the page; the count is an index-only scan.
-  const [rows, count] = await Promise.all([
-    joined(db).where(where).orderBy(desc(tickets.updatedAt), desc(tickets.id)).limit(page.limit).offset(page.offset),
-    countAll(),
-  ]);
+  const statement = inboxStatements(db, filter);
+  const params = inboxParams(filter, page);
+  const [rows, [{ value: count }]] = await Promise.all([statement.page.execute(params), statement.count.execute(params)]);
   return { rows, count };
+}
+
+/**
+ * The inbox's page and count, prepared once per shape of filter (which conditions are present);
+ * the values travel as parameters.
+ */
+function inboxStatements(db: Db, filter: TicketFilter) {
+  const shape = [
+    filter.actor.admin ? "a" : "u",
+    filter.showAll ? "s" : "",
+    filter.status ? "t" : "",
+    filter.queueIds ? (filter.queueIds.length ? "q" : "o") : "",
+    filter.withUnreadMessages ? "r" : "",
+    filter.date ? "d" : "",
+  ].join("");
+  return prepared(db, `tickets_inbox_${shape}`, (db, name) => {
+    const where = ticketListWhere(filter, placeholders);
+    return {
+      page: joined(db)
+        .where(where)
+        .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+        .limit(sql.placeholder("limit"))
+        .offset(sql.placeholder("offset"))
+        .prepare(name),
+      count: db.select({ value: sql<number>`count(*)::int` }).from(tickets).where(where).prepare(`${name}_count`),
+    };
+  });
+}
+
+function inboxParams(filter: TicketFilter, page: { limit: number; offset: number }) {
+  return {
+    actorId: filter.actor.id,
+    actorQueueIds: filter.actor.queueIds,
+    status: filter.status,
+    queueIds: filter.queueIds,
+    ...(filter.date ? dayRange(filter.date) : {}),
+    ...page,
+  };
 }
 
 export async function findActiveTicket(db: Db, contactId: number, whatsappId: number): Promise<TicketRow | undefined> {

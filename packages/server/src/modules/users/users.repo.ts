@@ -1,5 +1,6 @@
 import { and, count, eq, ilike, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
+import { prepared } from "../../db/prepared.js";
 import { queues, userQueues, users } from "../../db/schema.js";
 
 export type UserRow = typeof users.$inferSelect;
@@ -15,19 +16,26 @@ export interface AuthUser {
   queueIds: number[];
 }
 
+/** Every authenticated request runs this: prepared once per database handle. */
 export async function findAuthUser(db: Db, id: number): Promise<AuthUser | undefined> {
-  const [row] = await db
-    .select({
-      id: users.id,
-      name: users.name,
-      email: users.email,
-      profile: users.profile,
-      queueIds: sql<number[]>`coalesce(array_agg(${userQueues.queueId}) filter (where ${userQueues.queueId} is not null), '{}')`,
-    })
-    .from(users)
-    .leftJoin(userQueues, eq(userQueues.userId, users.id))
-    .where(eq(users.id, id))
-    .groupBy(users.id);
+  const statement = prepared(db, "users_auth", (db, name) =>
+    db
+      .select({
+        id: users.id,
+        name: users.name,
+        email: users.email,
+        profile: users.profile,
+        queueIds: sql<
+          number[]
+        >`coalesce(array_agg(${userQueues.queueId}) filter (where ${userQueues.queueId} is not null), '{}')`,
+      })
+      .from(users)
+      .leftJoin(userQueues, eq(userQueues.userId, users.id))
+      .where(eq(users.id, sql.placeholder("id")))
+      .groupBy(users.id)
+      .prepare(name),
+  );
+  const [row] = await statement.execute({ id });
   return row;
 }
 
