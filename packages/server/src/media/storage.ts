@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, rm, stat, writeFile } from "node:fs/promises";
+import { createReadStream } from "node:fs";
+import { mkdir, open, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, normalize, posix, sep } from "node:path";
 import type { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
@@ -100,9 +100,13 @@ export function createMediaStorage(root: string): MediaStorage {
     async saveStream(source, ext, { maxBytes }) {
       const { relative, full } = await prepare(ext);
       const counted = capped(source, maxBytes);
+      // Opened before the copy starts: a stream that opens its file lazily can create it after a
+      // failed copy has already removed it, leaving a partial file behind.
+      const file = await open(full, "w", 0o640);
       try {
-        await pipeline(counted, createWriteStream(full, { mode: 0o640 }));
+        await pipeline(counted, file.createWriteStream());
       } catch (error) {
+        await file.close().catch(() => {});
         await rm(full, { force: true });
         throw error;
       }
