@@ -32,7 +32,8 @@ function Bars({ data, name }: { data: { label: string; count: number }[]; name: 
         <XAxis dataKey="label" />
         <YAxis allowDecimals={false} domain={[0, ticks[ticks.length - 1]]} ticks={ticks} interval={0} />
         <Tooltip />
-        <Bar dataKey="count" name={name} fill="#2576d2" />
+        {/* Drawn at its value at once: no growing animation to wait for or to misread. */}
+        <Bar dataKey="count" name={name} fill="#2576d2" isAnimationActive={false} />
       </BarChart>
     </ResponsiveContainer>
   );
