@@ -1,8 +1,9 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { desc, eq, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Database } from "../packages/server/src/db/client.js";
 import { contacts, messages, queues, tickets, users, whatsapps } from "../packages/server/src/db/schema.js";
 import { contactSearchSql } from "../packages/server/src/modules/contacts/contacts.repo.js";
+import { aggregateMetricsSql, metricsWhere, waitRowsQuery } from "../packages/server/src/modules/dashboard/metrics.repo.js";
 import { searchPage, type TicketFilter, ticketListWhere } from "../packages/server/src/modules/tickets/tickets.repo.js";
 import { CONTACT_TERM, PROBE_WORD } from "./corpus.js";
 import type { DataSet } from "./generate.js";
@@ -73,6 +74,11 @@ function statements(database: Database, data: DataSet) {
 
   const contactSearch = contactSearchSql(db, CONTACT_TERM);
 
+  // Issue 13: the dashboard metrics over the last 30 days and the last year, as the admin (every ticket).
+  const dialect = (db as unknown as { dialect: { sqlToQuery(s: SQL): { sql: string; params: unknown[] } } }).dialect;
+  const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+  const metricsOver = (days: number) => metricsWhere({ access: undefined, tz: "UTC", from: day(days - 1), to: day(0) });
+
   return {
     "inbox page": inbox.page,
     "inbox count": inbox.count,
@@ -81,6 +87,9 @@ function statements(database: Database, data: DataSet) {
     "chat count": chatCount,
     "contacts page": contactSearch.page,
     "contacts count": contactSearch.count,
+    "dashboard metrics 30 days": dialect.sqlToQuery(aggregateMetricsSql(metricsOver(30), "UTC")),
+    "dashboard metrics 365 days": dialect.sqlToQuery(aggregateMetricsSql(metricsOver(365), "UTC")),
+    "dashboard metrics 30 days, business-time rows": waitRowsQuery(db, metricsOver(30), "UTC").toSQL(),
   };
 }
 

@@ -149,6 +149,11 @@ function scenarios(info: ReadyInfo): Scenario[] {
     }
   };
   const queues = encodeURIComponent(JSON.stringify([data.queueIds[0], data.queueIds[1]]));
+  const ok = (result: { status: number; body: string }) => {
+    if (result.status !== 200) throw new Error(`unexpected answer: ${result.status} ${result.body.slice(0, 200)}`);
+  };
+  const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+  const metricsPath = (days: number) => `/api/dashboard/metrics?from=${day(days - 1)}&to=${day(0)}&tz=UTC`;
   return [
     {
       name: "inbox",
@@ -174,6 +179,11 @@ function scenarios(info: ReadyInfo): Scenario[] {
       token: tokens.agent,
       check: nonEmpty("contacts"),
     },
+    // Issue 13: the dashboard's queries (the spec's counts and charts, and the service-time metrics).
+    { name: "dashboard", path: () => "/api/dashboard?tz=America/Sao_Paulo", token: tokens.admin, check: ok },
+    { name: "metrics30", path: () => metricsPath(30), token: tokens.admin, check: nonEmpty("byDay") },
+    { name: "metrics365", path: () => metricsPath(365), token: tokens.admin, check: nonEmpty("byDay") },
+    { name: "metricsAgent", path: () => metricsPath(30), token: tokens.agent, check: nonEmpty("byDay") },
   ];
 }
 
@@ -243,6 +253,7 @@ async function runEngine(engine: Engine): Promise<EngineReport> {
     const ingest: EngineReport["ingest"] = [];
     if (process.env.BENCH_INGEST !== "0") await measureIngest(engine, info, running, cpu, ingest);
     const { plans } = await server.ask({ type: "explain" }, "explain", 5 * 60_000);
+    for (const plan of plans) console.log(`[${engine}] explain ${plan.name}: ${plan.executionMs} ms`);
     await server.ask({ type: "stop" }, "stopped", 60_000);
     return {
       info,

@@ -121,7 +121,9 @@ test("two agents and a simulated customer hold a conversation through the UI", a
 
   // CSV export of the conversation.
   const download = agentA.waitForEvent("download");
-  await agentA.getByRole("button", { name: "EXPORTAR CONVERSAS" }).click();
+  // Issue 13: the export is in the ticket's menu.
+  await agentA.getByRole("button", { name: "Opções do ticket" }).click();
+  await agentA.getByRole("menuitem", { name: "Exportar conversa (CSV)" }).click();
   const csv = await (await download).createReadStream().then(async (stream) => {
     const chunks: Buffer[] = [];
     for await (const chunk of stream) chunks.push(chunk as Buffer);
@@ -136,9 +138,9 @@ test("two agents and a simulated customer hold a conversation through the UI", a
   expect(lines.some((l) => l.includes('"image"') && l.includes("/api/messages/"))).toBe(true);
   expect(lines.some((l) => l.includes('"audio"'))).toBe(true);
 
-  // Resolve: back to the list; the Resolved tab shows the 'resolvido' badge.
+  // Resolve: on to the next conversation (issue 13), or the list; the Resolved tab shows the 'resolvido' badge.
   await agentA.getByRole("button", { name: "Resolver" }).click();
-  await expect(agentA).toHaveURL(/\/tickets$/);
+  await expect(agentA).not.toHaveURL(new RegExp(`/tickets/${ticketId}$`));
   await agentA.getByRole("tab", { name: "Resolvidos" }).click();
   const resolvedRow = agentA.getByRole("list", { name: "Resolvidos" }).getByRole("button", { name: customerName });
   await expect(resolvedRow.getByText("resolvido")).toBeVisible();
@@ -158,12 +160,14 @@ test("two agents and a simulated customer hold a conversation through the UI", a
   await dialog.getByRole("combobox", { name: "Fila" }).click();
   await agentA.getByRole("option", { name: support.name }).click();
   await dialog.getByRole("button", { name: "Transferir" }).click();
-  await expect(agentA).toHaveURL(/\/tickets$/);
+  await expect(agentA).not.toHaveURL(new RegExp(`/tickets/${ticketId}$`));
   await expect(waitingList(agentB).getByRole("listitem", { name: customerName })).toBeVisible();
   const moved = await admin.get<{ status: string; queueId: number; userId: number | null }>(`/tickets/${ticketId}`);
   expect(moved).toMatchObject({ status: "pending", queueId: support.id, userId: null });
 
   // Older messages: João writes 24 more; only the newest 20 load, the rest come when scrolled to the top, without a jump.
+  // (After the transfer the agent may have landed on João's waiting ticket: leave it, so its page loads afresh.)
+  await agentA.goto("/tickets");
   for (let i = 1; i <= 24; i++) await admin.customerWrites(whatsappId, { from: other, body: `msg ${i}` });
   await agentA.getByRole("tab", { name: "Inbox" }).click();
   await agentA.getByRole("tab", { name: /Aguardando/ }).click();
@@ -198,11 +202,12 @@ test("two agents and a simulated customer hold a conversation through the UI", a
   await expect(agentA.getByRole("heading", { name: new RegExp(`Carla ${run}`) })).toBeVisible();
   await expect(composer(agentA)).toBeVisible();
 
-  // Protocolo: the server sends the notice and closes the ticket; the number is shown, then back to the list.
+  // Protocolo: the server sends the notice and closes the ticket; the number is shown, then on to the next conversation.
   await agentA.getByRole("button", { name: "Protocolo" }).click();
   await expect(agentA.getByRole("alertdialog")).toContainText(/Protocolo de atendimento enviado: nº \d+/);
   await agentA.getByRole("button", { name: "OK" }).click();
-  await expect(agentA).toHaveURL(/\/tickets$/);
+  await expect(agentA).toHaveURL(/\/tickets(\/\d+)?$/);
+  await expect(agentA.getByRole("heading", { name: new RegExp(`Carla ${run}`) })).toHaveCount(0);
   await expect
     .poll(async () => (await admin.phoneReceived(whatsappId, carla)).map((m) => m.body).join())
     .toMatch(/^Seu protocolo de atendimento é: nº/);

@@ -63,31 +63,39 @@ test("a ticket leaving an agent's queue leaves their list and bell live: the men
 }) => {
   const { run, admin, sales, agentA, agentB, customer, connection } = await setup(browser, request);
   const { name } = customer;
-  for (const page of [agentA, agentB]) await inbox(page, "Aguardando");
+  // Issue 13: agents see tickets still at the greeting menu only when the admin allows it.
+  await adminPut(request, "/api/settings/showChoosingQueue", { value: "enabled" });
+  try {
+    for (const page of [agentA, agentB]) await inbox(page, "Aguardando");
 
-  await test.step("the customer's pick in the greeting menu takes the 'Sem fila' row off the other queue's agent", async () => {
-    await admin.customerWrites(connection.id, { ...customer, body: "Oi" });
-    for (const page of [agentA, agentB]) {
-      await expect(waitingList(page).getByRole("listitem", { name })).toContainText("Sem fila");
-      await expect(bell(page, 1)).toBeVisible();
-    }
-    await admin.customerWrites(connection.id, { from: customer.from, body: "2" });
-    await expect(queueOf(waitingList(agentB).getByRole("listitem", { name }))).toHaveAccessibleName(`Suporte ${run}`);
-    await expect(waitingList(agentA).getByRole("listitem", { name })).toHaveCount(0);
-    await expect(bell(agentA, 0)).toBeVisible();
-    await expect(bell(agentB, 1)).toBeVisible();
-  });
+    await test.step("the customer's pick in the greeting menu takes the 'Sem fila' row off the other queue's agent", async () => {
+      await admin.customerWrites(connection.id, { ...customer, body: "Oi" });
+      for (const page of [agentA, agentB]) {
+        // The ticket waits apart, in the collapsed "Escolhendo fila" group.
+        await page.getByRole("button", { name: /Escolhendo fila \(\d+\)/ }).click();
+        await expect(waitingList(page).getByRole("listitem", { name })).toContainText("Sem fila");
+        await expect(bell(page, 1)).toBeVisible();
+      }
+      await admin.customerWrites(connection.id, { from: customer.from, body: "2" });
+      await expect(queueOf(waitingList(agentB).getByRole("listitem", { name }))).toHaveAccessibleName(`Suporte ${run}`);
+      await expect(waitingList(agentA).getByRole("listitem", { name })).toHaveCount(0);
+      await expect(bell(agentA, 0)).toBeVisible();
+      await expect(bell(agentB, 1)).toBeVisible();
+    });
 
-  await test.step("an admin moves it to Vendas: it leaves Bruno's list and bell and reaches Ana's", async () => {
-    const { tickets } = await admin.get<{ tickets: { id: number; contact: { number: string } }[] }>(
-      "/tickets?showAll=true&status=pending",
-    );
-    const ticket = tickets.find((x) => x.contact.number === customer.from)!;
-    await adminPut(request, `/api/tickets/${ticket.id}`, { status: "pending", userId: null, queueId: sales.id });
-    await expect(waitingList(agentB).getByRole("listitem", { name })).toHaveCount(0);
-    await expect(bell(agentB, 0)).toBeVisible();
-    await expect(queueOf(waitingList(agentA).getByRole("listitem", { name }))).toHaveAccessibleName(`Vendas ${run}`);
-  });
+    await test.step("an admin moves it to Vendas: it leaves Bruno's list and bell and reaches Ana's", async () => {
+      const { tickets } = await admin.get<{ tickets: { id: number; contact: { number: string } }[] }>(
+        "/tickets?showAll=true&status=pending",
+      );
+      const ticket = tickets.find((x) => x.contact.number === customer.from)!;
+      await adminPut(request, `/api/tickets/${ticket.id}`, { status: "pending", userId: null, queueId: sales.id });
+      await expect(waitingList(agentB).getByRole("listitem", { name })).toHaveCount(0);
+      await expect(bell(agentB, 0)).toBeVisible();
+      await expect(queueOf(waitingList(agentA).getByRole("listitem", { name }))).toHaveAccessibleName(`Vendas ${run}`);
+    });
+  } finally {
+    await adminPut(request, "/api/settings/showChoosingQueue", { value: "disabled" });
+  }
 });
 
 test("a ticket transferred to one agent alone shows in their inbox with their queue filter on; the other's chat closes", async ({

@@ -213,11 +213,21 @@ export const SETTING_KEYS = [
   "protocolWebhookUrl",
   "salesPageUrl",
   "communityPageUrl",
+  /** Issue 11: outbound webhooks may target private and loopback addresses ("enabled") or not. */
+  "webhookAllowPrivate",
+  /** Issue 13: agents see the tickets still at the greeting menu ("enabled") or only admins do. */
+  "showChoosingQueue",
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
 /** Settings any visitor may read (the signup screen and the embedded pages need them). */
-export const PUBLIC_SETTING_KEYS: readonly SettingKey[] = ["userCreation", "salesPageUrl", "communityPageUrl"];
+export const PUBLIC_SETTING_KEYS: readonly SettingKey[] = [
+  "userCreation",
+  "salesPageUrl",
+  "communityPageUrl",
+  // Issue 13: an agent's list shows the "Choosing a queue" group when this is enabled.
+  "showChoosingQueue",
+];
 
 export const AUDIO_MIN_BYTES = 10000;
 export const DEBOUNCE_MS = 500;

@@ -48,6 +48,23 @@ export const ERROR_STATUS = {
   ERR_SERVICE_UNAVAILABLE: 503,
   ERR_LAST_ADMIN: 409,
   ERR_CONTACT_NUMBER_ADMIN_ONLY: 403,
+  // Issue 11: scheduled messages
+  ERR_NO_SCHEDULE_FOUND: 404,
+  ERR_SCHEDULE_NOT_EDITABLE: 409,
+  // Issue 11: notes
+  ERR_NOTE_MENTION_NO_ACCESS: 422,
+  ERR_NO_MENTION_FOUND: 404,
+  // Issue 11: outbound webhooks
+  ERR_NO_WEBHOOK_FOUND: 404,
+  ERR_NO_WEBHOOK_DELIVERY_FOUND: 404,
+  ERR_WEBHOOK_PRIVATE_TARGET: 400,
+  ERR_WEBHOOK_UNRESOLVABLE: 400,
+  ERR_WEBHOOK_DELIVERY_NOT_FAILED: 409,
+  // Issue 11: tags
+  ERR_NO_TAG_FOUND: 404,
+  ERR_TAG_NAME_EXISTS: 409,
+  // Issue 13: push
+  ERR_PUSH_ENDPOINT_NOT_ALLOWED: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -102,6 +119,19 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_SERVICE_UNAVAILABLE: "The service is temporarily unavailable, please try again in a moment.",
   ERR_LAST_ADMIN: "The last administrator cannot be deleted or lose that profile.",
   ERR_CONTACT_NUMBER_ADMIN_ONLY: "Only an administrator can change the number of a contact that has tickets.",
+  ERR_NO_SCHEDULE_FOUND: "No scheduled message found with this ID.",
+  ERR_SCHEDULE_NOT_EDITABLE: "This message was already sent or cancelled and can no longer be changed.",
+  // Issue 11: notes
+  ERR_NOTE_MENTION_NO_ACCESS: "A mentioned colleague cannot see this ticket.",
+  ERR_NO_MENTION_FOUND: "No mention found with this ID.",
+  ERR_NO_WEBHOOK_FOUND: "No webhook found with this ID.",
+  ERR_NO_WEBHOOK_DELIVERY_FOUND: "No webhook delivery found with this ID.",
+  ERR_WEBHOOK_PRIVATE_TARGET: "This address is private or local: allow private targets in Settings to use it.",
+  ERR_WEBHOOK_UNRESOLVABLE: "The webhook's host name could not be resolved.",
+  ERR_WEBHOOK_DELIVERY_NOT_FAILED: "Only a failed delivery can be resent.",
+  ERR_NO_TAG_FOUND: "No tag found with this ID.",
+  ERR_TAG_NAME_EXISTS: "A tag with this name already exists.",
+  ERR_PUSH_ENDPOINT_NOT_ALLOWED: "This push service address is not allowed (it must be a public https address).",
 };
 
 export interface ErrorDetail {

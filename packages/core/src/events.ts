@@ -1,9 +1,13 @@
 import type { Connection } from "./schemas/connections.js";
 import type { Contact } from "./schemas/contacts.js";
 import type { Message } from "./schemas/messages.js";
+import type { NoteMention } from "./schemas/notes.js";
+import type { PresenceStatus } from "./schemas/presence.js";
 import type { Queue } from "./schemas/queues.js";
 import type { QuickAnswer } from "./schemas/quick-answers.js";
+import type { Schedule } from "./schemas/schedules.js";
 import type { Setting } from "./schemas/settings.js";
+import type { Tag } from "./schemas/tags.js";
 import type { Ticket } from "./schemas/tickets.js";
 import type { User } from "./schemas/users.js";
 
@@ -16,6 +20,8 @@ export interface RealtimePayloads {
   quickAnswer: { action: Upsert; quickAnswer: QuickAnswer } | { action: "delete"; quickAnswerId: number };
   contact: { action: Upsert; contact: Contact } | { action: "delete"; contactId: number };
   settings: { action: "update"; setting: Setting };
+  /** Issue 11: a tag deleted is gone from every ticket and contact (clients drop it from what they hold). */
+  tag: { action: Upsert; tag: Tag } | { action: "delete"; tagId: number };
   whatsapp: { action: "update"; whatsapp: Connection } | { action: "delete"; whatsappId: number };
   whatsappSession: { action: "update"; session: Connection };
   ticket:
@@ -26,6 +32,14 @@ export interface RealtimePayloads {
   appMessage:
     | { action: "create"; message: Message; ticket: Ticket; contact: Ticket["contact"] }
     | { action: "update"; message: Message };
+  /** Issue 11: a scheduled message was created, edited, cancelled, sent or failed (scoped like its ticket). */
+  schedule: { action: Upsert; schedule: Schedule };
+  /** Issue 13: automatic assignment gave this ticket to `userId`; delivered to that user's sockets only. */
+  ticketAssigned: { ticket: Ticket; userId: number };
+  /** Issue 11: a private note mentioned a user; delivered to that user's sockets only. */
+  noteMention: { action: "create"; mention: NoteMention & { userId: number } };
+  /** Issue 13: a user's presence changed (from their sockets, on every process). */
+  presence: { action: "update"; userId: number; status: PresenceStatus };
 }
 
 export type RealtimeEventName = keyof RealtimePayloads;
@@ -41,4 +55,6 @@ export interface ClientToServerEvents {
   leaveChatBox: (ticketId: number | string) => void;
   /** The agent is typing in (or stopped typing in) a ticket: the customer sees "typing…" where the channel can. */
   typing: (ticketId: number | string, state: "composing" | "paused") => void;
+  /** Issue 13: this tab's user is idle or chose "Away" ("away"), or is back ("online"). */
+  presence: (status: "online" | "away") => void;
 }

@@ -23,6 +23,14 @@ export const PERMISSIONS = [
   "contacts:changeNumber",
   "contacts:viewChanges",
   "simulator:use",
+  /** Issue 11: see, edit and cancel every agent's scheduled messages (agents: their own). */
+  "schedules:manageAll",
+  /** Issue 11: outbound webhooks (their secrets sign what the server sends). */
+  "webhooks:manage",
+  // Issue 11: tags (reading them is for everyone signed in)
+  "tags:manage",
+  /** Issue 13: automatic assignment per queue and agents' capacity. */
+  "routing:manage",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -43,18 +43,34 @@ import { connectionRoutes } from "./modules/connections/connections.routes.js";
 import { contactRoutes } from "./modules/contacts/contacts.routes.js";
 import { createContactService } from "./modules/contacts/contacts.service.js";
 import { contactWhatsAppRoutes } from "./modules/contacts/contacts-whatsapp.routes.js";
+import { createCsatDashboard } from "./modules/csat/csat.dashboard.js";
+import { csatRoutes } from "./modules/csat/csat.routes.js";
 import { dashboardRoutes } from "./modules/dashboard/dashboard.routes.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
 import { API_SEND_PER_MINUTE, rateLimitApiSend } from "./modules/messages/api-send.js";
 import type { InboundPipeline } from "./modules/messages/inbound.js";
 import { messageRoutes } from "./modules/messages/messages.routes.js";
 import { UPLOAD_LIMITS } from "./modules/messages/uploads.js";
+import { noteRoutes } from "./modules/notes/notes.routes.js";
+import { createNoteService } from "./modules/notes/notes.service.js";
+import { createOutboundWebhooks, type OutboundWebhooks, outboundWebhookRoutes } from "./modules/outbound-webhooks/index.js";
+import { pushRoutes } from "./modules/push/push.routes.js";
+import { createPushService } from "./modules/push/push.service.js";
+import { withPush } from "./modules/push/push-publisher.js";
+import { createPushSender, type PushSend } from "./modules/push/push-sender.js";
+import { resolveVapid } from "./modules/push/vapid.js";
 import { queueRoutes } from "./modules/queues/queues.routes.js";
 import { createQueueService } from "./modules/queues/queues.service.js";
 import { quickAnswerRoutes } from "./modules/quick-answers/quick-answers.routes.js";
 import { createQuickAnswerService } from "./modules/quick-answers/quick-answers.service.js";
+import { createAutoAssigner } from "./modules/routing/auto-assign.js";
+import { createPresenceService } from "./modules/routing/presence.service.js";
+import { autoAssignRoutes, routingRoutes } from "./modules/routing/routing.routes.js";
+import { scheduleRoutes } from "./modules/schedules/schedules.routes.js";
 import { settingRoutes } from "./modules/settings/settings.routes.js";
 import { createSettingService } from "./modules/settings/settings.service.js";
+import { tagRoutes } from "./modules/tags/tags.routes.js";
+import { createTagService } from "./modules/tags/tags.service.js";
 import { templateRoutes } from "./modules/templates/templates.routes.js";
 import { ticketRoutes } from "./modules/tickets/tickets.routes.js";
 import { userRoutes } from "./modules/users/users.routes.js";
@@ -78,6 +94,8 @@ export interface BuildAppOptions {
   logStream?: { write(line: string): void };
   /** How often the database is probed during an outage (default: the Retry-After). */
   outageProbeMs?: number;
+  /** Issue 13: web push options for tests (a local fake push service over http, no retry waits, a spy). */
+  push?: { allowInsecureEndpoints?: boolean; retryDelaysMs?: number[]; send?: PushSend };
 }
 
 export interface AppHandle {
@@ -92,6 +110,8 @@ export interface AppHandle {
   pipeline: InboundPipeline;
   /** Meta's webhook deliveries for Cloud API connections (tests run its sweeper). */
   cloudWebhooks: CloudWebhooks;
+  /** Issue 11: outbound webhooks (tests drain its delivery worker). */
+  outboundWebhooks: OutboundWebhooks;
   /** Start the WhatsApp sessions and the outbox worker (after listen, or after ready in tests). */
   start(): Promise<void>;
 }
@@ -157,7 +177,18 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     canOpenTicket: (user, ticketId) => services.tickets.canOpen(user, ticketId),
     onTyping: (user, ticketId, state) => services.messages.typing(user, ticketId, state),
   });
-  const events = realtime;
+  const vapid = resolveVapid(config);
+  const push = createPushService({
+    db,
+    logger: app.log,
+    vapid,
+    send:
+      options.push?.send ??
+      (vapid ? createPushSender(vapid, { allowInsecure: options.push?.allowInsecureEndpoints }) : undefined),
+    allowInsecureEndpoints: options.push?.allowInsecureEndpoints,
+    retryDelaysMs: options.push?.retryDelaysMs,
+  });
+  const events = withPush(realtime, push);
   const conversations = createConversations({
     config,
     db,
@@ -170,6 +201,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     outboxPollMs: options.outboxPollMs,
   });
   const { connections, tickets, messages, pipeline, sessions, simulator, outbox, mediaRetry } = conversations;
+  const outboundWebhooks = createOutboundWebhooks({ db, clock, logger: app.log, encryptionKey: config.encryptionKey });
 
   const services: Services = {
     tokens,
@@ -183,6 +215,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     queues: createQueueService({ db, events }),
     contacts: createContactService({ db, events }),
     quickAnswers: createQuickAnswerService({ db, events }),
+    tags: createTagService({ db, events }),
     settings: createSettingService({ db, events, onChange: () => pipeline.settingsChanged() }),
     connections,
     tickets,
@@ -195,6 +228,21 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     ),
     contactWhatsApp: conversations.contactWhatsApp,
     dashboard: conversations.dashboard,
+    dashboardMetrics: conversations.dashboardMetrics,
+    csatDashboard: createCsatDashboard({ db, clock }),
+    schedules: conversations.schedules,
+    notes: createNoteService({ db, clock, events, tickets, messages }),
+    push,
+    presence: createPresenceService({ db, presence: () => realtime.presence() }),
+    autoAssign: createAutoAssigner({
+      db,
+      presence: () => realtime.presence(),
+      announce: (id) => tickets.announce(id),
+      clock,
+      notifyAssignee: async (id, userId) => events.publish("ticketAssigned", { ticket: await tickets.present(id), userId }),
+      logger: app.log,
+      pollMs: options.outboxPollMs,
+    }),
   };
 
   await registerSecurityHeaders(app, {
@@ -221,6 +269,13 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
         ticketRoutes,
         messageRoutes,
         dashboardRoutes,
+        csatRoutes,
+        scheduleRoutes,
+        noteRoutes,
+        tagRoutes,
+        pushRoutes,
+        routingRoutes,
+        autoAssignRoutes,
       ]) {
         await api.register(routes, context);
       }
@@ -236,6 +291,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
         openSecret: conversations.cloud.openSecret,
         logger: app.log,
       });
+      await api.register(outboundWebhookRoutes, { authenticate: context.authenticate, webhooks: outboundWebhooks.service });
     },
     { prefix: "/api" },
   );
@@ -243,6 +299,8 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   await registerWeb(app, config.webDist ?? DEFAULT_WEB_DIST);
 
   app.addHook("preClose", async () => {
+    services.autoAssign.stop();
+    await outboundWebhooks.worker.stop();
     await conversations.stop();
     await realtime.close();
   });
@@ -261,7 +319,12 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     mediaRetry,
     pipeline,
     cloudWebhooks: conversations.cloudWebhooks,
-    start: conversations.start,
+    outboundWebhooks,
+    async start() {
+      await conversations.start();
+      outboundWebhooks.worker.start();
+      services.autoAssign.start();
+    },
   };
 }
 

@@ -38,6 +38,24 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: optionalText,
   S3_SECRET_ACCESS_KEY: optionalText,
   S3_FORCE_PATH_STYLE: z.enum(["true", "false"], { error: "true or false" }).default("false"),
+  VAPID_PUBLIC_KEY: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{87}$/, "a base64url P-256 public key")
+      .optional(),
+  ),
+  VAPID_PRIVATE_KEY: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{43}$/, "a base64url P-256 private key")
+      .optional(),
+  ),
+  VAPID_SUBJECT: optionalText.pipe(
+    z
+      .string()
+      .regex(/^(mailto:|https:\/\/)\S+$/, "a mailto: or https:// URL")
+      .optional(),
+  ),
   TRUST_PROXY: optionalText.pipe(
     z
       .string()
@@ -94,6 +112,11 @@ export interface Config {
    * minute per IP to the API token endpoint.
    */
   rateLimit: { windowMs: number; perIp: number; perEmail: number; apiSendPerMinute?: number };
+  /**
+   * Issue 13: the VAPID keys web push is signed with. Given by VAPID_* in production; otherwise
+   * generated into DATA_DIR on first start (modules/push/vapid.ts). No keys in production: no push.
+   */
+  vapid?: { publicKey?: string; privateKey?: string; subject?: string };
 }
 
 export type MediaStorageConfig = { kind: "local" } | ({ kind: "s3" } & S3StorageOptions);
@@ -152,6 +175,15 @@ function mediaStorageOf(env: Env): MediaStorageConfig {
   };
 }
 
+/** The two VAPID keys go together; the subject alone may be set (the keys then come from DATA_DIR). */
+function vapidOf(env: Env): Config["vapid"] {
+  const { VAPID_PUBLIC_KEY: publicKey, VAPID_PRIVATE_KEY: privateKey, VAPID_SUBJECT: subject } = env;
+  if (Boolean(publicKey) !== Boolean(privateKey)) {
+    throw new ConfigError("VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are set together, or neither.");
+  }
+  return { publicKey, privateKey, subject };
+}
+
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   const env = parseEnv(source);
   const dataDir = resolve(env.DATA_DIR);
@@ -176,5 +208,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     mediaMaxBytes: env.WHATSAPP_MEDIA_MAX_MB * 1024 * 1024,
     mediaStorage: mediaStorageOf(env),
     rateLimit: { windowMs: 15 * 60 * 1000, perIp: 100, perEmail: 10 },
+    vapid: vapidOf(env),
   };
 }

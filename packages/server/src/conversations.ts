@@ -15,6 +15,7 @@ import type { Db } from "./db/client.js";
 import { createHousekeeping } from "./jobs/housekeeping.js";
 import { createMediaRetry } from "./jobs/media-retry.js";
 import { createOutboxWorker, type OutboxWorker } from "./jobs/outbox-worker.js";
+import { createScheduleSweeper } from "./jobs/schedule-sweeper.js";
 import type { Clock } from "./lib/clock.js";
 import { createSecretBox } from "./lib/secret-box.js";
 import { createS3Storage } from "./media/s3-storage.js";
@@ -23,10 +24,12 @@ import { createConnectionService } from "./modules/connections/connections.servi
 import { createContactIdentity } from "./modules/contacts/contact-identity.js";
 import { createContactWhatsApp } from "./modules/contacts/contacts-whatsapp.js";
 import { createDashboardService } from "./modules/dashboard/dashboard.service.js";
+import { createMetricsService } from "./modules/dashboard/metrics.service.js";
 import { createApiSend } from "./modules/messages/api-send.js";
 import { createInboundPipeline } from "./modules/messages/inbound.js";
 import { createMessageService } from "./modules/messages/messages.service.js";
 import { createTemplateSend } from "./modules/messages/template-send.js";
+import { createScheduleService } from "./modules/schedules/schedules.service.js";
 import { createTemplateService } from "./modules/templates/templates.service.js";
 import { createProtocolService } from "./modules/tickets/protocol.js";
 import * as ticketsRepo from "./modules/tickets/tickets.repo.js";
@@ -75,6 +78,7 @@ export function createConversations(options: ConversationOptions) {
   const tickets = createTicketService({
     db,
     events,
+    clock,
     notifyOutbox,
     markReadOnWhatsApp: (ticket, wids) => {
       const live = ticket.whatsappId !== null ? optionalSession(ticket.whatsappId) : undefined;
@@ -95,6 +99,21 @@ export function createConversations(options: ConversationOptions) {
     session,
   });
   const announce = (ticketId: number, messageId: number) => messages.announceCreated(ticketId, [messageId]);
+  const schedules = createScheduleService({ db, clock, events, tickets, storage });
+  const scheduleSweeper = createScheduleSweeper({
+    db,
+    clock,
+    logger,
+    pollMs: options.outboxPollMs,
+    notifyOutbox,
+    onHandled: (result) => {
+      const published = async () => {
+        if (result.messageId !== null && result.ticketId !== null) await announce(result.ticketId, result.messageId);
+        await schedules.announce(result.scheduleId, "update");
+      };
+      published().catch((error) => logger.debug({ err: error }, "could not publish a scheduled message"));
+    },
+  });
   const identity = createContactIdentity({
     db,
     events,
@@ -160,9 +179,10 @@ export function createConversations(options: ConversationOptions) {
     pollMs: options.outboxPollMs,
     onSent: (id) => {
       messages.announceUpdated(id).catch((error) => logger.debug({ err: error }, "could not publish a sent message"));
+      schedules.messageSettled(id).catch((error) => logger.debug({ err: error }, "could not publish a schedule"));
     },
   });
-  const housekeeping = createHousekeeping({ db, logger });
+  const housekeeping = createHousekeeping({ db, logger, clock });
   const mediaRetry = createMediaRetry({
     db,
     storage,
@@ -182,10 +202,13 @@ export function createConversations(options: ConversationOptions) {
     connections,
     tickets,
     messages,
+    schedules: Object.assign(schedules, { sweep: scheduleSweeper.sweep }),
+    scheduleSweeper,
     protocol: createProtocolService({ db, tickets, clock, logger, notifyOutbox }),
     apiSend: createApiSend({ db, session, notifyOutbox, announce, present: messages.present }),
     contactWhatsApp: createContactWhatsApp({ db, events, session }),
     dashboard: createDashboardService({ db, clock }),
+    dashboardMetrics: createMetricsService({ db, clock }),
     cloud,
     cloudWebhooks,
     templates,
@@ -195,6 +218,7 @@ export function createConversations(options: ConversationOptions) {
       await storage.check();
       await sessions.startAll();
       outbox.start();
+      scheduleSweeper.start();
       mediaRetry.start();
       cloudWebhooks.start();
       housekeeping.start();
@@ -203,6 +227,7 @@ export function createConversations(options: ConversationOptions) {
     async stop() {
       housekeeping.stop();
       await cloudWebhooks.stop();
+      await scheduleSweeper.stop();
       await outbox.stop();
       await mediaRetry.stop();
       await sessions.stopAll();

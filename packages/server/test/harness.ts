@@ -83,6 +83,8 @@ export async function createTestApp(
     start?: boolean;
     /** Receive the server's log lines (set `config.logLevel` too). */
     logStream?: BuildAppOptions["logStream"];
+    /** Issue 13: web push test options (a fake push service on http://127.0.0.1). */
+    push?: BuildAppOptions["push"];
   } = {},
 ): Promise<TestApp> {
   const owned = options.database ? undefined : await openTestDatabase();
@@ -101,6 +103,7 @@ export async function createTestApp(
     factories: options.factories,
     sessionBackoff: { initialMs: 50, maxMs: 500 },
     outboxPollMs: 100,
+    push: options.push,
   });
   await handle.app.ready();
   if (options.start !== false) await handle.start();

@@ -56,12 +56,25 @@ export const pacingSchema = z.strictObject({
   jitterMs: z.number().int().min(0).max(120_000),
 });
 
+/** Issue 11 CSAT: how long a satisfaction question waits for its answer (5 minutes to 7 days). */
+export const RATING_TIMEOUT_MINUTES = { min: 5, max: 10_080, default: 1440 } as const;
+const ratingTimeoutMinutes = z
+  .number({ error: MSG.invalidNumber })
+  .int(MSG.invalidNumber)
+  .min(RATING_TIMEOUT_MINUTES.min, `At least ${RATING_TIMEOUT_MINUTES.min} minutes`)
+  .max(RATING_TIMEOUT_MINUTES.max, `At most ${RATING_TIMEOUT_MINUTES.max} minutes (7 days)`);
+const ratingMessage = z.string().max(1000, MSG.tooLong);
+
 export const connectionInputSchema = z
   .strictObject({
     name: requiredText(2, 50),
     provider: z.enum(CONNECTION_PROVIDERS).default("baileys"),
     greetingMessage: optionalMessage,
     farewellMessage: optionalMessage,
+    /** Issue 11 CSAT: the satisfaction question sent after a resolve (empty: off). */
+    ratingMessage: ratingMessage.optional(),
+    /** Minutes the question waits for an answer (default 1440, a day). */
+    ratingTimeoutMinutes: ratingTimeoutMinutes.optional(),
     isDefault: z.boolean().default(false),
     queueIds: queueIdsSchema.default([]),
     /** QR connections: pair by a code typed on this phone instead of scanning a QR. */
@@ -81,6 +94,8 @@ export const connectionUpdateSchema = z.strictObject({
   name: requiredText(2, 50).optional(),
   greetingMessage: optionalMessage.optional(),
   farewellMessage: optionalMessage.optional(),
+  ratingMessage: ratingMessage.optional(),
+  ratingTimeoutMinutes: ratingTimeoutMinutes.optional(),
   isDefault: z.boolean().optional(),
   queueIds: queueIdsSchema.optional(),
   pairingPhone: phoneDigits.nullish(),
@@ -135,6 +150,9 @@ export const connectionSchema = z.object({
   isDefault: z.boolean(),
   greetingMessage: z.string(),
   farewellMessage: z.string(),
+  /** Issue 11 CSAT: the satisfaction question (empty: off) and its answer window. */
+  ratingMessage: z.string(),
+  ratingTimeoutMinutes: z.number(),
   updatedAt: z.iso.datetime(),
   queues: z.array(queueLiteSchema),
   pacing: pacingSchema,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { listQuerySchema, MSG, optionalEmailSchema, requiredText } from "./common.js";
+import { tagIdsSchema, tagSchema } from "./tags.js";
 
 /** Keep digits only: customers and agents type numbers as "+55 (11) 9999-0000". */
 export function normaliseNumber(raw: string): string {
@@ -32,6 +33,8 @@ export const contactUpdateSchema = z.strictObject({
   number: contactNumberSchema.optional(),
   email: optionalEmailSchema.optional(),
   extraInfo: z.array(extraInfoInputSchema).max(50).optional(),
+  /** Issue 11: the contact's tags, the whole set. */
+  tagIds: tagIdsSchema.optional(),
 });
 
 export const contactListQuerySchema = listQuerySchema;
@@ -46,6 +49,8 @@ export const contactSchema = z.object({
   profilePicUrl: z.string(),
   isGroup: z.boolean(),
   extraInfo: z.array(extraInfoSchema).optional(),
+  /** Issue 11: the contact's tags. */
+  tags: z.array(tagSchema),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });

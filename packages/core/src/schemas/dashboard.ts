@@ -31,6 +31,8 @@ export const dashboardSchema = z.object({
   /** Closed tickets per month (1–12) of the current year. */
   closedByMonth: z.array(bucket),
   closedByUser: z.array(z.object({ userId: z.number(), name: z.string(), count: z.number() })),
+  /** Business hours (issue 11): first-answer wait of the month's tickets, in their queues' business time. */
+  waiting: z.object({ answered: z.number(), averageMs: z.number().nullable(), unanswered: z.number() }),
 });
 export type Dashboard = z.infer<typeof dashboardSchema>;
 

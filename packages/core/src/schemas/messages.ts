@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { MEDIA_TYPES } from "../constants.js";
-import { idParam, MSG, pageNumberSchema } from "./common.js";
+import { idParam, idSchema, MSG, pageNumberSchema } from "./common.js";
 import { contactLiteSchema } from "./contacts.js";
 import { ticketSchema } from "./tickets.js";
 
 export const MESSAGE_MAX_LENGTH = 30000;
+/** How many colleagues one private note may mention. */
+export const NOTE_MENTIONS_MAX = 20;
 
 export const messageListQuerySchema = z.strictObject({
   pageNumber: pageNumberSchema,
@@ -14,19 +16,25 @@ export const messageListQuerySchema = z.strictObject({
 export const ticketIdParamsSchema = z.strictObject({ ticketId: idParam });
 
 /** JSON send (spec §7): body and an optional quoted message; read/fromMe/mediaUrl are accepted and ignored. */
-export const messageSendSchema = z.strictObject({
-  body: z
-    .string()
-    .max(MESSAGE_MAX_LENGTH, MSG.tooLong)
-    .refine((v) => v.trim().length > 0, MSG.required),
-  quotedMsg: z
-    .object({ id: z.number().int().positive().max(2147483647) })
-    .loose()
-    .nullish(),
-  read: z.unknown().optional(),
-  fromMe: z.unknown().optional(),
-  mediaUrl: z.unknown().optional(),
-});
+export const messageSendSchema = z
+  .strictObject({
+    body: z
+      .string()
+      .max(MESSAGE_MAX_LENGTH, MSG.tooLong)
+      .refine((v) => v.trim().length > 0, MSG.required),
+    quotedMsg: z
+      .object({ id: z.number().int().positive().max(2147483647) })
+      .loose()
+      .nullish(),
+    read: z.unknown().optional(),
+    fromMe: z.unknown().optional(),
+    mediaUrl: z.unknown().optional(),
+    /** A private note (issue 11): stored for colleagues, never sent to the customer. */
+    isNote: z.boolean().optional(),
+    /** Colleagues a note mentions (user ids); only with `isNote: true`. */
+    mentions: z.array(idSchema).max(NOTE_MENTIONS_MAX).optional(),
+  })
+  .refine((v) => v.isNote === true || !v.mentions?.length, { path: ["mentions"], message: "Only a note mentions colleagues" });
 export type MessageSendInput = z.output<typeof messageSendSchema>;
 
 /** Whaticket-compatible API send (token auth): number and body, optional media through multipart. */
@@ -71,6 +79,10 @@ export const messageSchema = z.object({
   isDeleted: z.boolean(),
   isEdited: z.boolean(),
   fromBot: z.boolean(),
+  /** A private note (issue 11): only colleagues who may see the ticket see it; never sent to the channel. */
+  isNote: z.boolean(),
+  /** The colleagues a private note mentions (empty for every other message). */
+  mentions: z.array(z.object({ id: z.number(), name: z.string() })),
   /** Set when WhatsApp refused the message (ack -1); the agent may send it again. */
   error: messageErrorSchema.nullable(),
   reactions: z.array(reactionSchema),

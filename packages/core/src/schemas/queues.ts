@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { businessHoursOutputSchema, businessHoursSchema } from "./business-hours.js";
 import { MSG, requiredCheck, requiredText } from "./common.js";
 
 export const queueInputSchema = z.strictObject({
@@ -9,6 +10,8 @@ export const queueInputSchema = z.strictObject({
     .max(30000, MSG.tooLong)
     .nullish()
     .transform((v) => v ?? ""),
+  /** Business hours (issue 11): null or absent = always open. */
+  schedule: businessHoursSchema.nullish().transform((v) => v ?? null),
 });
 export type QueueInput = z.input<typeof queueInputSchema>;
 
@@ -21,6 +24,7 @@ export const queueSchema = z.object({
   name: z.string(),
   color: z.string(),
   greetingMessage: z.string(),
+  schedule: businessHoursOutputSchema.nullable(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });

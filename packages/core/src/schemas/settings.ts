@@ -20,6 +20,8 @@ export const SETTING_VALUE_SCHEMAS: Partial<Record<SettingKey, z.ZodType<string>
   protocolWebhookUrl: optionalHttpUrl,
   salesPageUrl: optionalHttpUrl,
   communityPageUrl: optionalHttpUrl,
+  webhookAllowPrivate: enabledDisabled,
+  showChoosingQueue: enabledDisabled,
 };
 
 export const settingKeyParamsSchema = z.strictObject({ key: z.string().min(1).max(100) });

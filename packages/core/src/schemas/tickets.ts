@@ -3,6 +3,11 @@ import { CONNECTION_PROVIDERS, TICKET_STATUSES } from "../constants.js";
 import { idParam, idSchema, pageNumberSchema, searchParamSchema } from "./common.js";
 import { contactLiteSchema, extraInfoSchema } from "./contacts.js";
 import { queueLiteSchema } from "./queues.js";
+import { tagIdsSchema, tagSchema } from "./tags.js";
+
+/** Issue 13: the ticket list's orders (by `updatedAt`, then id). */
+export const TICKET_SORTS = ["newest", "oldest"] as const;
+export type TicketSort = (typeof TICKET_SORTS)[number];
 
 const idArray = z.array(idParam).max(500);
 
@@ -31,7 +36,11 @@ export const ticketListQuerySchema = z.strictObject({
   date: z.iso.date().optional(),
   showAll: z.stringbool().optional(),
   queueIds: queueIdsQuery,
+  /** Issue 11: tickets with any of these tags, encoded like `queueIds` ("[1,2]"). */
+  tagIds: queueIdsQuery,
   withUnreadMessages: z.stringbool().optional(),
+  /** Issue 13: "oldest" lists the least recently moved first (the Waiting list's longest wait); default newest. */
+  sort: z.enum(TICKET_SORTS).optional(),
 });
 export type TicketListQuery = z.output<typeof ticketListQuerySchema>;
 
@@ -48,6 +57,8 @@ export const ticketUpdateSchema = z.strictObject({
   status: z.enum(TICKET_STATUSES).optional(),
   userId: idSchema.nullable().optional(),
   queueId: idSchema.nullable().optional(),
+  /** Issue 11: the ticket's tags, the whole set (alone or with the fields above). */
+  tagIds: tagIdsSchema.optional(),
 });
 export type TicketUpdateInput = z.output<typeof ticketUpdateSchema>;
 
@@ -69,6 +80,14 @@ export const ticketSchema = z.object({
   whatsapp: z.object({ id: z.number(), name: z.string(), provider: z.enum(CONNECTION_PROVIDERS) }).nullable(),
   /** When the customer last wrote on this connection: a Cloud API connection's 24-hour window runs from it. */
   lastInboundAt: z.iso.datetime().nullable(),
+  /** Issue 13: when a waiting (pending) ticket's wait began; null for open and closed tickets. */
+  waitingSince: z.iso.datetime().nullable().optional(),
+  /** Issue 11 CSAT: the customer's satisfaction answer (1–5), null while unrated. */
+  rating: z.number().int().min(1).max(5).nullable(),
+  /** Issue 11: the ticket's tags, by name. */
+  tags: z.array(tagSchema),
+  /** Issue 13: still at the greeting menu (no queue, no agent, the menu was sent): listed apart. */
+  choosingQueue: z.boolean().optional(),
   matchedMessageId: z
     .number()
     .nullable()
@@ -82,5 +101,11 @@ export const ticketListSchema = z.object({
   count: z.number(),
   hasMore: z.boolean(),
 });
+
+/** Issue 13: `GET /tickets/next`, the ticket to handle after `after` (the one just left). */
+export const ticketNextQuerySchema = z.strictObject({
+  after: idParam.optional().describe("The ticket just handled: never the answer."),
+});
+export const ticketNextSchema = z.object({ ticket: ticketSchema.nullable() });
 
 export const protocolResultSchema = z.object({ protocol: z.string(), ticket: ticketSchema });

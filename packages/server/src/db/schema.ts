@@ -1,9 +1,11 @@
+import type { BusinessSchedule } from "@zapdesk/core";
 import { sql } from "drizzle-orm";
 import {
   bigint,
   bigserial,
   boolean,
   customType,
+  date,
   index,
   integer,
   jsonb,
@@ -13,7 +15,6 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-
 import { createdAt, tz, updatedAt } from "./schema-columns.js";
 /** A reaction as stored on its message; `by` identifies the participant (their number, or "me"). */
 export interface StoredReaction {
@@ -68,6 +69,8 @@ export const queues = pgTable(
     name: text("name").notNull(),
     color: text("color").notNull(),
     greetingMessage: text("greeting_message").notNull().default(""),
+    /** Business hours (issue 11); null = always open. */
+    schedule: jsonb("schedule").$type<BusinessSchedule>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -171,6 +174,9 @@ export const whatsapps = pgTable(
     /** Send pacing applied by the outbox (minimum gap and random extra, in ms). */
     sendMinGapMs: integer("send_min_gap_ms").notNull().default(0),
     sendJitterMs: integer("send_jitter_ms").notNull().default(0),
+    /** Issue 11 CSAT: the question sent after a resolve (empty: off), and how long an answer is awaited. */
+    ratingMessage: text("rating_message").notNull().default(""),
+    ratingTimeoutMinutes: integer("rating_timeout_minutes").notNull().default(1440),
     /** Cloud API: Meta's ids, the secrets encrypted (lib/secret-box), the webhook verify token. */
     cloudPhoneNumberId: text("cloud_phone_number_id"),
     cloudBusinessAccountId: text("cloud_business_account_id"),
@@ -242,15 +248,28 @@ export const tickets = pgTable(
     protocol: text("protocol"),
     /** When the customer last wrote (the Cloud API's 24-hour window runs from it). */
     lastInboundAt: tz("last_inbound_at"),
+    /** Issue 13: when the ticket started waiting (stamped by a trigger on entering pending; null otherwise). */
+    waitingSince: tz("waiting_since"),
+    /** The queue's local date the out-of-hours message last went to this ticket (once a day). */
+    outOfHoursSentOn: date("out_of_hours_sent_on", { mode: "string" }),
+    /** Issue 11 CSAT: the customer's 1–5 answer, and when it came. */
+    rating: integer("rating"),
+    ratedAt: tz("rated_at"),
+    /** Issue 13 metrics (maintained by triggers, migration 0015): first agent reply, first acceptance, closing. */
+    firstResponseAt: tz("first_response_at"),
+    acceptedAt: tz("accepted_at"),
+    closedAt: tz("closed_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    index("tickets_rated_at_idx").on(t.ratedAt).where(sql`${t.ratedAt} is not null`),
     // one active ticket per contact and connection (design §4)
     uniqueIndex("tickets_one_active").on(t.contactId, t.whatsappId).where(sql`${t.status} in ('pending', 'open')`),
     // Plain DESC (nulls first) is what `order by ... desc` asks for; drizzle's default, DESC NULLS
     // LAST, would make PostgreSQL read every matching row and sort instead of walking the index.
     index("tickets_status_updated_idx").on(t.status, t.updatedAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("tickets_status_waiting_idx").on(t.status, t.waitingSince, t.updatedAt, t.id),
     index("tickets_queue_status_updated_idx").on(t.queueId, t.status, t.updatedAt.desc().nullsFirst()),
     index("tickets_user_status_updated_idx").on(t.userId, t.status, t.updatedAt.desc().nullsFirst()),
     index("tickets_contact_idx").on(t.contactId, t.whatsappId, t.updatedAt.desc().nullsFirst()),
@@ -258,6 +277,8 @@ export const tickets = pgTable(
     // Serves the inbox count as an index-only scan.
     index("tickets_status_user_queue_idx").on(t.status, t.userId, t.queueId),
     index("tickets_created_idx").on(t.createdAt),
+    // Issue 13: the dashboard's metrics read only this index (created range, then the stored timestamps).
+    index("tickets_metrics_idx").on(t.createdAt, t.isGroup, t.queueId, t.userId, t.firstResponseAt, t.acceptedAt, t.closedAt),
   ],
 );
 
@@ -285,6 +306,8 @@ export const messages = pgTable(
     mediaError: text("media_error"),
     isDeleted: boolean("is_deleted").notNull().default(false),
     isEdited: boolean("is_edited").notNull().default(false),
+    /** A private note (issue 11): colleagues only, never sent to the channel. */
+    isNote: boolean("is_note").notNull().default(false),
     quotedMsgId: bigint("quoted_msg_id", { mode: "number" }),
     /** Why WhatsApp refused the message (ack -1): the provider's code and a readable reason. */
     errorCode: text("error_code"),
@@ -350,3 +373,11 @@ export const settings = pgTable("settings", {
 
 // The channels' tables (inbound log, LID mappings, Cloud templates) live beside this file.
 export * from "./schema-channels.js";
+// Issue 11: satisfaction ratings (CSAT).
+export * from "./schema-csat.js";
+export * from "./schema-notes.js";
+export * from "./schema-push.js";
+export * from "./schema-routing.js";
+export * from "./schema-schedules.js";
+export * from "./schema-tags.js";
+export * from "./schema-webhooks.js";

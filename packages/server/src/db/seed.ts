@@ -18,6 +18,10 @@ export const DEFAULT_SETTINGS: Record<string, () => string> = {
   protocolWebhookUrl: () => "",
   salesPageUrl: () => "",
   communityPageUrl: () => "",
+  // Issue 11: outbound webhooks never reach private or loopback addresses unless an admin allows it.
+  webhookAllowPrivate: () => "disabled",
+  // Issue 13: tickets at the greeting menu are for admins unless an admin shows them to agents.
+  showChoosingQueue: () => "disabled",
 };
 
 export interface SeedResult {

@@ -45,6 +45,9 @@ export function contentSecurityPolicy(input: CspInput): string {
     ["media-src", "'self'", "data:", "blob:"],
     ["font-src", "'self'", "data:"],
     ["connect-src", "'self'", ...socketOrigins(input)],
+    // Issue 13: the push service worker (/sw.js) and the web app manifest, both from the app itself.
+    ["worker-src", "'self'"],
+    ["manifest-src", "'self'"],
     ["frame-src", ...(input.frameOrigins.length ? input.frameOrigins : ["'none'"])],
     ["frame-ancestors", "'self'"],
     ["form-action", "'self'"],

@@ -1,14 +1,23 @@
 import type { FastifyBaseLogger } from "fastify";
 import { purgeProcessed } from "../channels/inbound-log.js";
 import type { Db } from "../db/client.js";
+import { type Clock, systemClock } from "../lib/clock.js";
+import { expireRatings } from "../modules/csat/ratings.js";
 
 const EVERY_MS = 60 * 60 * 1000;
 
-/** Hourly chores: processed inbound events older than a day are removed (any process may do it). */
-export function createHousekeeping(deps: { db: Db; logger: FastifyBaseLogger; intervalMs?: number }) {
+/**
+ * Hourly chores (any process may do them): processed inbound events older than a day are removed;
+ * satisfaction questions past their window expire (issue 11).
+ */
+export function createHousekeeping(deps: { db: Db; logger: FastifyBaseLogger; intervalMs?: number; clock?: Clock }) {
   let timer: NodeJS.Timeout | undefined;
-  const run = () =>
-    purgeProcessed(deps.db).catch((error) => deps.logger.warn({ err: error }, "could not purge processed inbound events"));
+  const run = async () => {
+    await purgeProcessed(deps.db).catch((error) => deps.logger.warn({ err: error }, "could not purge processed inbound events"));
+    await expireRatings(deps.db, (deps.clock ?? systemClock).now()).catch((error) =>
+      deps.logger.warn({ err: error }, "could not expire satisfaction questions"),
+    );
+  };
   return {
     start() {
       timer = setInterval(run, deps.intervalMs ?? EVERY_MS);

@@ -157,8 +157,8 @@ export function createOutboxWorker(deps: OutboxWorkerDeps) {
       await retryOrFail(item, error);
       return;
     }
-    if (!built || built.message.whatsappId === null || built.message.isDeleted) {
-      // Connection or message gone: nothing can be sent any more.
+    if (!built || built.message.whatsappId === null || built.message.isDeleted || built.message.isNote) {
+      // Connection or message gone (or a private note, which never goes out): nothing can be sent any more.
       await store.discard(item.message_id);
       return;
     }

@@ -4,9 +4,11 @@ import type { RealtimeEventName, RealtimePayloads } from "@zapdesk/core";
 export interface TicketScope {
   userId: number | null;
   queueId: number | null;
+  /** Issue 13: still at the greeting menu; reaches agents only when `showChoosingQueue` is enabled. */
+  choosing?: boolean;
 }
 
-export type TicketEventName = "ticket" | "appMessage";
+export type TicketEventName = "ticket" | "appMessage" | "schedule";
 
 /**
  * What services may ask of the realtime layer. Services call it only after their
@@ -17,19 +19,25 @@ export interface Publisher {
   publish<K extends Exclude<RealtimeEventName, TicketEventName>>(event: K, payload: RealtimePayloads[K]): void;
   /** Ticket and message events reach only the sockets whose user may see that ticket. */
   publishTicket<K extends TicketEventName>(event: K, payload: RealtimePayloads[K], scope: TicketScope): void;
+  /** Issue 11: an event for one user and the admins only (a scheduled message not tied to a ticket yet). */
+  publishToUser<K extends TicketEventName>(event: K, payload: RealtimePayloads[K], userId: number | null): void;
   /** A ticket changed hands: those who could see it before and cannot now are told to drop it. */
   ticketMoved(ticketId: number, from: TicketScope, to: TicketScope): void;
   /** A user's profile or queues changed, or the user was deleted: re-evaluate their sockets. */
   userAccessChanged(userId: number, options?: { deleted?: boolean }): void;
   /** Logout or a new password: every socket of the user is dropped, on every process. */
   endSessions(userId: number): void;
+  /** Issue 13: the setting `showChoosingQueue` changed: agents' sockets join or leave the choosing room. */
+  choosingVisibilityChanged(enabled: boolean): void;
 }
 
 /** For scripts and tools that run without a socket server. */
 export const silentPublisher: Publisher = {
   publish: () => {},
   publishTicket: () => {},
+  publishToUser: () => {},
   ticketMoved: () => {},
   userAccessChanged: () => {},
   endSessions: () => {},
+  choosingVisibilityChanged: () => {},
 };

@@ -14,11 +14,14 @@ export const ROOM = {
   admins: "admins",
   user: (id: number) => `user:${id}`,
   queue: (id: number) => `queue:${id}`,
+  /** Issue 13: who hears of tickets at the greeting menu (admins; agents when `showChoosingQueue` is enabled). */
+  choosing: "choosing-queue",
 } as const;
 
-export function roomsFor(user: { id: number; profile: string; queueIds: number[] }): string[] {
+export function roomsFor(user: { id: number; profile: string; queueIds: number[] }, agentsSeeChoosing = false): string[] {
   const rooms: string[] = [ROOM.everyone, ROOM.user(user.id), ...user.queueIds.map(ROOM.queue)];
   if (isAdmin(user)) rooms.push(ROOM.admins);
+  if (isAdmin(user) || agentsSeeChoosing) rooms.push(ROOM.choosing);
   return rooms;
 }
 
@@ -28,11 +31,14 @@ export interface Delivery {
   payload: unknown;
 }
 
-/** The sockets that may see a ticket: admins, its assignee, its queue's members, or everyone when it has no queue. */
+/**
+ * The sockets that may see a ticket: admins, its assignee, its queue's members, or everyone when it
+ * has no queue (issue 13: the choosing room while it is at the greeting menu).
+ */
 export function ticketRooms(scope: TicketScope): string[] {
   const rooms: string[] = [ROOM.admins];
   if (scope.userId !== null) rooms.push(ROOM.user(scope.userId));
-  rooms.push(scope.queueId === null ? ROOM.everyone : ROOM.queue(scope.queueId));
+  rooms.push(scope.queueId !== null ? ROOM.queue(scope.queueId) : scope.choosing ? ROOM.choosing : ROOM.everyone);
   return rooms;
 }
 
@@ -67,6 +73,14 @@ export function deliveriesOf<K extends RealtimeEventName>(event: K, payload: Rea
       { rooms: [ROOM.admins], payload },
       { rooms: [ROOM.everyone], except: [ROOM.admins], payload: { ...p, session: redactConnection(p.session) } },
     ];
+  }
+  // Issue 13: an automatic assignment is told to the assignee alone (the ticket event reaches the rest).
+  if (event === "ticketAssigned") {
+    return [{ rooms: [ROOM.user((payload as RealtimePayloads["ticketAssigned"]).userId)], payload }];
+  }
+  // Issue 11: a note's mention reaches the mentioned colleague alone.
+  if (event === "noteMention") {
+    return [{ rooms: [ROOM.user((payload as RealtimePayloads["noteMention"]).mention.userId)], payload }];
   }
   return [{ rooms: [ROOM.everyone], payload }];
 }

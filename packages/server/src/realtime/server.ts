@@ -1,6 +1,6 @@
 import type { Server as HttpServer } from "node:http";
 import { createAdapter } from "@socket.io/redis-adapter";
-import type { ClientToServerEvents, RealtimeEventName, ServerToClientEvents } from "@zapdesk/core";
+import type { ClientToServerEvents, PresenceStatus, RealtimeEventName, ServerToClientEvents } from "@zapdesk/core";
 import type { FastifyBaseLogger } from "fastify";
 import { Redis } from "ioredis";
 import { Server, type Socket } from "socket.io";
@@ -8,12 +8,18 @@ import type { Db } from "../db/client.js";
 import { bearerToken } from "../http/auth.js";
 import { type Clock, systemClock } from "../lib/clock.js";
 import type { TokenService } from "../modules/auth/tokens.js";
+import { agentsSeeChoosingQueue } from "../modules/routing/choosing.js";
 import { type AuthUser, findAuthUser } from "../modules/users/users.repo.js";
+import { presenceOf, userPresence } from "./presence.js";
 import type { Publisher } from "./publisher.js";
 import { type Delivery, deliveriesOf, movedDelivery, ROOM, roomsFor, ticketRooms } from "./rooms.js";
 
 interface SocketData {
   user: AuthUser;
+  /** Issue 13: this tab is idle or its user chose "Away". */
+  away?: boolean;
+  /** Issue 13: `showChoosingQueue` as it was when the socket connected (later changes move the rooms). */
+  seesChoosing?: boolean;
   /** When the access token it connected with expires (ms since the epoch). */
   expiresAt: number;
 }
@@ -28,6 +34,8 @@ export interface Realtime extends Publisher {
   io: RealtimeServer;
   /** Disconnect this process's sockets whose token expired (runs every SOCKET_EXPIRY_SWEEP_MS; tests call it). */
   expireSockets(): number;
+  /** Issue 13: every connected user's presence, across processes (absent: offline). */
+  presence(): Promise<Map<number, PresenceStatus>>;
   close(): Promise<void>;
 }
 
@@ -69,6 +77,7 @@ export function createRealtime(options: RealtimeOptions): Realtime {
       if (!user) return next(new Error("ERR_SESSION_EXPIRED"));
       socket.data.user = user;
       socket.data.expiresAt = session.expiresAt.getTime();
+      socket.data.seesChoosing = await agentsSeeChoosingQueue(db);
       next();
     } catch {
       next(new Error("ERR_SESSION_EXPIRED"));
@@ -77,6 +86,29 @@ export function createRealtime(options: RealtimeOptions): Realtime {
 
   const expired = (socket: { data: Partial<SocketData> }) => (socket.data.expiresAt ?? 0) <= clock.now().getTime();
 
+  /** Set when the server closes: its own sockets' goodbyes then ask the adapter nothing more. */
+  let closing = false;
+  /** Presence announcements under way: close() lets them finish before the adapter's clients quit. */
+  const announcing = new Set<Promise<void>>();
+
+  /** Issue 13: tell everyone a user's presence now (after a socket came, went or went idle). */
+  function announcePresence(userId: number): Promise<void> {
+    // Closing, the adapter's Redis clients are about to quit: a request now would be left unanswered.
+    if (closing) return Promise.resolve();
+    const work = presenceNow(userId).finally(() => announcing.delete(work));
+    announcing.add(work);
+    return work;
+  }
+
+  async function presenceNow(userId: number) {
+    try {
+      const status = userPresence(await io.in(ROOM.user(userId)).fetchSockets(), userId);
+      deliver("presence", { rooms: [ROOM.everyone], payload: { action: "update", userId, status } });
+    } catch (error) {
+      logger.warn({ err: error, userId }, "presence not announced");
+    }
+  }
+
   io.on("connection", (socket: AppSocket) => {
     // Past its token's expiry a socket may ask nothing more: it is dropped, and the client
     // reconnects with a fresh token (then refetches what it shows).
@@ -84,7 +116,16 @@ export function createRealtime(options: RealtimeOptions): Realtime {
       if (expired(socket)) socket.disconnect(true);
       else next();
     });
-    socket.join(roomsFor(socket.data.user));
+    socket.join(roomsFor(socket.data.user, socket.data.seesChoosing));
+    const userId = socket.data.user.id;
+    void announcePresence(userId);
+    socket.on("disconnect", () => void announcePresence(userId));
+    socket.on("presence", (status) => {
+      if (status !== "online" && status !== "away") return;
+      if (socket.data.away === (status === "away")) return;
+      socket.data.away = status === "away";
+      void announcePresence(userId);
+    });
     // The client's room requests are accepted for compatibility; the server's own rooms
     // already decide what this socket receives (design §4).
     socket.on("joinNotification", () => {});
@@ -119,6 +160,7 @@ export function createRealtime(options: RealtimeOptions): Realtime {
 
   async function refreshRooms(userId: number) {
     const user = await findAuthUser(db, userId);
+    const seesChoosing = await agentsSeeChoosingQueue(db);
     const sockets = await io.in(ROOM.user(userId)).fetchSockets();
     for (const socket of sockets) {
       if (!user) {
@@ -126,7 +168,7 @@ export function createRealtime(options: RealtimeOptions): Realtime {
         continue;
       }
       socket.data.user = user;
-      const wanted = new Set(roomsFor(user));
+      const wanted = new Set(roomsFor(user, seesChoosing));
       for (const room of socket.rooms)
         if (room !== socket.id && !room.startsWith("ticket:") && !wanted.has(room)) socket.leave(room);
       socket.join([...wanted]);
@@ -148,11 +190,22 @@ export function createRealtime(options: RealtimeOptions): Realtime {
   return {
     io,
     expireSockets,
+    async presence() {
+      return presenceOf(await io.fetchSockets());
+    },
+    choosingVisibilityChanged(enabled) {
+      // Through the adapter: every process's sockets; admins stay in the room whatever the setting.
+      if (enabled) io.in(ROOM.everyone).socketsJoin(ROOM.choosing);
+      else io.in(ROOM.everyone).except(ROOM.admins).socketsLeave(ROOM.choosing);
+    },
     publish(event, payload) {
       for (const delivery of deliveriesOf(event, payload)) deliver(event, delivery);
     },
     publishTicket(event, payload, scope) {
       deliver(event, { rooms: ticketRooms(scope), payload });
+    },
+    publishToUser(event, payload, userId) {
+      deliver(event, { rooms: userId === null ? [ROOM.admins] : [ROOM.admins, ROOM.user(userId)], payload });
     },
     ticketMoved(ticketId, from, to) {
       deliver("ticket", movedDelivery(ticketId, from, to));
@@ -171,8 +224,10 @@ export function createRealtime(options: RealtimeOptions): Realtime {
     async close() {
       // The HTTP server is Fastify's to close; here only the sockets and the adapter's clients.
       clearInterval(sweeper);
+      closing = true;
       io.disconnectSockets(true);
       io.engine.close();
+      await Promise.allSettled([...announcing]);
       await Promise.all(redisClients.map((c) => c.quit().catch(() => c.disconnect())));
     },
   };

@@ -1,27 +1,24 @@
-import CssBaseline from "@mui/material/CssBaseline";
-import { ThemeProvider } from "@mui/material/styles";
 import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { I18nextProvider } from "react-i18next";
 import { Toaster } from "../components/ui/toaster";
+import { AppearanceProvider } from "../lib/appearance";
 import { AuthProvider } from "../lib/auth";
 import i18n from "../lib/i18n";
 import { createQueryClient } from "../lib/query-client";
-import { theme } from "../lib/theme";
 
 export function AppProviders({ children, queryClient }: { children: ReactNode; queryClient?: QueryClient }) {
   const [client] = useState(() => queryClient ?? createQueryClient());
   return (
     <I18nextProvider i18n={i18n}>
-      <ThemeProvider theme={theme}>
-        <CssBaseline />
+      <AppearanceProvider>
         <QueryClientProvider client={client}>
           <AuthProvider>
             {children}
             <Toaster />
           </AuthProvider>
         </QueryClientProvider>
-      </ThemeProvider>
+      </AppearanceProvider>
     </I18nextProvider>
   );
 }

@@ -31,13 +31,16 @@ export const routes: RouteObject[] = [
           { path: "/tickets/:ticketId?", element: page(() => import("./routes/tickets-page")) },
           { path: "/contacts", element: page(() => import("../features/contacts/pages/contacts-page")) },
           { path: "/quickAnswers", element: page(() => import("../features/quick-answers/pages/quick-answers-page")) },
+          { path: "/board", element: page(() => import("../features/tags/pages/board-page")) },
           {
             element: <AdminRoute />,
             children: [
               { path: "/users", element: page(() => import("../features/users/pages/users-page")) },
               { path: "/connections", element: page(() => import("../features/connections/pages/connections-page")) },
               { path: "/Queues", element: page(() => import("../features/queues/pages/queues-page")) },
+              { path: "/tags", element: page(() => import("../features/tags/pages/tags-page")) },
               { path: "/Settings", element: page(() => import("../features/settings/pages/settings-page")) },
+              { path: "/webhooks", element: page(() => import("../features/webhooks/pages/webhooks-page")) },
             ],
           },
           { path: "/ZDGChatbot", element: page(() => import("../features/tools/pages/chatbot-page")) },

@@ -11,11 +11,33 @@ export const LANGUAGES = ["pt", "en", "es"] as const;
 export type Language = (typeof LANGUAGES)[number];
 const LOCALE_KEY = "i18nextLng";
 
+type Tree = { [key: string]: string | Tree };
+
+/**
+ * A feature keeps its strings in `locales/<lang>/features/<feature>.json`, merged into the
+ * language's `translation` namespace: features grow side by side without editing one shared file.
+ */
+const featureFiles = import.meta.glob<Tree>("../locales/*/features/*.json", { eager: true, import: "default" });
+
+function merge(into: Tree, from: Tree): Tree {
+  for (const [key, value] of Object.entries(from)) {
+    const current = into[key];
+    into[key] = typeof value === "object" && typeof current === "object" ? merge({ ...current }, value) : value;
+  }
+  return into;
+}
+
+function withFeatures(language: string, base: Tree): Tree {
+  const merged = merge({}, base);
+  for (const [path, tree] of Object.entries(featureFiles)) if (path.split("/")[2] === language) merge(merged, tree);
+  return merged;
+}
+
 export const resources = {
-  pt: { translation: ptTranslation, validation: ptValidation },
-  en: { translation: enTranslation, validation: enValidation },
-  es: { translation: esTranslation, validation: esValidation },
-} as const;
+  pt: { translation: withFeatures("pt", ptTranslation), validation: ptValidation },
+  en: { translation: withFeatures("en", enTranslation), validation: enValidation },
+  es: { translation: withFeatures("es", esTranslation), validation: esValidation },
+};
 
 function storedLanguage(): Language {
   try {

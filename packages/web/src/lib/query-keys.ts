@@ -14,6 +14,7 @@ export const queryKeys = {
     list: (search: string) => ["quickAnswers", "list", search] as const,
   },
   queues: { all: ["queues"] as const },
+  tags: { all: ["tags"] as const },
   whatsapps: { all: ["whatsapps"] as const, detail: (id: number) => ["whatsapps", "detail", id] as const },
   settings: { all: ["settings"] as const },
   publicSettings: { all: ["publicSettings"] as const },

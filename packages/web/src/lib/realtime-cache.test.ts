@@ -91,6 +91,7 @@ describe("list events update the cache (spec §4 Lists)", () => {
       email: "",
       isGroup: false,
       extraInfo: [{ id: 1, name: "CPF", value: "123" }],
+      tags: [],
       createdAt: "2026-01-01T00:00:00.000Z",
       updatedAt: "2026-01-02T00:00:00.000Z",
     } satisfies Contact;

@@ -1,14 +1,20 @@
 import { useQueryClient } from "@tanstack/react-query";
 import type { RealtimePayloads } from "@zapdesk/core";
 import { useEffect, useRef } from "react";
+import { applyPresenceEvent } from "../features/routing/api";
 import { useAuth } from "./auth";
 import { listEventHandlers } from "./realtime-cache";
 import { connectSocket, disconnectSocket } from "./socket";
+import { applyTagEvent } from "./tag-events";
 
 /** Ticket and message events are the ticket features' business; the app layer hands their handlers in. */
 export interface TicketEventHandlers {
   ticket(event: RealtimePayloads["ticket"]): void;
   appMessage(event: RealtimePayloads["appMessage"]): void;
+  /** Issue 11: a private note mentioned this user. */
+  noteMention?(event: RealtimePayloads["noteMention"]): void;
+  /** Issue 13: automatic assignment gave this user a ticket. */
+  ticketAssigned?(event: RealtimePayloads["ticketAssigned"]): void;
 }
 
 /**
@@ -42,9 +48,19 @@ export function useRealtimeSync(ticketHandlers?: TicketEventHandlers): void {
     socket.on("settings", lists.settings);
     socket.on("whatsapp", lists.whatsapp);
     socket.on("whatsappSession", lists.whatsappSession);
+    socket.on("tag", (event) => applyTagEvent(client, event));
 
     socket.on("ticket", (event) => handlers.current?.ticket(event));
     socket.on("appMessage", (event) => handlers.current?.appMessage(event));
+    // Issue 11: scheduled messages (the composer's pending bubbles, the Agendamento list) are refetched.
+    socket.on("schedule", () => client.invalidateQueries({ queryKey: ["schedules"] }));
+    socket.on("noteMention", (event) => handlers.current?.noteMention?.(event));
+    socket.on("ticketAssigned", (event) => handlers.current?.ticketAssigned?.(event));
+    // Issue 13: presence dots; the "choosing a queue" setting changes what an agent's lists hold.
+    socket.on("presence", (event) => applyPresenceEvent(client, event));
+    socket.on("settings", (event) => {
+      if (event.setting.key === "showChoosingQueue") client.invalidateQueries({ queryKey: ["tickets"] });
+    });
 
     return () => {
       socket.removeAllListeners();

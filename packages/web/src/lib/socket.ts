@@ -9,6 +9,7 @@ let socket: AppSocket | null = null;
 let refusedInARow = 0;
 let connectedAt = 0;
 let droppedInARow = 0;
+let presence: "online" | "away" = "online";
 
 /**
  * The one socket of the app. `auth` is a function so that every reconnection
@@ -26,6 +27,8 @@ export function connectSocket(): AppSocket {
   created.on("connect", () => {
     refusedInARow = 0;
     connectedAt = Date.now();
+    // Issue 13: a new socket starts online on the server; tell it this tab's presence again.
+    if (presence === "away") created.emit("presence", presence);
   });
   created.on("connect_error", async () => {
     // An auth refusal stops socket.io's own retries (`active` turns false): refresh, then try again.
@@ -57,4 +60,10 @@ export function disconnectSocket(): void {
  */
 export function emitTyping(ticketId: number, state: "composing" | "paused"): void {
   if (socket?.connected) socket.emit("typing", ticketId, state);
+}
+
+/** Issue 13: this tab is away (idle, hidden, or "Away" chosen) or online; repeated after a reconnection. */
+export function emitPresence(status: "online" | "away"): void {
+  presence = status;
+  if (socket?.connected) socket.emit("presence", status);
 }

@@ -15,6 +15,8 @@ export function aConnection(over: Partial<Connection> = {}): Connection {
     isDefault: true,
     greetingMessage: "",
     farewellMessage: "",
+    ratingMessage: "",
+    ratingTimeoutMinutes: 1440,
     updatedAt: "2026-01-01T10:00:00.000Z",
     queues: [],
     pacing: { minGapMs: 1000, jitterMs: 1000 },
@@ -57,6 +59,8 @@ export function aMessage(over: Partial<Message> = {}): Message {
     isDeleted: false,
     isEdited: false,
     fromBot: false,
+    isNote: false,
+    mentions: [],
     error: null,
     reactions: [],
     createdAt: "2026-03-04T12:34:00.000Z",
@@ -72,6 +76,7 @@ export function aTicket(over: Partial<Ticket> = {}): Ticket {
   return {
     id: 7,
     status: "open",
+    rating: null,
     unreadMessages: 0,
     lastMessage: "",
     isGroup: false,
@@ -86,6 +91,7 @@ export function aTicket(over: Partial<Ticket> = {}): Ticket {
     user: null,
     whatsapp: { id: 1, name: "Main", provider: "baileys" },
     lastInboundAt: null,
+    tags: [],
     ...over,
   };
 }

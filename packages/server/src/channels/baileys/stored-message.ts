@@ -42,7 +42,7 @@ export async function activeChats(db: Db, whatsappId: number): Promise<Map<strin
     .select({ number: contacts.number, newest: sql<string | null>`max(${messages.createdAt})` })
     .from(tickets)
     .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-    .leftJoin(messages, eq(messages.ticketId, tickets.id))
+    .leftJoin(messages, and(eq(messages.ticketId, tickets.id), eq(messages.isNote, false)))
     .where(and(eq(tickets.whatsappId, whatsappId), inArray(tickets.status, ["pending", "open"])))
     .groupBy(contacts.number);
   return new Map(rows.map((r) => [r.number, r.newest ? new Date(r.newest) : new Date(0)]));

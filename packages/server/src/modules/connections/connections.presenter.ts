@@ -41,6 +41,8 @@ export function presentConnection(row: repo.ConnectionWithQueues, options: Prese
     isDefault: row.isDefault,
     greetingMessage: row.greetingMessage,
     farewellMessage: row.farewellMessage,
+    ratingMessage: row.ratingMessage,
+    ratingTimeoutMinutes: row.ratingTimeoutMinutes,
     updatedAt: row.updatedAt.toISOString(),
     queues: row.queues.map(({ id, name, color }) => ({ id, name, color })),
     pacing: { minGapMs: row.sendMinGapMs, jitterMs: row.sendJitterMs },

@@ -61,6 +61,8 @@ type Editable = Pick<
   | "name"
   | "greetingMessage"
   | "farewellMessage"
+  | "ratingMessage"
+  | "ratingTimeoutMinutes"
   | "isDefault"
   | "status"
   | "qrcode"

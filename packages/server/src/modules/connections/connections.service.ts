@@ -138,6 +138,8 @@ export function createConnectionService(deps: {
             provider: input.provider,
             greetingMessage: input.greetingMessage,
             farewellMessage: input.farewellMessage,
+            ratingMessage: input.ratingMessage,
+            ratingTimeoutMinutes: input.ratingTimeoutMinutes,
             isDefault: false,
             pairingPhone: CHANNEL_CAPABILITIES[input.provider].pairingCode ? (input.pairingPhone ?? null) : null,
             sendMinGapMs: pacing.minGapMs,
@@ -177,6 +179,8 @@ export function createConnectionService(deps: {
             name: input.name,
             greetingMessage: input.greetingMessage,
             farewellMessage: input.farewellMessage,
+            ratingMessage: input.ratingMessage,
+            ratingTimeoutMinutes: input.ratingTimeoutMinutes,
             isDefault: input.isDefault,
             ...(input.pairingPhone !== undefined && CHANNEL_CAPABILITIES[provider].pairingCode
               ? { pairingPhone: input.pairingPhone }

@@ -4,6 +4,7 @@ import type { IdentityMapping } from "../../channels/channel.js";
 import type { Db } from "../../db/client.js";
 import { contactExtraInfo, contacts, lidMappings, messages, tickets } from "../../db/schema.js";
 import type { Publisher } from "../../realtime/publisher.js";
+import { tagsOfContact } from "../tags/tags.repo.js";
 import { presentContact } from "./contacts.service.js";
 
 const CACHE_MAX = 20_000;
@@ -171,7 +172,11 @@ export function createContactIdentity(deps: {
       }
       if (outcome.contactId !== undefined) {
         const [row] = await db.select().from(contacts).where(eq(contacts.id, outcome.contactId));
-        if (row) deps.events.publish("contact", { action: "update", contact: presentContact(row) });
+        if (row)
+          deps.events.publish("contact", {
+            action: "update",
+            contact: presentContact(row, undefined, await tagsOfContact(db, row.id)),
+          });
       }
       for (const id of outcome.removedTicketIds) {
         deps.announceTicketDeleted(id, removedScopes.get(id) ?? { userId: null, queueId: null });

@@ -6,6 +6,7 @@ import { contacts } from "../../db/schema.js";
 import { AppError } from "../../lib/app-error.js";
 import type { Publisher } from "../../realtime/publisher.js";
 import { findDefaultConnection } from "../connections/connections.repo.js";
+import { tagsOfContact } from "../tags/tags.repo.js";
 import * as repo from "./contacts.repo.js";
 import { presentContact } from "./contacts.service.js";
 
@@ -23,7 +24,9 @@ export function createContactWhatsApp(deps: { db: Db; events: Publisher; session
     /** POST /contact: the contact of a shared vCard, created when new (after a WhatsApp check when one is possible). */
     async resolve(input: { name: string; number: string; email?: string }): Promise<Contact> {
       const existing = await repo.findContactByNumber(db, input.number);
-      if (existing) return presentContact(existing, await repo.listExtraInfo(db, existing.id));
+      if (existing) {
+        return presentContact(existing, await repo.listExtraInfo(db, existing.id), await tagsOfContact(db, existing.id));
+      }
       let number = input.number;
       const session = await defaultSession().catch(() => undefined);
       if (session) number = await session.checkNumber(input.number);
@@ -32,7 +35,7 @@ export function createContactWhatsApp(deps: { db: Db; events: Publisher; session
         .values({ name: input.name, number, email: input.email ?? "" })
         .onConflictDoUpdate({ target: contacts.number, set: { number: sql`excluded.number` } })
         .returning();
-      const contact = presentContact(row, await repo.listExtraInfo(db, row.id));
+      const contact = presentContact(row, await repo.listExtraInfo(db, row.id), await tagsOfContact(db, row.id));
       events.publish("contact", { action: "create", contact });
       return contact;
     },

@@ -9,12 +9,15 @@ import {
   isAdmin,
   type ListQuery,
   PAGE_SIZE,
+  type Tag,
 } from "@zapdesk/core";
 import type { z } from "zod";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../lib/app-error.js";
 import { isUniqueViolation } from "../../lib/pg-errors.js";
 import type { Publisher } from "../../realtime/publisher.js";
+import { setContactTags } from "../tags/tag-links.js";
+import { tagsOfContact, tagsOfContacts } from "../tags/tags.repo.js";
 import type { AuthUser } from "../users/users.repo.js";
 import * as repo from "./contacts.repo.js";
 
@@ -42,7 +45,8 @@ function lidAfterNumberChange(contact: repo.ContactRow): string | null {
   return contact.lid !== null && contact.lid === contact.number ? contact.lid : null;
 }
 
-export function presentContact(row: repo.ContactRow, extraInfo?: repo.ExtraInfoRow[]): Contact {
+/** `tags`: issue 11 (tags.repo loads them). */
+export function presentContact(row: repo.ContactRow, extraInfo: repo.ExtraInfoRow[] | undefined, tags: Tag[]): Contact {
   return {
     id: row.id,
     name: row.name,
@@ -51,6 +55,7 @@ export function presentContact(row: repo.ContactRow, extraInfo?: repo.ExtraInfoR
     profilePicUrl: row.profilePicUrl,
     isGroup: row.isGroup,
     ...(extraInfo ? { extraInfo: extraInfo.map(({ id, name, value }) => ({ id, name, value })) } : {}),
+    tags,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -67,7 +72,7 @@ export function createContactService(deps: { db: Db; events: Publisher }) {
   async function load(id: number): Promise<Contact> {
     const row = await repo.findContactById(db, id);
     if (!row) throw new AppError("ERR_NO_CONTACT_FOUND");
-    return presentContact(row, await repo.listExtraInfo(db, id));
+    return presentContact(row, await repo.listExtraInfo(db, id), await tagsOfContact(db, id));
   }
 
   return {
@@ -78,7 +83,15 @@ export function createContactService(deps: { db: Db; events: Publisher }) {
         limit,
         offset: (query.pageNumber - 1) * limit,
       });
-      return { contacts: rows.map((r) => presentContact(r)), count, hasMore: count > query.pageNumber * limit };
+      const tags = await tagsOfContacts(
+        db,
+        rows.map((r) => r.id),
+      );
+      return {
+        contacts: rows.map((r) => presentContact(r, undefined, tags.get(r.id) ?? [])),
+        count,
+        hasMore: count > query.pageNumber * limit,
+      };
     },
 
     get: load,
@@ -135,6 +148,7 @@ export function createContactService(deps: { db: Db; events: Publisher }) {
             });
           }
           if (input.extraInfo) await repo.replaceExtraInfo(tx, id, input.extraInfo);
+          if (input.tagIds) await setContactTags(tx, id, input.tagIds);
         })
         .catch(duplicated);
       const contact = await load(id);

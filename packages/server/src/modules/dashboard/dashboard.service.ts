@@ -4,6 +4,7 @@ import type { Clock } from "../../lib/clock.js";
 import { ticketListWhere } from "../tickets/tickets.repo.js";
 import type { AuthUser } from "../users/users.repo.js";
 import { dashboardFigures } from "./dashboard.repo.js";
+import { waitingFigures } from "./waiting.js";
 
 function fill(keys: readonly number[], rows: { key: number; count: number }[]) {
   return keys.map((key) => ({ key, count: rows.find((r) => r.key === key)?.count ?? 0 }));
@@ -24,6 +25,7 @@ export function createDashboardService(deps: { db: Db; clock: Clock }) {
     const month = query.month ?? currentMonth(now, query.tz);
     const access = ticketListWhere({ actor: { id: actor.id, admin: isAdmin(actor), queueIds: actor.queueIds }, showAll: true });
     const figures = await dashboardFigures(deps.db, { access, tz: query.tz, now, month });
+    const waiting = await waitingFigures(deps.db, { access, tz: query.tz, month });
     const [year, monthNumber] = month.split("-").map(Number);
     const daysInMonth = new Date(Date.UTC(year, monthNumber, 0)).getUTCDate();
     return {
@@ -32,6 +34,7 @@ export function createDashboardService(deps: { db: Db; clock: Clock }) {
       month: fill(range(1, daysInMonth), figures.byDay),
       closedByMonth: fill(range(1, 12), figures.closedByMonth),
       closedByUser: figures.closedByUser,
+      waiting,
     };
   };
 }

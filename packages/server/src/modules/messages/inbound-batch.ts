@@ -1,3 +1,4 @@
+import { isChoosingQueue } from "@zapdesk/core";
 import { and, eq, gte, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { contacts, messages, queues, tickets, users } from "../../db/schema.js";
@@ -6,9 +7,12 @@ import { withoutNul } from "../../lib/pg-safe.js";
 import type { TicketScope } from "../../realtime/publisher.js";
 import { findConnection } from "../connections/connections.repo.js";
 import { isLidAddress } from "../contacts/contact-identity.js";
+import { anyPendingRating } from "../csat/ratings.js";
+import { tagsOfTickets } from "../tags/tags.repo.js";
 import type { JoinedTicket, TicketRow } from "../tickets/tickets.repo.js";
 import { type Ingest, messageValues, personNameOnConflict, previewOfIngest } from "./inbound-store.js";
 import { type JoinedMessage, messageColumns } from "./messages.repo.js";
+import { sendOutOfHours } from "./out-of-hours.js";
 
 /**
  * The common case written set-based: a customer's new message in a one-to-one chat addressed by
@@ -24,13 +28,15 @@ export interface BatchStored {
   message: JoinedMessage;
   /** The ticket changed hands (reopened unassigned, or routed to the only queue); on its first message only. */
   moved?: { from: TicketScope; to: TicketScope };
+  /** The out-of-hours message queued for the ticket by this batch (business hours), on its first message only. */
+  notice?: number;
 }
 
 /** Thrown inside the transaction (everything rolled back) when the batch must go one message at a time. */
 export class NotBatchable extends Error {}
 
 type ContactLite = JoinedTicket["contact"];
-const scopeOf = (t: TicketRow): TicketScope => ({ userId: t.userId, queueId: t.queueId });
+const scopeOf = (t: TicketRow): TicketScope => ({ userId: t.userId, queueId: t.queueId, choosing: isChoosingQueue(t) });
 
 /**
  * Store a batch in one transaction with a fixed number of statements whatever its size: the
@@ -51,6 +57,8 @@ export async function storeBatch(
     const connection = await findConnection(tx, whatsappId);
     // The queue menu and greetings are per-ticket conversations: the one-message path runs them.
     if (!connection || connection.queues.length > 1) throw new NotBatchable("queue menu");
+    // Issue 11 CSAT: an answer to a satisfaction question is read by the one-message path.
+    if (await anyPendingRating(tx, whatsappId, [...new Set(items.map((i) => i.chat))])) throw new NotBatchable("rating pending");
 
     const existing = await tx
       .select({ wid: messages.wid })
@@ -90,6 +98,12 @@ export async function storeBatch(
     if (inserted.length < fresh.length) throw new NotBatchable("stored concurrently");
 
     const updated = await touchTickets(tx, fresh, inserted, connection.queues[0]?.id);
+    // Business hours, after the batch as after one message: a closed queue's message, once a day per ticket.
+    const notices = await sendOutOfHours(
+      tx,
+      clock,
+      updated.map((ticket) => ({ ticket, name: contactRows.find((c) => c.id === ticket.contactId)?.name ?? "" })),
+    );
     const joined = await joinTickets(tx, updated, connection, contactRows);
     const byWid = new Map(inserted.map((m) => [m.wid, m]));
     const announcedMove = new Set<number>();
@@ -102,12 +116,18 @@ export async function storeBatch(
       const was = before.get(ticket.ticket.contactId);
       const from = was && scopeOf(was);
       const to = scopeOf(ticket.ticket);
-      const moved = from && !announcedMove.has(ticket.ticket.id) && (from.userId !== to.userId || from.queueId !== to.queueId);
+      const moved =
+        from &&
+        !announcedMove.has(ticket.ticket.id) &&
+        (from.userId !== to.userId || from.queueId !== to.queueId || from.choosing !== to.choosing);
+      const notice = notices.get(ticket.ticket.id);
+      notices.delete(ticket.ticket.id);
       announcedMove.add(ticket.ticket.id);
       results[i] = {
         ticket,
         message: { message, contact: ticket.contact, user: null, quoted: null, quotedContact: null },
         moved: moved && from ? { from, to } : undefined,
+        notice,
       };
     });
     return results;
@@ -249,6 +269,10 @@ async function joinTickets(
     for (const q of found) known.set(q.id, q);
   }
   const whatsapp = { id: connection.id, name: connection.name, provider: connection.provider };
+  const tags = await tagsOfTickets(
+    tx,
+    rows.map((t) => t.id),
+  );
   return new Map(
     rows.map((ticket) => [
       ticket.id,
@@ -258,6 +282,7 @@ async function joinTickets(
         queue: ticket.queueId === null ? null : (known.get(ticket.queueId) ?? null),
         user: agents.find((u) => u.id === ticket.userId) ?? null,
         whatsapp,
+        tags: tags.get(ticket.id) ?? [],
       },
     ]),
   );

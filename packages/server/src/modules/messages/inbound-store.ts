@@ -1,3 +1,4 @@
+import { isChoosingQueue } from "@zapdesk/core";
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { contacts, tickets } from "../../db/schema.js";
@@ -6,8 +7,10 @@ import { withoutNul } from "../../lib/pg-safe.js";
 import type { TicketScope } from "../../realtime/publisher.js";
 import { findConnection } from "../connections/connections.repo.js";
 import { type ContactIdentity, isLidAddress } from "../contacts/contact-identity.js";
+import { answerRating, recordAnswerMessage } from "../csat/ratings.js";
 import * as ticketsRepo from "../tickets/tickets.repo.js";
 import * as repo from "./messages.repo.js";
+import { sendOutOfHours } from "./out-of-hours.js";
 import { enqueueOutbound, lastMessageText } from "./outbound.js";
 import { MENU_MIN_INTERVAL_MS, menuText, personalise, pickQueue } from "./queue-menu.js";
 
@@ -186,6 +189,17 @@ export function createInboundStore(deps: { db: Db; clock: Clock; identity: Conta
           author = await upsertContact(tx, number, item.sender.name ?? number, false);
         }
 
+        // Issue 11 CSAT: an answer to a pending satisfaction question stays on its closed ticket.
+        const answer =
+          item.fromMe || item.isGroup
+            ? undefined
+            : await answerRating(tx, { whatsappId, contactId: contact.id, body: item.body, now: deps.clock.now() });
+        if (answer) {
+          const stored = await repo.insertMessage(tx, messageValues(whatsappId, answer.ticket.id, contact.id, item));
+          if (!stored) throw new Duplicate();
+          await recordAnswerMessage(tx, answer.ratingId, stored.id);
+          return { ticketId: answer.ticket.id, messageIds: [stored.id], contactId: contact.id, chat, enqueued: false };
+        }
         const found = await ticketFor(tx, whatsappId, contact.id, item, windowSeconds);
         let ticket = found.ticket;
         if (!ticket) throw new Error("ticket not created");
@@ -207,17 +221,28 @@ export function createInboundStore(deps: { db: Db; clock: Clock; identity: Conta
         });
         if (!ticket) throw new Error("ticket vanished");
         const routed = item.fromMe || item.isGroup ? { botIds: [] } : await routeToQueue(tx, ticket, contact.name, item.body);
-        const to = { userId: ticket.userId, queueId: routed.queueId ?? ticket.queueId };
+        // Business hours: the queue now settled may be closed (its out-of-hours message, once a day).
+        const settled = { ...ticket, queueId: routed.queueId ?? ticket.queueId };
+        const closed =
+          item.fromMe || item.isGroup
+            ? new Map()
+            : await sendOutOfHours(tx, deps.clock, [{ ticket: settled, name: contact.name }]);
+        const botIds: number[] = [...routed.botIds, ...closed.values()];
+        const queueId = routed.queueId ?? ticket.queueId;
+        // Issue 13: at the greeting menu (the menu sent now or before) the ticket reaches admins only by default.
+        const menuSent = ticket.menuSentAt !== null || (queueId === null && routed.botIds.length > 0);
+        const to = { userId: ticket.userId, queueId, choosing: isChoosingQueue({ ...ticket, queueId, choosingQueue: menuSent }) };
         const { before } = found;
+        const from = before && { userId: before.userId, queueId: before.queueId, choosing: isChoosingQueue(before) };
         return {
           ticketId: ticket.id,
-          messageIds: [message.id, ...routed.botIds],
+          messageIds: [message.id, ...botIds],
           contactId: contact.id,
           chat,
-          enqueued: routed.botIds.length > 0,
+          enqueued: botIds.length > 0,
           moved:
-            before && (before.userId !== to.userId || before.queueId !== to.queueId)
-              ? { from: { userId: before.userId, queueId: before.queueId }, to }
+            from && (from.userId !== to.userId || from.queueId !== to.queueId || from.choosing !== to.choosing)
+              ? { from, to }
               : undefined,
         };
       });

@@ -236,6 +236,8 @@ export function createInboundPipeline(deps: InboundDeps) {
       config.windowSeconds,
     );
     publishBatch(stored);
+    for (const row of stored) if (row?.notice !== undefined) await deps.announce(row.ticket.ticket.id, row.notice);
+    if (stored.some((row) => row?.notice !== undefined)) deps.notifyOutbox();
     stored.forEach((row, i) => {
       if (!row) return;
       if (batch[i].download) scheduleDownload(row.message.message.id, batch[i].message);

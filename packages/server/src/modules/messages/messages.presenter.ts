@@ -19,6 +19,8 @@ export function presentMessage(row: JoinedMessage): Message {
     isDeleted: message.isDeleted,
     isEdited: message.isEdited,
     fromBot: message.fromBot,
+    isNote: message.isNote,
+    mentions: row.mentions ?? [],
     error: message.errorCode ? { code: message.errorCode, title: message.errorTitle ?? "" } : null,
     reactions: message.reactions.map(({ emoji, fromMe, name }) => ({ emoji, fromMe, name })),
     createdAt: message.createdAt.toISOString(),

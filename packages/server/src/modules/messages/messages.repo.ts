@@ -26,6 +26,8 @@ export interface JoinedMessage {
   user: { id: number; name: string } | null;
   quoted: Pick<MessageRow, "id" | "body" | "fromMe" | "mediaType" | "isDeleted"> | null;
   quotedContact: { id: number; name: string; number: string; profilePicUrl: string } | null;
+  /** Who a private note mentions (issue 11); empty for every other message. */
+  mentions?: { id: number; name: string }[];
 }
 
 function joined(db: Db) {
@@ -42,6 +44,9 @@ function joined(db: Db) {
         isDeleted: quoted.isDeleted,
       },
       quotedContact: contactLite(quotedContact),
+      mentions: sql<
+        { id: number; name: string }[]
+      >`case when ${messages.isNote} then (select coalesce(json_agg(json_build_object('id', mu.id, 'name', mu.name) order by nm.id), '[]'::json) from note_mentions nm join users mu on mu.id = nm.user_id where nm.message_id = ${messages.id}) else '[]'::json end`,
     })
     .from(messages)
     .leftJoin(contacts, eq(contacts.id, messages.contactId))

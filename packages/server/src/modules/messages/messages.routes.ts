@@ -53,14 +53,20 @@ async function readSendBody(request: FastifyRequest) {
     const parsed = messageSendSchema.safeParse(request.body ?? {});
     if (!parsed.success) throw validationError(parsed.error.issues);
     const quotedMsg = parsed.data.quotedMsg ? { id: parsed.data.quotedMsg.id } : null;
-    return { body: parsed.data.body, quotedMsg, upload: NO_UPLOAD };
+    if (parsed.data.isNote && quotedMsg) throw validationError([{ path: ["quotedMsg"], message: "A note cannot quote" }]);
+    const note = parsed.data.isNote ? { mentions: parsed.data.mentions ?? [] } : null;
+    return { body: parsed.data.body, quotedMsg, upload: NO_UPLOAD, note };
   }
   const { fields, upload } = await readMultipart(request);
+  // Notes are text only, sent as JSON: a multipart note is refused rather than sent to the customer.
+  if ("isNote" in fields || "mentions" in fields) {
+    throw validationError([{ path: ["isNote"], message: "A note is sent as JSON, without files" }]);
+  }
   const body = fields.body ?? "";
   if (body.length > MESSAGE_MAX_LENGTH) throw validationError([{ path: ["body"], message: "Too Long!" }]);
   if (upload.files.length === 0 && !body.trim()) throw validationError([{ path: ["body"], message: "Required" }]);
   const quotedId = Number(fields.quotedMsgId);
-  return { body, quotedMsg: Number.isInteger(quotedId) && quotedId > 0 ? { id: quotedId } : null, upload };
+  return { body, quotedMsg: Number.isInteger(quotedId) && quotedId > 0 ? { id: quotedId } : null, upload, note: null };
 }
 
 async function readApiSendBody(request: FastifyRequest) {
@@ -94,7 +100,9 @@ export const messageRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
       {
         schema: {
           tags,
-          description: "JSON `{ body, quotedMsg? }`, or multipart with `medias` files, `body` (caption) and `isVoice`.",
+          description:
+            "JSON `{ body, quotedMsg? }`, or multipart with `medias` files, `body` (caption) and `isVoice`. " +
+            "A private note (never sent to the customer): JSON `{ body, isNote: true, mentions?: [userId] }`.",
           params: ticketIdParamsSchema,
           response: { 201: messageSchema },
         },
@@ -104,6 +112,10 @@ export const messageRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
         // Refused before a byte of the upload is read (access, ticket state, window).
         if (request.isMultipart()) await messages.sendable(actor, request.params.ticketId);
         const input = await readSendBody(request);
+        if (input.note) {
+          const note = await services.notes.create(actor, request.params.ticketId, { body: input.body, ...input.note });
+          return reply.status(201).send(note);
+        }
         const sent = await messages.send(
           actor,
           request.params.ticketId,

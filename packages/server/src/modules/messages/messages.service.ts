@@ -2,6 +2,7 @@ import {
   ACK_FAILED,
   CHANNEL_CAPABILITIES,
   type ConnectionProvider,
+  isAdmin,
   type Message,
   type MessageSendInput,
   PAGE_SIZE,
@@ -86,7 +87,8 @@ export function createMessageService(deps: MessageServiceDeps) {
     }
     if (quotedMsgId) {
       const quoted = await repo.findMessage(db, quotedMsgId);
-      if (!quoted || quoted.ticketId !== ticketId) {
+      // A private note is never quoted to the customer: its text would leave with the quote.
+      if (!quoted || quoted.ticketId !== ticketId || quoted.isNote) {
         throw new AppError("ERR_VALIDATION", {
           details: [{ path: ["quotedMsg", "id"], message: "Not a message of this ticket" }],
         });
@@ -231,6 +233,10 @@ export function createMessageService(deps: MessageServiceDeps) {
         throw new AppError("ERR_NO_MESSAGE_FOUND");
       });
       if (!message.fromMe) throw new AppError("ERR_NO_PERMISSION", { message: "Only your own messages can be deleted." });
+      // A private note is its author's (or an admin's) to delete; it never reached WhatsApp.
+      if (message.isNote && message.userId !== actor.id && !isAdmin(actor)) {
+        throw new AppError("ERR_NO_PERMISSION", { message: "Only the author of a note can delete it." });
+      }
       if (message.isDeleted) return present(id);
       const unsent = await db.delete(outbox).where(eq(outbox.messageId, id)).returning();
       if (unsent.length === 0 && message.wid && message.whatsappId !== null) {

@@ -59,7 +59,7 @@ const newer = (a: PreviewSource, b: PreviewSource) =>
 
 /**
  * After `changed` was edited or deleted: when it was the message the preview shows (the newest
- * one that is neither automatic nor deleted), the preview becomes the newest such message left,
+ * one that is neither automatic, deleted nor a private note), the preview becomes the newest such message left,
  * or empty. Returns whether the ticket's preview was rewritten.
  */
 export async function refreshPreview(tx: Db, changed: repo.MessageRow): Promise<boolean> {
@@ -72,10 +72,17 @@ export async function refreshPreview(tx: Db, changed: repo.MessageRow): Promise<
       createdAt: messages.createdAt,
     })
     .from(messages)
-    .where(and(eq(messages.ticketId, changed.ticketId), eq(messages.fromBot, false), eq(messages.isDeleted, false)))
+    .where(
+      and(
+        eq(messages.ticketId, changed.ticketId),
+        eq(messages.fromBot, false),
+        eq(messages.isDeleted, false),
+        eq(messages.isNote, false),
+      ),
+    )
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(1);
-  if (changed.fromBot || (latest && latest.id !== changed.id && newer(latest, changed))) return false;
+  if (changed.fromBot || changed.isNote || (latest && latest.id !== changed.id && newer(latest, changed))) return false;
   // Not through updateTicket: a deleted message must not move the ticket to the top of the lists.
   await tx
     .update(tickets)

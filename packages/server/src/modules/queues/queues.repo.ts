@@ -30,12 +30,19 @@ export async function existingQueueIds(db: Db, ids: number[]): Promise<number[]>
   return rows.map((r) => r.id);
 }
 
-export async function insertQueue(db: Db, values: { name: string; color: string; greetingMessage: string }) {
+export async function insertQueue(
+  db: Db,
+  values: { name: string; color: string; greetingMessage: string; schedule?: QueueRow["schedule"] },
+) {
   const [row] = await db.insert(queues).values(values).returning();
   return row;
 }
 
-export async function updateQueue(db: Db, id: number, values: Partial<Pick<QueueRow, "name" | "color" | "greetingMessage">>) {
+export async function updateQueue(
+  db: Db,
+  id: number,
+  values: Partial<Pick<QueueRow, "name" | "color" | "greetingMessage" | "schedule">>,
+) {
   const [row] = await db
     .update(queues)
     .set({ ...values, updatedAt: new Date() })

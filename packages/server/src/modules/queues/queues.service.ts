@@ -4,6 +4,7 @@ import type { Db } from "../../db/client.js";
 import { AppError, fieldError } from "../../lib/app-error.js";
 import { constraintName, isUniqueViolation } from "../../lib/pg-errors.js";
 import type { Publisher } from "../../realtime/publisher.js";
+import { presentSchedule } from "./business-hours.js";
 import * as repo from "./queues.repo.js";
 
 export function presentQueue(row: repo.QueueRow): Queue {
@@ -12,10 +13,16 @@ export function presentQueue(row: repo.QueueRow): Queue {
     name: row.name,
     color: row.color,
     greetingMessage: row.greetingMessage,
+    schedule: presentSchedule(row.schedule),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
 }
+
+/** What a queue is created from (a schedule is optional for internal callers such as the demo). */
+type QueueCreate = Omit<z.output<typeof queueInputSchema>, "schedule"> & {
+  schedule?: z.output<typeof queueInputSchema>["schedule"];
+};
 
 function assertManager(actor: Actor) {
   if (!can(actor, "queues:manage")) throw new AppError("ERR_NO_PERMISSION");
@@ -55,7 +62,7 @@ export function createQueueService(deps: { db: Db; events: Publisher }) {
       return presentQueue(row);
     },
 
-    async create(actor: Actor, input: z.output<typeof queueInputSchema>): Promise<Queue> {
+    async create(actor: Actor, input: QueueCreate): Promise<Queue> {
       assertManager(actor);
       await assertUnique(input);
       const row = await repo.insertQueue(db, input).catch(translateUnique);

@@ -55,6 +55,7 @@ export function createSettingService(deps: { db: Db; events: Publisher; onChange
   function changed(row: repo.SettingRow): Setting {
     const setting = present(row);
     deps.onChange?.(row.key);
+    if (row.key === "showChoosingQueue") events.choosingVisibilityChanged(row.value === "enabled");
     events.publish("settings", { action: "update", setting });
     return setting;
   }

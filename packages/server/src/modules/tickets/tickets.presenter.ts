@@ -1,4 +1,4 @@
-import type { ConnectionProvider, Ticket, TicketStatus } from "@zapdesk/core";
+import { type ConnectionProvider, isChoosingQueue, type Ticket, type TicketStatus } from "@zapdesk/core";
 import type { JoinedTicket } from "./tickets.repo.js";
 
 export function presentTicket(row: JoinedTicket): Ticket {
@@ -20,6 +20,10 @@ export function presentTicket(row: JoinedTicket): Ticket {
     user: row.user,
     whatsapp: row.whatsapp ? { ...row.whatsapp, provider: row.whatsapp.provider as ConnectionProvider } : null,
     lastInboundAt: ticket.lastInboundAt?.toISOString() ?? null,
+    waitingSince: ticket.waitingSince?.toISOString() ?? null,
+    rating: ticket.rating ?? null,
+    tags: row.tags,
+    choosingQueue: isChoosingQueue(ticket),
     ...(row.matchedMessageId !== undefined && { matchedMessageId: row.matchedMessageId }),
   };
 }

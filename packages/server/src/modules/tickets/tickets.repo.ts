@@ -1,8 +1,9 @@
-import { and, desc, eq, gte, inArray, isNull, lt, or, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNull, lt, or, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { prepared } from "../../db/prepared.js";
 import { contacts, messages, queues, tickets, users, whatsapps } from "../../db/schema.js";
 import { escapeLike } from "../users/users.repo.js";
+import { tagFilter, withTicketTags } from "./ticket-tags.js";
 
 export type TicketRow = typeof tickets.$inferSelect;
 
@@ -22,6 +23,8 @@ export interface JoinedTicket {
   queue: { id: number; name: string; color: string } | null;
   user: { id: number; name: string } | null;
   whatsapp: { id: number; name: string; provider: string } | null;
+  /** Issue 11 (ticket-tags.ts): loaded for a set of rows in one query. */
+  tags: { id: number; name: string; color: string }[];
 }
 
 /** Tickets with their contact, queue, user and connection; `total`: a count of all matches computed beside them. */
@@ -37,7 +40,13 @@ function joined(db: Db, total: SQL<number> | SQL.Aliased<number> = sql<number>`0
 
 export async function findJoinedTicket(db: Db, id: number): Promise<JoinedTicket | undefined> {
   const [row] = await joined(db).where(eq(tickets.id, id));
-  return row;
+  return row && (await withTicketTags(db, [row]))[0];
+}
+
+/** The first ticket matching `where`, joined (issue 13: the next ticket, chosen by a subquery). */
+export async function findJoinedTicketWhere(db: Db, where: SQL): Promise<JoinedTicket | undefined> {
+  const [row] = await joined(db).where(where).limit(1);
+  return row && (await withTicketTags(db, [row]))[0];
 }
 
 export async function findTicket(db: Db, id: number, options: { lock?: boolean } = {}): Promise<TicketRow | undefined> {
@@ -47,7 +56,8 @@ export async function findTicket(db: Db, id: number, options: { lock?: boolean }
 }
 
 export interface TicketFilter {
-  actor: { id: number; admin: boolean; queueIds: number[] };
+  /** `hideChoosing` (issue 13): the tickets still at the greeting menu are left out (agents, setting disabled). */
+  actor: { id: number; admin: boolean; queueIds: number[]; hideChoosing?: boolean };
   status?: string;
   /** yyyy-MM-dd: created that (UTC) day. */
   date?: string;
@@ -55,7 +65,18 @@ export interface TicketFilter {
   queueIds?: number[];
   withUnreadMessages?: boolean;
   search?: string;
+  /** Issue 11: tickets with any of these tags (a non-empty list). */
+  tagIds?: number[];
+  /** Issue 13: "oldest" walks the same index backwards. */
+  sort?: "newest" | "oldest";
 }
+
+/** The list's order: newest moved first, or (issue 13) oldest first; the id breaks ties. */
+const listOrder = (sort: TicketFilter["sort"]) =>
+  sort === "oldest"
+    ? // Waiting tickets by when their wait began (a new message doesn't move it); others have none.
+      [asc(tickets.waitingSince), asc(tickets.updatedAt), asc(tickets.id)]
+    : [desc(tickets.updatedAt), desc(tickets.id)];
 
 /**
  * How the list's values enter its SQL: as literals (a search, built per call) or as placeholders
@@ -123,6 +144,9 @@ async function newestMatches(db: Db, ticketIds: number[], search: string): Promi
   return new Map(rows.map((r) => [r.ticketId, r.id]));
 }
 
+/** Not still at the greeting menu (core's `isChoosingQueue` as SQL). */
+const notChoosingQueue = sql`not (${tickets.queueId} is null and ${tickets.userId} is null and ${tickets.menuSentAt} is not null)`;
+
 /** The WHERE of the ticket list (design §4): access, then the inbox narrowing, then the user's filters. */
 export function ticketListWhere(filter: TicketFilter, bind: Binder = literals): SQL | undefined {
   const { actor } = filter;
@@ -137,10 +161,13 @@ export function ticketListWhere(filter: TicketFilter, bind: Binder = literals): 
       ),
     );
   }
+  // Issue 13: a ticket at the greeting menu reaches an agent only when the setting allows it (routing.ts).
+  if (!actor.admin && actor.hideChoosing) conditions.push(notChoosingQueue);
   // Without showAll the inbox is the user's own tickets and the unassigned ones; a search looks further.
   if (!filter.showAll && !filter.search) conditions.push(or(eq(tickets.userId, actorId), isNull(tickets.userId)));
   if (filter.status) conditions.push(eq(tickets.status, bind.value("status", filter.status)));
   if (filter.queueIds) conditions.push(queueFilter(bind, filter.actor.id, filter.queueIds));
+  if (filter.tagIds?.length) conditions.push(tagFilter(filter.tagIds, bind === placeholders));
   if (filter.withUnreadMessages) conditions.push(sql`${tickets.unreadMessages} > 0`);
   if (filter.date) {
     const { start, end } = dayRange(filter.date);
@@ -154,16 +181,18 @@ export function ticketListWhere(filter: TicketFilter, bind: Binder = literals): 
  * A search's page: the match is the expensive part, so it runs once, counting in the same pass, and
  * the contact, queue, user and connection are joined to the page's rows only.
  */
-export function searchPage(db: Db, where: SQL | undefined, page: { limit: number; offset: number }) {
+export function searchPage(db: Db, where: SQL | undefined, page: { limit: number; offset: number }, sort?: TicketFilter["sort"]) {
   const hits = db
     .select({ id: tickets.id, total: sql<number>`(count(*) over ())::int`.as("total") })
     .from(tickets)
     .where(where)
-    .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+    .orderBy(...listOrder(sort))
     .limit(page.limit)
     .offset(page.offset)
     .as("hits");
-  return joined(db, hits.total).innerJoin(hits, eq(hits.id, tickets.id)).orderBy(desc(tickets.updatedAt), desc(tickets.id));
+  return joined(db, hits.total)
+    .innerJoin(hits, eq(hits.id, tickets.id))
+    .orderBy(...listOrder(sort));
 }
 
 export async function listTickets(
@@ -174,7 +203,7 @@ export async function listTickets(
   const where = ticketListWhere(filter);
   const countAll = async () => (await db.select({ value: sql<number>`count(*)::int` }).from(tickets).where(where))[0].value;
   if (filter.search) {
-    const rows = await searchPage(db, where, page);
+    const rows = await searchPage(db, where, page, filter.sort);
     const count = rows.length ? rows[0].total : page.offset ? await countAll() : 0;
     const matches = await newestMatches(
       db,
@@ -182,7 +211,10 @@ export async function listTickets(
       filter.search,
     );
     return {
-      rows: rows.map(({ total: _total, ...row }) => ({ ...row, matchedMessageId: matches.get(row.ticket.id) ?? null })),
+      rows: (await withTicketTags(db, rows)).map(({ total: _total, ...row }) => ({
+        ...row,
+        matchedMessageId: matches.get(row.ticket.id) ?? null,
+      })),
       count,
     };
   }
@@ -190,7 +222,7 @@ export async function listTickets(
   const statement = inboxStatements(db, filter);
   const params = inboxParams(filter, page);
   const [rows, [{ value: count }]] = await Promise.all([statement.page.execute(params), statement.count.execute(params)]);
-  return { rows, count };
+  return { rows: await withTicketTags(db, rows), count };
 }
 
 /**
@@ -199,19 +231,21 @@ export async function listTickets(
  */
 function inboxStatements(db: Db, filter: TicketFilter) {
   const shape = [
-    filter.actor.admin ? "a" : "u",
+    filter.actor.admin ? "a" : filter.actor.hideChoosing ? "uh" : "u",
     filter.showAll ? "s" : "",
     filter.status ? "t" : "",
     filter.queueIds ? (filter.queueIds.length ? "q" : "o") : "",
     filter.withUnreadMessages ? "r" : "",
     filter.date ? "d" : "",
+    filter.tagIds?.length ? "g" : "",
+    filter.sort === "oldest" ? "-asc" : "",
   ].join("");
   return prepared(db, `tickets_inbox_${shape}`, (db, name) => {
     const where = ticketListWhere(filter, placeholders);
     return {
       page: joined(db)
         .where(where)
-        .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+        .orderBy(...listOrder(filter.sort))
         .limit(sql.placeholder("limit"))
         .offset(sql.placeholder("offset"))
         .prepare(name),
@@ -226,6 +260,7 @@ function inboxParams(filter: TicketFilter, page: { limit: number; offset: number
     actorQueueIds: filter.actor.queueIds,
     status: filter.status,
     queueIds: filter.queueIds,
+    tagIds: filter.tagIds,
     ...(filter.date ? dayRange(filter.date) : {}),
     ...page,
   };

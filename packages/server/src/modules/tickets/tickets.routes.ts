@@ -5,6 +5,8 @@ import {
   ticketCreateSchema,
   ticketListQuerySchema,
   ticketListSchema,
+  ticketNextQuerySchema,
+  ticketNextSchema,
   ticketSchema,
   ticketUpdateSchema,
 } from "@zapdesk/core";
@@ -20,6 +22,12 @@ export const ticketRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { s
 
   app.get("/tickets", { schema: { tags, querystring: ticketListQuerySchema, response: { 200: ticketListSchema } } }, (request) =>
     tickets.list(actorOf(request), request.query),
+  );
+  // Issue 13: where an agent lands after Resolve, Return, Transfer or Protocolo.
+  app.get(
+    "/tickets/next",
+    { schema: { tags, querystring: ticketNextQuerySchema, response: { 200: ticketNextSchema } } },
+    (request) => tickets.next(actorOf(request), request.query.after),
   );
   app.get("/tickets/:id", { schema: { tags, params: idParamsSchema, response: { 200: ticketSchema } } }, (request) =>
     tickets.open(actorOf(request), request.params.id),

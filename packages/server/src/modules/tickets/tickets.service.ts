@@ -3,6 +3,7 @@ import {
   canAccessTicket,
   classifyTicketChange,
   isAdmin,
+  isChoosingQueue,
   PAGE_SIZE,
   type Ticket,
   type TicketListQuery,
@@ -12,20 +13,26 @@ import {
 import type { z } from "zod";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../lib/app-error.js";
+import { type Clock, systemClock } from "../../lib/clock.js";
 import { isUniqueViolation } from "../../lib/pg-errors.js";
 import type { Publisher, TicketScope } from "../../realtime/publisher.js";
 import { findConnection, findDefaultConnection } from "../connections/connections.repo.js";
 import { findContactById, listExtraInfo } from "../contacts/contacts.repo.js";
+import { requestRating } from "../csat/ratings.js";
 import * as messagesRepo from "../messages/messages.repo.js";
 import { enqueueOutbound } from "../messages/outbound.js";
 import { findQueueById } from "../queues/queues.repo.js";
+import { agentsSeeChoosingQueue } from "../routing/choosing.js";
+import { setTicketTags } from "../tags/tag-links.js";
 import { type AuthUser, findUserById } from "../users/users.repo.js";
+import { findNextTicket } from "./next-ticket.js";
 import { presentTicket } from "./tickets.presenter.js";
 import * as repo from "./tickets.repo.js";
 
-export const scopeOf = (ticket: { userId: number | null; queueId: number | null }): TicketScope => ({
+export const scopeOf = (ticket: Parameters<typeof isChoosingQueue>[0]): TicketScope => ({
   userId: ticket.userId,
   queueId: ticket.queueId,
+  ...(isChoosingQueue(ticket) && { choosing: true }),
 });
 
 export interface TicketServiceDeps {
@@ -35,6 +42,7 @@ export interface TicketServiceDeps {
   notifyOutbox: () => void;
   /** Best-effort read receipts on WhatsApp when an agent opens a ticket. */
   markReadOnWhatsApp?: (ticket: repo.TicketRow, wids: string[]) => void;
+  clock?: Clock;
 }
 
 export function createTicketService(deps: TicketServiceDeps) {
@@ -78,17 +86,33 @@ export function createTicketService(deps: TicketServiceDeps) {
       const { rows, count } = await repo.listTickets(
         db,
         {
-          actor: { id: actor.id, admin: isAdmin(actor), queueIds: actor.queueIds },
+          actor: {
+            id: actor.id,
+            admin: isAdmin(actor),
+            queueIds: actor.queueIds,
+            hideChoosing: !isAdmin(actor) && !(await agentsSeeChoosingQueue(db)),
+          },
           status: query.status,
           date: query.date,
           showAll: query.showAll ?? false,
           queueIds: query.queueIds,
           withUnreadMessages: query.withUnreadMessages,
+          tagIds: query.tagIds,
           search: query.searchParam.toLowerCase(),
+          sort: query.sort,
         },
         { limit, offset: (query.pageNumber - 1) * limit },
       );
       return { tickets: rows.map(presentTicket), count, hasMore: count > query.pageNumber * limit };
+    },
+
+    /** Issue 13: the ticket to land on after handling `after` (see next-ticket.ts); null when all are handled. */
+    async next(actor: AuthUser, after?: number): Promise<{ ticket: Ticket | null }> {
+      const admin = isAdmin(actor);
+      // The Waiting list's own rules: an agent never lands on a ticket still choosing a queue they can't list.
+      const hideChoosing = !admin && !(await agentsSeeChoosingQueue(db));
+      const row = await findNextTicket(db, { id: actor.id, admin, queueIds: actor.queueIds, hideChoosing }, after);
+      return { ticket: row ? presentTicket(row) : null };
     },
 
     /** Opening a ticket reads it: unread back to 0, the customer's messages marked read. */
@@ -145,6 +169,11 @@ export function createTicketService(deps: TicketServiceDeps) {
       const outcome = await db
         .transaction(async (tx) => {
           const current = await accessible(actor, id, tx, true);
+          // Issue 11: tags alone, or with the other fields (then the transition rules below apply too).
+          if (change.tagIds) await setTicketTags(tx, id, change.tagIds);
+          if (change.tagIds && change.status === undefined && change.userId === undefined && change.queueId === undefined) {
+            return { previous: undefined, enqueued: false };
+          }
           const result = classifyTicketChange(current as Parameters<typeof classifyTicketChange>[0], change);
           if (!result.ok) throw new AppError("ERR_VALIDATION", { message: result.reason, status: 409 });
           const { transition, next } = result;
@@ -164,6 +193,13 @@ export function createTicketService(deps: TicketServiceDeps) {
             const connection = await findConnection(tx, current.whatsappId);
             if (connection?.farewellMessage.trim()) {
               await enqueueOutbound(tx, { ticket: updated, body: connection.farewellMessage, fromBot: true });
+              enqueued = true;
+            }
+            // Issue 11 CSAT: the satisfaction question, after the farewell.
+            if (
+              connection &&
+              (await requestRating(tx, { ticket: updated, connection, now: (deps.clock ?? systemClock).now() }))
+            ) {
               enqueued = true;
             }
           }

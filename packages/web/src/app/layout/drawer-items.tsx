@@ -7,6 +7,7 @@ import EventIcon from "@mui/icons-material/Event";
 import GroupsIcon from "@mui/icons-material/Groups";
 import HistoryIcon from "@mui/icons-material/History";
 import Instagram from "@mui/icons-material/Instagram";
+import LocalOfferOutlined from "@mui/icons-material/LocalOfferOutlined";
 import PeopleAltOutlined from "@mui/icons-material/PeopleAltOutlined";
 import PermMediaIcon from "@mui/icons-material/PermMedia";
 import QuestionAnswerOutlined from "@mui/icons-material/QuestionAnswerOutlined";
@@ -16,6 +17,7 @@ import ShoppingCartIcon from "@mui/icons-material/ShoppingCart";
 import SmartToyIcon from "@mui/icons-material/SmartToy";
 import SmsIcon from "@mui/icons-material/Sms";
 import SyncAltIcon from "@mui/icons-material/SyncAlt";
+import WebhookIcon from "@mui/icons-material/Webhook";
 import WhatsAppIcon from "@mui/icons-material/WhatsApp";
 import Badge from "@mui/material/Badge";
 import List from "@mui/material/List";
@@ -106,7 +108,9 @@ export function DrawerItems({ onNavigate }: { onNavigate?(): void }) {
           {item("/users", "users", <PeopleAltOutlined />)}
           {item("/connections", "connections", <ConnectionsIcon />)}
           {item("/Queues", "queues", <AccountTreeOutlined />)}
+          {item("/tags", "tags", <LocalOfferOutlined />)}
           {item("/Settings", "settings", <SettingsOutlined />)}
+          {item("/webhooks", "webhooks", <WebhookIcon />)}
         </List>
       )}
     </nav>

@@ -12,7 +12,9 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet } from "react-router";
 import { LanguageSwitch } from "../../components/ui/language-switch";
-import { NotificationsBell } from "../../features/notifications";
+import { NotificationsBell, usePushSync } from "../../features/notifications";
+import { useAwayReporting } from "../../features/routing/use-away";
+import { KeyboardShortcuts } from "../../features/shortcuts";
 import { useRealtimeSync } from "../../lib/realtime-sync";
 import { DrawerItems } from "./drawer-items";
 import { useTicketEvents } from "./use-ticket-events";
@@ -28,6 +30,8 @@ export function MainLayout() {
   const [open, setOpen] = useState(wide);
   useEffect(() => setOpen(wide), [wide]);
   useRealtimeSync(useTicketEvents());
+  usePushSync();
+  useAwayReporting(true);
 
   const width = open ? DRAWER_WIDTH : CLOSED_WIDTH;
   const drawerContent = (
@@ -95,6 +99,7 @@ export function MainLayout() {
           <Outlet />
         </Box>
       </Box>
+      <KeyboardShortcuts />
     </Box>
   );
 }

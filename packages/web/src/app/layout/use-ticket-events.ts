@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
 // The hook alone, not the feature's barrel: the composer and message list stay in the lazy tickets chunk.
 import { useConversationRealtimeHandlers } from "../../features/conversation/hooks/use-conversation-realtime-handlers";
-import { useNotificationHandlers } from "../../features/notifications";
+import { useMentionHandler, useNotificationHandlers, useReadMentionsOnOpen } from "../../features/notifications";
 import { TICKET_DELETED_TOAST, ticketKeys, updateTicketMutationKey, useTicketRealtimeHandlers } from "../../features/tickets";
 import type { TicketEventHandlers } from "../../lib/realtime-sync";
 import { toast } from "../../lib/toast";
@@ -20,6 +20,8 @@ export function useTicketEvents(): TicketEventHandlers {
   const conversation = useConversationRealtimeHandlers();
   const onOpenTicket = useCallback((id: number) => navigate(`/tickets/${id}`), [navigate]);
   const notifications = useNotificationHandlers({ openTicketId, onOpenTicket });
+  const noteMention = useMentionHandler(navigate);
+  useReadMentionsOnOpen(openTicketId);
 
   return useMemo(
     () => ({
@@ -46,7 +48,9 @@ export function useTicketEvents(): TicketEventHandlers {
           client.invalidateQueries({ queryKey: ticketKeys.detail(event.ticket.id) });
         }
       },
+      noteMention,
+      ticketAssigned: notifications.ticketAssigned,
     }),
-    [tickets, conversation, notifications, openTicketId, navigate, t, client],
+    [tickets, conversation, notifications, noteMention, openTicketId, navigate, t, client],
   );
 }

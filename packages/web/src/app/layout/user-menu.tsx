@@ -5,15 +5,24 @@ import MenuItem from "@mui/material/MenuItem";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { lazyNamed, OnDemand } from "../../components/ui/on-demand";
+import { unsubscribePush } from "../../features/notifications";
+import { AwayMenuItem } from "../../features/routing/away-menu-item";
 import { useAuth } from "../../lib/auth";
+import { AppearanceDialog } from "./appearance-dialog";
 
 const UserModal = lazyNamed(() => import("../../features/users/components/user-modal"), "UserModal");
+const NotificationPreferencesDialog = lazyNamed(
+  () => import("../../features/notifications/components/notification-preferences-dialog"),
+  "NotificationPreferencesDialog",
+);
 
 export function UserMenu() {
   const { t } = useTranslation();
   const { user, logout } = useAuth();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [profileOpen, setProfileOpen] = useState(false);
+  const [notificationsOpen, setNotificationsOpen] = useState(false);
+  const [appearanceOpen, setAppearanceOpen] = useState(false);
   return (
     <>
       <IconButton
@@ -34,15 +43,38 @@ export function UserMenu() {
         >
           {t("mainDrawer.appBar.user.profile")}
         </MenuItem>
+        <AwayMenuItem onDone={() => setAnchor(null)} />
         <MenuItem
           onClick={() => {
             setAnchor(null);
+            setNotificationsOpen(true);
+          }}
+        >
+          {t("notificationPreferences.menu")}
+        </MenuItem>
+        <MenuItem
+          onClick={() => {
+            setAnchor(null);
+            setAppearanceOpen(true);
+          }}
+        >
+          {t("appearance.menu")}
+        </MenuItem>
+        <MenuItem
+          onClick={async () => {
+            setAnchor(null);
+            // A shared computer: the next person must not receive this user's pushes.
+            await unsubscribePush().catch(() => undefined);
             logout();
           }}
         >
           {t("mainDrawer.appBar.user.logout")}
         </MenuItem>
       </Menu>
+      <OnDemand when={notificationsOpen}>
+        <NotificationPreferencesDialog open={notificationsOpen} onClose={() => setNotificationsOpen(false)} />
+      </OnDemand>
+      <AppearanceDialog open={appearanceOpen} onClose={() => setAppearanceOpen(false)} />
       {user && (
         <OnDemand when={profileOpen}>
           <UserModal open={profileOpen} onClose={() => setProfileOpen(false)} user={user} />

@@ -9,8 +9,17 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useParams, useSearchParams } from "react-router";
 import { lazyNamed, OnDemand } from "../../components/ui/on-demand";
-import { MessageInput, MessagesList } from "../../features/conversation";
-import { ContactDrawer, TicketHeader, TicketsManager, ticketKeys, useTicket, useTicketMovedAway } from "../../features/tickets";
+import { Composer, MessagesList } from "../../features/conversation";
+import { PendingSchedules } from "../../features/schedules";
+import {
+  ContactDrawer,
+  EmptyTicketPane,
+  TicketHeader,
+  TicketsManager,
+  ticketKeys,
+  useTicket,
+  useTicketMovedAway,
+} from "../../features/tickets";
 
 const ContactModal = lazyNamed(() => import("../../features/contacts/components/contact-modal"), "ContactModal");
 
@@ -52,7 +61,8 @@ function TicketPane({ ticketId, narrow, roomy }: { ticketId: number; narrow: boo
           provider={ticket.whatsapp?.provider}
           onReply={setReplyTo}
         />
-        <MessageInput
+        <PendingSchedules ticketId={ticket.id} />
+        <Composer
           key={`input-${ticket.id}`}
           ticket={ticket}
           movedAway={movedAway}
@@ -85,7 +95,6 @@ function TicketPane({ ticketId, narrow, roomy }: { ticketId: number; narrow: boo
 
 /** Spec §2 `/tickets/:ticketId?`: the list left, the ticket right; small screens show one at a time. */
 export default function TicketsPage() {
-  const { t } = useTranslation();
   const { ticketId } = useParams();
   const id = ticketId && /^\d+$/.test(ticketId) ? Number(ticketId) : undefined;
   const wide = useMediaQuery("(min-width:900px)", { noSsr: true });
@@ -100,13 +109,7 @@ export default function TicketsPage() {
       )}
       {(wide || id) && (
         <Paper square variant="outlined" sx={{ flex: 1, minWidth: 0, overflow: "hidden" }}>
-          {id ? (
-            <TicketPane key={id} ticketId={id} narrow={!wide} roomy={roomy} />
-          ) : (
-            <Box sx={{ display: "grid", placeItems: "center", height: "100%" }}>
-              <Typography color="text.secondary">{t("ticketsManager.noTicketSelected")}</Typography>
-            </Box>
-          )}
+          {id ? <TicketPane key={id} ticketId={id} narrow={!wide} roomy={roomy} /> : <EmptyTicketPane />}
         </Paper>
       )}
     </Box>

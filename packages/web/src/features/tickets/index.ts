@@ -1,9 +1,12 @@
 export { useTicket } from "./api/get-ticket";
+export { getNextTicket } from "./api/next-ticket";
 export { TICKET_DELETED_TOAST } from "./api/ticket-commands";
 export { ticketKeys } from "./api/ticket-keys";
 export { updateTicketMutationKey } from "./api/update-ticket";
 export { ContactDrawer } from "./components/contact-drawer";
+export { EmptyTicketPane } from "./components/empty-pane";
 export { TicketHeader } from "./components/ticket-header";
 export { TicketsManager } from "./components/tickets-manager";
+export { type InboxRequest, requestInbox } from "./hooks/use-inbox-requests";
 export { useTicketMovedAway } from "./hooks/use-ticket-moved-away";
 export { useTicketRealtimeHandlers } from "./hooks/use-ticket-realtime-handlers";

@@ -5,6 +5,7 @@ import {
   type ConnectionProvider,
   connectionInputSchema,
   connectionUpdateSchema,
+  RATING_TIMEOUT_MINUTES,
 } from "@zapdesk/core";
 import type { Resolver } from "react-hook-form";
 import type { z } from "zod";
@@ -26,6 +27,11 @@ export interface ConnectionForm {
   /** In ms; null: not chosen (a new connection gets the server's recommended pacing). */
   pacing: { minGapMs: number | null; jitterMs: number | null };
   cloud: { phoneNumberId: string; businessAccountId: string; accessToken: string; appSecret: string; verifyToken: string };
+  /** Issue 11 CSAT: the survey switch, its question and answer window; `ratingWasOn`: saved with a question (off sends ""). */
+  ratingOn: boolean;
+  ratingMessage: string;
+  ratingTimeoutMinutes: number;
+  ratingWasOn: boolean;
 }
 
 export type CreatePayload = z.output<typeof connectionInputSchema>;
@@ -51,6 +57,10 @@ export function emptyForm(): ConnectionForm {
     pairingPhone: "",
     pacing: { minGapMs: null, jitterMs: null },
     cloud: { phoneNumberId: "", businessAccountId: "", accessToken: "", appSecret: "", verifyToken: generateVerifyToken() },
+    ratingOn: false,
+    ratingMessage: "",
+    ratingTimeoutMinutes: RATING_TIMEOUT_MINUTES.default,
+    ratingWasOn: false,
   };
 }
 
@@ -73,6 +83,10 @@ export function formFromConnection(connection: Connection): ConnectionForm {
       appSecret: "",
       verifyToken: connection.cloud?.verifyToken || generateVerifyToken(),
     },
+    ratingOn: !!connection.ratingMessage.trim(),
+    ratingMessage: connection.ratingMessage,
+    ratingTimeoutMinutes: connection.ratingTimeoutMinutes,
+    ratingWasOn: !!connection.ratingMessage.trim(),
   };
 }
 
@@ -103,6 +117,11 @@ export function toPayload(values: ConnectionForm, editing: boolean): Record<stri
   }
   const pacing = hasPacing(provider) ? pacingOf(values) : undefined;
   if (pacing) payload.pacing = pacing;
+  // The survey's fields go only when it is on, or to turn off a saved one.
+  if (values.ratingOn) {
+    payload.ratingMessage = values.ratingMessage;
+    payload.ratingTimeoutMinutes = values.ratingTimeoutMinutes;
+  } else if (values.ratingWasOn) payload.ratingMessage = "";
   if (provider === "cloud") {
     const { accessToken, appSecret, ...rest } = values.cloud;
     payload.cloud = {

@@ -16,9 +16,20 @@ import { CloudFields } from "./cloud-fields";
 import { type ConnectionForm, connectionResolver, emptyForm, formFromConnection, hasPacing, payloadOf } from "./connection-form";
 import { ProviderPicker } from "./provider-picker";
 import { QrFields } from "./qr-fields";
+import { RatingFields } from "./rating-fields";
 
 /** Fields the server may name in a validation error (nested ones are matched by their first segment). */
-const FIELDS = ["name", "greetingMessage", "farewellMessage", "queueIds", "pairingPhone", "pacing", "cloud"];
+const FIELDS = [
+  "name",
+  "greetingMessage",
+  "farewellMessage",
+  "queueIds",
+  "pairingPhone",
+  "pacing",
+  "cloud",
+  "ratingMessage",
+  "ratingTimeoutMinutes",
+];
 
 interface ConnectionModalProps {
   open: boolean;
@@ -118,6 +129,7 @@ export function ConnectionModal({ open, onClose, connectionId, onSaved }: Connec
           name="queueIds"
           render={({ field }) => <QueueSelect value={field.value} onChange={field.onChange} />}
         />
+        <RatingFields control={control} setValue={setValue} />
       </Stack>
     </FormDialog>
   );

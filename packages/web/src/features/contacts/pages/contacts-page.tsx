@@ -27,6 +27,7 @@ import { toastError } from "../../../lib/error-handler";
 import { useAnyConnectionCan, useDefaultConnectionCan } from "../../../lib/queries/use-connections";
 import { toast } from "../../../lib/toast";
 import { useDebounce } from "../../../lib/use-debounce";
+import { ScheduleButton } from "../../schedules";
 import { useDeleteContact } from "../api/delete-contact";
 import { contactsToCsv, downloadCsv, fetchAllContacts } from "../api/export-contacts";
 import { useContacts } from "../api/get-contacts";
@@ -153,6 +154,11 @@ export default function ContactsPage() {
                 >
                   <WhatsAppIcon />
                 </IconButton>
+                <ScheduleButton
+                  target={{ contactId: contact.id }}
+                  label={t("schedules.actionFor", { name: contact.name })}
+                  size="small"
+                />
                 <IconButton
                   size="small"
                   aria-label={t("common.editItem", { name: contact.name })}

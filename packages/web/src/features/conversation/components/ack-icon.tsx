@@ -16,5 +16,5 @@ export function AckIcon({ ack }: { ack: number }) {
   if (ack <= 0) return <AccessTimeIcon {...common} sx={{ color: "text.secondary" }} />;
   if (ack === 1) return <DoneIcon {...common} sx={{ color: "text.secondary" }} />;
   if (ack === 2) return <DoneAllIcon {...common} sx={{ color: "text.secondary" }} />;
-  return <DoneAllIcon {...common} sx={{ color: "#4fc3f7" }} />;
+  return <DoneAllIcon {...common} sx={{ color: "chat.read" }} />;
 }

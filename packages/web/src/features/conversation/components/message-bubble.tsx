@@ -99,8 +99,8 @@ export const MessageBubble = memo(function MessageBubble({ message, isGroup, onM
         alignSelf: mine ? "flex-end" : "flex-start",
         maxWidth: "75%",
         minWidth: 100,
-        bgcolor: mine ? "#dcf8c6" : "background.paper",
-        color: "#303030",
+        bgcolor: mine ? "bubble.mine" : "bubble.theirs",
+        color: "bubble.text",
         borderRadius: 2,
         boxShadow: 1,
         px: 1,
@@ -109,7 +109,9 @@ export const MessageBubble = memo(function MessageBubble({ message, isGroup, onM
         position: "relative",
         border: failed ? 1 : 0,
         borderColor: "error.main",
-        "&:hover .message-menu": { opacity: 1 },
+        // Issue 13: the actions show on hover or keyboard focus, and always where there is no hover (touch).
+        "&:hover .message-menu, &:focus-within .message-menu": { opacity: 1 },
+        "@media (hover: none)": { "& .message-menu": { opacity: 0.6 } },
       }}
     >
       <IconButton
@@ -117,7 +119,7 @@ export const MessageBubble = memo(function MessageBubble({ message, isGroup, onM
         size="small"
         aria-label={t("conversation.message.options")}
         onClick={(e) => onMenu(message, e.currentTarget)}
-        sx={{ position: "absolute", top: 0, right: 0, opacity: 0.4, bgcolor: "inherit" }}
+        sx={{ position: "absolute", top: 0, right: 0, opacity: 0, bgcolor: "inherit", transition: "opacity 0.15s" }}
       >
         <ExpandMoreIcon fontSize="small" />
       </IconButton>

@@ -1,13 +1,11 @@
-import AttachFileIcon from "@mui/icons-material/AttachFile";
 import CloseIcon from "@mui/icons-material/Close";
 import SendIcon from "@mui/icons-material/Send";
 import Box from "@mui/material/Box";
-import FormControlLabel from "@mui/material/FormControlLabel";
 import IconButton from "@mui/material/IconButton";
 import InputBase from "@mui/material/InputBase";
 import Paper from "@mui/material/Paper";
-import Switch from "@mui/material/Switch";
 import Typography from "@mui/material/Typography";
+import useMediaQuery from "@mui/material/useMediaQuery";
 import type { Message, Ticket } from "@zapdesk/core";
 import { type ClipboardEvent, type DragEvent, type KeyboardEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -19,6 +17,7 @@ import { useServiceWindow } from "../hooks/use-service-window";
 import { signed, useSignOption } from "../hooks/use-sign-option";
 import { useTypingSignal } from "../hooks/use-typing-signal";
 import { AttachmentsPreview } from "./attachments-preview";
+import { ComposerExtras } from "./composer-extras";
 import { EmojiPicker } from "./emoji-picker";
 import { QuickAnswersList } from "./quick-answers-list";
 import { ServiceWindowBanner } from "./service-window-banner";
@@ -42,6 +41,7 @@ export function MessageInput({ ticket, replyTo, onCancelReply, movedAway = false
   const [files, setFiles] = useState<File[]>([]);
   const [dragging, setDragging] = useState(false);
   const [sign, setSign] = useSignOption();
+  const narrow = useMediaQuery((theme) => theme.breakpoints.down("sm"));
   const fileInput = useRef<HTMLInputElement>(null);
   const send = useSendMessage(ticket.id);
   const enabled = ticket.status === "open" && !movedAway;
@@ -153,9 +153,6 @@ export function MessageInput({ ticket, replyTo, onCancelReply, movedAway = false
       <Box sx={{ display: "flex", alignItems: "flex-end", gap: 0.5, p: 1, position: "relative" }}>
         {quickSearch !== null && <QuickAnswersList search={quickSearch} onPick={(answer) => setText(answer.message)} />}
         <EmojiPicker onPick={(emoji) => setText((current) => current + emoji)} />
-        <IconButton aria-label={t("conversation.input.attach")} onClick={() => fileInput.current?.click()}>
-          <AttachFileIcon />
-        </IconButton>
         <input
           ref={fileInput}
           type="file"
@@ -167,11 +164,13 @@ export function MessageInput({ ticket, replyTo, onCancelReply, movedAway = false
             e.target.value = "";
           }}
         />
-        <FormControlLabel
-          label={t("conversation.input.sign")}
-          labelPlacement="top"
-          sx={{ mx: 0.5, "& .MuiFormControlLabel-label": { fontSize: 12 } }}
-          control={<Switch size="small" checked={sign} onChange={(e) => setSign(e.target.checked)} />}
+        <ComposerExtras
+          ticketId={ticket.id}
+          narrow={narrow}
+          disabled={movedAway}
+          sign={sign}
+          onSignChange={setSign}
+          onAttach={() => fileInput.current?.click()}
         />
         <InputBase
           multiline

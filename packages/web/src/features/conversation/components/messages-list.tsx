@@ -1,5 +1,4 @@
 import Box from "@mui/material/Box";
-import Button from "@mui/material/Button";
 import Chip from "@mui/material/Chip";
 import CircularProgress from "@mui/material/CircularProgress";
 import Menu from "@mui/material/Menu";
@@ -13,8 +12,8 @@ import { capabilitiesOf } from "../../../lib/capabilities";
 import { formatDay, isSameDay } from "../../../lib/format-time";
 import { chronological, useMessages } from "../api/get-messages";
 import { useDeleteMessage } from "../api/message-commands";
-import { downloadCsv, messagesToCsv } from "../utils/export-csv";
 import { MessageBubble } from "./message-bubble";
+import { NoteBubble } from "./note-bubble";
 
 const LOAD_OLDER_WITHIN_PX = 50;
 const LOAD_NEWER_WITHIN_PX = 80;
@@ -128,15 +127,8 @@ export function MessagesList({ ticketId, isGroup, provider, aroundMessageId, onR
 
   const onMenu = useCallback((message: Message, element: HTMLElement) => setMenu({ message, anchor: element }), []);
 
-  const exportCsv = () => downloadCsv(`conversa-${ticketId}.csv`, messagesToCsv(messages));
-
   return (
-    <Box sx={{ flex: 1, minHeight: 0, display: "flex", flexDirection: "column", bgcolor: "#eee" }}>
-      <Box sx={{ display: "flex", justifyContent: "flex-end", px: 1, py: 0.5 }}>
-        <Button size="small" variant="contained" onClick={exportCsv} disabled={messages.length === 0}>
-          {t("conversation.export")}
-        </Button>
-      </Box>
+    <Box sx={{ flex: 1, minHeight: 0, display: "flex", flexDirection: "column", bgcolor: "chat.background" }}>
       <Box
         ref={scrollRef}
         onScroll={onScroll}
@@ -175,14 +167,18 @@ export function MessagesList({ ticketId, isGroup, provider, aroundMessageId, onR
                   py: 0.375,
                   borderRadius: 1,
                   transition: "background-color 0.6s",
-                  "&.message-highlighted": { bgcolor: "rgba(255, 213, 79, 0.45)" },
+                  "&.message-highlighted": { bgcolor: "chat.highlight" },
                 }}
                 style={{ transform: `translateY(${item.start}px)` }}
               >
                 {newDay && (
                   <Chip label={formatDay(date)} size="small" sx={{ alignSelf: "center", my: 1 }} data-testid="day-separator" />
                 )}
-                <MessageBubble message={message} isGroup={isGroup} onMenu={onMenu} />
+                {message.isNote ? (
+                  <NoteBubble message={message} />
+                ) : (
+                  <MessageBubble message={message} isGroup={isGroup} onMenu={onMenu} />
+                )}
               </Box>
             );
           })}

@@ -27,7 +27,7 @@ function Preview({ template, values }: { template: Template; values: Pick<Templa
       <Typography variant="subtitle2" gutterBottom>
         {t("conversation.templates.preview")}
       </Typography>
-      <Paper variant="outlined" sx={{ p: 1.5, bgcolor: "#dcf8c6", color: "#303030", whiteSpace: "pre-wrap" }}>
+      <Paper variant="outlined" sx={{ p: 1.5, bgcolor: "bubble.mine", color: "bubble.text", whiteSpace: "pre-wrap" }}>
         {header && <Typography sx={{ fontWeight: 700 }}>{header}</Typography>}
         <Typography variant="body2" component="div">
           <FormattedText text={fillVariables(template.bodyText, values.bodyParams)} />

@@ -9,6 +9,8 @@ export function useDashboard(month: string) {
   return useQuery({
     queryKey: ["dashboard", month],
     queryFn: () => api.get<Dashboard>("/dashboard", { month, tz: timeZone() }),
+    // A manager opening the dashboard sees today's figures, not a copy from half a minute ago.
+    refetchOnMount: "always",
   });
 }
 

@@ -1,4 +1,5 @@
 import Paper from "@mui/material/Paper";
+import { useTheme } from "@mui/material/styles";
 import Typography from "@mui/material/Typography";
 import type { Dashboard } from "@zapdesk/core";
 import type { ReactNode } from "react";
@@ -25,15 +26,27 @@ function ChartCard({ title, children }: { title: string; children: ReactNode }) 
 function Bars({ data, name }: { data: { label: string; count: number }[]; name: string }) {
   // Our own ticks: the library's "nice" domain drew a count of 1 on a 0–4 axis.
   const ticks = countTicks(data.map((d) => d.count));
+  const { palette } = useTheme();
+  const axis = { fill: palette.text.secondary, fontSize: 12 };
   return (
     <ResponsiveContainer width="100%" height="100%">
       <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -20 }}>
-        <CartesianGrid strokeDasharray="3 3" />
-        <XAxis dataKey="label" />
-        <YAxis allowDecimals={false} domain={[0, ticks[ticks.length - 1]]} ticks={ticks} interval={0} />
-        <Tooltip />
+        <CartesianGrid strokeDasharray="3 3" stroke={palette.divider} />
+        <XAxis dataKey="label" tick={axis} stroke={palette.divider} />
+        <YAxis
+          tick={axis}
+          stroke={palette.divider}
+          allowDecimals={false}
+          domain={[0, ticks[ticks.length - 1]]}
+          ticks={ticks}
+          interval={0}
+        />
+        <Tooltip
+          contentStyle={{ background: palette.background.paper, borderColor: palette.divider, color: palette.text.primary }}
+          cursor={{ fill: palette.action.hover }}
+        />
         {/* Drawn at its value at once: no growing animation to wait for or to misread. */}
-        <Bar dataKey="count" name={name} fill="#2576d2" isAnimationActive={false} />
+        <Bar dataKey="count" name={name} fill={palette.primary.main} isAnimationActive={false} />
       </BarChart>
     </ResponsiveContainer>
   );

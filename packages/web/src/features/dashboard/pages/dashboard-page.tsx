@@ -6,7 +6,11 @@ import Typography from "@mui/material/Typography";
 import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { currentMonth, useDashboard } from "../api/get-dashboard";
+import { AgentsLoadCard } from "../components/agents-load-card";
+import { CsatCard } from "../components/csat-card";
+import { MetricsSection } from "../components/metrics-section";
 import { MonthPicker } from "../components/month-picker";
+import { WaitingCard } from "../components/waiting-card";
 
 const DashboardCharts = lazy(() => import("../components/dashboard-charts"));
 
@@ -40,15 +44,19 @@ export default function DashboardPage() {
       ) : (
         <Stack spacing={2}>
           <Stack direction="row" sx={{ gap: 2, flexWrap: "wrap" }}>
-            <CountCard label={t("dashboard.counts.open")} value={data.counts.open} color="#2576d2" />
-            <CountCard label={t("dashboard.counts.pending")} value={data.counts.pending} color="#ed6c02" />
-            <CountCard label={t("dashboard.counts.closed")} value={data.counts.closed} color="#2e7d32" />
+            <CountCard label={t("dashboard.counts.open")} value={data.counts.open} color="primary.main" />
+            <CountCard label={t("dashboard.counts.pending")} value={data.counts.pending} color="warning.main" />
+            <CountCard label={t("dashboard.counts.closed")} value={data.counts.closed} color="success.main" />
+            <WaitingCard waiting={data.waiting} />
           </Stack>
           <Suspense fallback={<CircularProgress aria-label={t("common.loading")} />}>
             <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", lg: "1fr 1fr" }, gap: 2 }}>
               <DashboardCharts data={data} monthSelect={monthSelect} />
             </Box>
           </Suspense>
+          <CsatCard month={month} />
+          <MetricsSection />
+          <AgentsLoadCard />
         </Stack>
       )}
     </Box>

@@ -14,8 +14,10 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { pictureOf } from "../../../lib/capabilities";
+import { useMarkMentionRead, useMentions } from "../api/get-mentions";
 import { useUnreadTickets } from "../api/get-unread-tickets";
 import { notificationsSupported } from "../utils/alert";
+import { MentionItems, mentionLink } from "./mention-items";
 
 /** Spec §2: the bell with the unread-ticket count and a list at most 350 px high. */
 export function NotificationsBell() {
@@ -23,7 +25,13 @@ export function NotificationsBell() {
   const navigate = useNavigate();
   const { data } = useUnreadTickets();
   const tickets = data?.tickets ?? [];
-  const count = data?.count ?? 0;
+  const ticketCount = data?.count ?? 0;
+  // Issue 11: unread mentions in private notes count and show too.
+  const mentions = useMentions().data;
+  const unreadMentions = (mentions?.mentions ?? []).filter((m) => !m.read);
+  const mentionCount = mentions?.unreadCount ?? 0;
+  const count = ticketCount + mentionCount;
+  const markRead = useMarkMentionRead();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [permission, setPermission] = useState(() => (notificationsSupported() ? Notification.permission : "denied"));
 
@@ -32,7 +40,15 @@ export function NotificationsBell() {
 
   return (
     <>
-      <IconButton color="inherit" aria-label={t("notifications.bell", { count })} onClick={(e) => setAnchor(e.currentTarget)}>
+      <IconButton
+        color="inherit"
+        aria-label={
+          mentionCount
+            ? `${t("notifications.bell", { count: ticketCount })}, ${t("notes.bellMentions", { count: mentionCount })}`
+            : t("notifications.bell", { count: ticketCount })
+        }
+        onClick={(e) => setAnchor(e.currentTarget)}
+      >
         <Badge badgeContent={count} color="secondary" data-testid="notifications-count">
           <NotificationsIcon />
         </Badge>
@@ -53,7 +69,15 @@ export function NotificationsBell() {
               </Button>
             </Box>
           )}
-          {tickets.length === 0 ? (
+          <MentionItems
+            mentions={unreadMentions}
+            onOpen={(mention) => {
+              setAnchor(null);
+              markRead.mutate(mention.id);
+              navigate(mentionLink(mention));
+            }}
+          />
+          {tickets.length === 0 && unreadMentions.length === 0 ? (
             <Typography sx={{ p: 2 }} color="text.secondary">
               {t("notifications.empty")}
             </Typography>

@@ -3,6 +3,7 @@ import type { RealtimePayloads } from "@zapdesk/core";
 import { useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useAuth } from "../../../lib/auth";
+import { preferenceKeys, preferencesOrDefault } from "../api/preferences";
 import { playChime, showBrowserNotification } from "../utils/alert";
 import { shouldNotify } from "../utils/should-notify";
 import { dropUnread, raiseUnread, refreshUnread } from "../utils/unread-cache";
@@ -41,13 +42,33 @@ export function useNotificationHandlers(options: { openTicketId?: number; onOpen
         };
         if (!shouldNotify(message, ticket, context)) return;
         raiseUnread(client, ticket);
-        showBrowserNotification(
-          t("notifications.newMessage", { name: ticket.contact.name }),
-          message.body,
-          String(ticket.id),
-          () => latest.current.onOpenTicket(ticket.id),
-        );
-        playChime();
+        // The user's choices (issue 13): the chime and the browser notification each have a switch.
+        const prefs = preferencesOrDefault(client.getQueryData(preferenceKeys.mine));
+        if (prefs.desktop) {
+          // The same tag as the push notification of this ticket: the two collapse into one.
+          showBrowserNotification(
+            t("notifications.newMessage", { name: ticket.contact.name }),
+            message.body,
+            `ticket-${ticket.id}`,
+            () => latest.current.onOpenTicket(ticket.id),
+          );
+        }
+        if (prefs.sound) playChime();
+      },
+      /** Issue 13: automatic assignment gave this user a ticket: the chime and a notification say so. */
+      ticketAssigned(event: RealtimePayloads["ticketAssigned"]) {
+        if (event.userId !== userId) return;
+        const { ticket } = event;
+        const prefs = preferencesOrDefault(client.getQueryData(preferenceKeys.mine));
+        if (prefs.desktop) {
+          showBrowserNotification(
+            t("notifications.assigned", { name: ticket.contact.name }),
+            ticket.lastMessage,
+            `ticket-${ticket.id}`,
+            () => latest.current.onOpenTicket(ticket.id),
+          );
+        }
+        if (prefs.sound) playChime();
       },
     }),
     [client, t, userId],

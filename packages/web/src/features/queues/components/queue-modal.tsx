@@ -3,7 +3,7 @@ import Box from "@mui/material/Box";
 import FormHelperText from "@mui/material/FormHelperText";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
-import { type Queue, queueInputSchema } from "@zapdesk/core";
+import { type BusinessHours, type Queue, queueInputSchema } from "@zapdesk/core";
 import { useEffect } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
@@ -11,13 +11,20 @@ import { FormDialog } from "../../../components/ui/form-dialog";
 import { FormTextField } from "../../../components/ui/form-text-field";
 import { submitForm } from "../../../lib/form-errors";
 import { translateValidation } from "../../../lib/i18n";
+import { QueueAutoAssignSwitch } from "../../routing/auto-assign-fields";
 import { useSaveQueue } from "../api/save-queue";
+import { BusinessHoursSection } from "./business-hours-section";
 import { ColorPicker } from "./color-picker";
 
 interface QueueForm {
   name: string;
   color: string;
   greetingMessage: string;
+  schedule: BusinessHours | null;
+}
+
+function withoutSchedule({ schedule: _, ...rest }: QueueForm) {
+  return rest;
 }
 
 export function QueueModal({ open, onClose, queue }: { open: boolean; onClose(): void; queue: Queue | null }) {
@@ -25,20 +32,27 @@ export function QueueModal({ open, onClose, queue }: { open: boolean; onClose():
   const save = useSaveQueue();
   const { control, handleSubmit, reset, setError, formState } = useForm<QueueForm>({
     resolver: zodResolver(queueInputSchema) as never,
-    defaultValues: { name: "", color: "", greetingMessage: "" },
+    defaultValues: { name: "", color: "", greetingMessage: "", schedule: null },
   });
 
   useEffect(() => {
-    if (open) reset({ name: queue?.name ?? "", color: queue?.color ?? "", greetingMessage: queue?.greetingMessage ?? "" });
+    if (open)
+      reset({
+        name: queue?.name ?? "",
+        color: queue?.color ?? "",
+        greetingMessage: queue?.greetingMessage ?? "",
+        schedule: queue?.schedule ?? null,
+      });
   }, [open, queue, reset]);
 
   const onSubmit = handleSubmit(async (values) => {
     await submitForm({
-      save: () => save.mutateAsync({ id: queue?.id, input: values }),
+      // A new queue without business hours is always open: the field is left out.
+      save: () => save.mutateAsync({ id: queue?.id, input: queue || values.schedule ? values : withoutSchedule(values) }),
       success: t("queueModal.success"),
       done: () => onClose(),
       setError,
-      fields: ["name", "color", "greetingMessage"],
+      fields: ["name", "color", "greetingMessage", "schedule"],
     });
   });
 
@@ -70,7 +84,8 @@ export function QueueModal({ open, onClose, queue }: { open: boolean; onClose():
                     height: 20,
                     borderRadius: 1,
                     bgcolor: field.value || "transparent",
-                    border: "1px solid #ccc",
+                    border: 1,
+                    borderColor: "divider",
                   }}
                 />
                 <Typography variant="body2" color="text.secondary">
@@ -89,6 +104,14 @@ export function QueueModal({ open, onClose, queue }: { open: boolean; onClose():
           multiline
           minRows={4}
           fullWidth
+        />
+        {queue && <QueueAutoAssignSwitch queueId={queue.id} />}
+        <Controller
+          control={control}
+          name="schedule"
+          render={({ field }) => (
+            <BusinessHoursSection value={field.value} onChange={field.onChange} errors={formState.errors.schedule as never} />
+          )}
         />
       </Stack>
     </FormDialog>

@@ -17,6 +17,7 @@ import { TableLoadingRow } from "../../../components/ui/table-loading-row";
 import { toast } from "../../../lib/toast";
 import { useDeleteQueue } from "../api/delete-queue";
 import { useQueues } from "../api/get-queues";
+import { OpenNowChip } from "../components/open-now-chip";
 import { QueueModal } from "../components/queue-modal";
 
 export default function QueuesPage() {
@@ -50,6 +51,7 @@ export default function QueuesPage() {
             <TableCell>{t("queues.table.name")}</TableCell>
             <TableCell align="center">{t("queues.table.color")}</TableCell>
             <TableCell>{t("queues.table.greeting")}</TableCell>
+            <TableCell>{t("businessHours.column")}</TableCell>
             <TableCell align="center">{t("queues.table.actions")}</TableCell>
           </TableRow>
         </TableHead>
@@ -61,11 +63,22 @@ export default function QueuesPage() {
                 <Box
                   role="img"
                   aria-label={queue.color}
-                  sx={{ width: 60, height: 20, mx: "auto", borderRadius: 1, bgcolor: queue.color, border: "1px solid #ccc" }}
+                  sx={{
+                    width: 60,
+                    height: 20,
+                    mx: "auto",
+                    borderRadius: 1,
+                    bgcolor: queue.color,
+                    border: 1,
+                    borderColor: "divider",
+                  }}
                 />
               </TableCell>
               <TableCell sx={{ maxWidth: 300, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" }}>
                 {queue.greetingMessage}
+              </TableCell>
+              <TableCell>
+                <OpenNowChip schedule={queue.schedule ?? null} />
               </TableCell>
               <TableCell align="center" sx={{ whiteSpace: "nowrap" }}>
                 <IconButton
@@ -85,7 +98,7 @@ export default function QueuesPage() {
               </TableCell>
             </TableRow>
           ))}
-          {isLoading && <TableLoadingRow columns={4} />}
+          {isLoading && <TableLoadingRow columns={5} />}
         </TableBody>
       </Table>
     </PageContainer>

@@ -79,6 +79,22 @@ export default function SettingsPage() {
             onChange={(v) => save("CheckMsgIsGroup", v)}
           />
         </Row>
+        <Row id="webhookAllowPrivate" title={t("settings.settings.webhookAllowPrivate.name")}>
+          <SettingSelect
+            labelledBy="setting-webhookAllowPrivate-label"
+            value={value("webhookAllowPrivate")}
+            options={enabledDisabled}
+            onChange={(v) => save("webhookAllowPrivate", v)}
+          />
+        </Row>
+        <Row id="showChoosingQueue" title={t("routing.settings.showChoosingQueue")}>
+          <SettingSelect
+            labelledBy="setting-showChoosingQueue-label"
+            value={value("showChoosingQueue")}
+            options={enabledDisabled}
+            onChange={(v) => save("showChoosingQueue", v)}
+          />
+        </Row>
         {(["protocolWebhookUrl", "salesPageUrl", "communityPageUrl"] as const).map((key) => (
           <Row key={key} id={key} title={t(`settings.settings.${key}.name`)}>
             <SettingUrlField

@@ -15,7 +15,9 @@ export const getTickets = (params: TicketListParams, pageNumber: number) =>
     searchParam: params.searchParam,
     showAll: params.showAll,
     queueIds: params.queueIds ? JSON.stringify(params.queueIds) : undefined,
+    tagIds: params.tagIds?.length ? JSON.stringify(params.tagIds) : undefined,
     pageNumber,
+    sort: params.sort,
   });
 
 export function useTickets(params: TicketListParams, enabled = true) {

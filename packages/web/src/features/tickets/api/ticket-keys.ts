@@ -10,6 +10,10 @@ export interface TicketListParams {
    * filter (a user without queues). The server reads `queueIds` the same way (issue 12, item 20).
    */
   queueIds: number[] | null;
+  /** Issue 11: tickets with any of these tags; absent or empty, no tag filter. */
+  tagIds?: number[];
+  /** Issue 13: the Waiting list oldest first (the server's `sort=oldest`); absent is newest first. */
+  sort?: "oldest";
 }
 
 export const ticketKeys = {

@@ -3,7 +3,9 @@ import type { Ticket, TicketUpdateInput } from "@zapdesk/core";
 import { useNavigate } from "react-router";
 import { api } from "../../../lib/api-client";
 import { useAuth } from "../../../lib/auth";
+import { requestInbox } from "../hooks/use-inbox-requests";
 import { upsertTicket } from "../utils/ticket-list-cache";
+import { useGoToNextTicket } from "./next-ticket";
 import { ticketKeys } from "./ticket-keys";
 
 /** Marks this user's own ticket changes, so their echo over the socket is not taken for someone else's. */
@@ -19,12 +21,18 @@ export function useUpdateTicket() {
   const client = useQueryClient();
   const navigate = useNavigate();
   const { user } = useAuth();
+  const goToNext = useGoToNextTicket();
   return useMutation({
     mutationKey: updateTicketMutationKey,
     mutationFn: ({ id, change }: { id: number; change: TicketUpdateInput; transfer?: boolean }) => updateTicket(id, change),
     onSuccess: (ticket, { transfer }) => {
       if (user) upsertTicket(client, ticket, user.id);
-      navigate(pathAfterChange(ticket, transfer));
+      const path = pathAfterChange(ticket, transfer);
+      // Issue 13: out of my hands (resolved, returned, transferred): on to the next ticket.
+      if (path === "/tickets") return void goToNext(ticket.id);
+      // Accepted (or reopened): the list shows Working on, where the ticket now is.
+      if (ticket.userId === user?.id) requestInbox("working");
+      navigate(path);
     },
   });
 }

@@ -11,6 +11,8 @@ import type { ConnectionProvider, Ticket } from "@zapdesk/core";
 import { useTranslation } from "react-i18next";
 import { PhoneNumber } from "../../../components/phone-number";
 import { pictureOf } from "../../../lib/capabilities";
+import { ScheduleButton } from "../../schedules";
+import { ContactTags } from "../../tags/components/contact-tags";
 
 export const CONTACT_DRAWER_WIDTH = 320;
 
@@ -60,7 +62,9 @@ export function ContactDrawer({ open, onClose, contact, provider, onEdit, overla
         <Button variant="outlined" onClick={onEdit}>
           {t("tickets.contactDrawer.edit")}
         </Button>
+        <ScheduleButton variant="button" target={{ contactId: contact.id }} />
       </Box>
+      <ContactTags contactId={contact.id} name={contact.name} />
       <Box sx={{ px: 2, display: "flex", flexDirection: "column", gap: 1 }}>
         <Typography variant="subtitle2">{t("tickets.contactDrawer.extraInfo")}</Typography>
         {(contact.extraInfo ?? []).map((info) => (

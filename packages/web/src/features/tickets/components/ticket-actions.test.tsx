@@ -24,7 +24,7 @@ describe("the ticket actions folded into one menu (a narrow header)", () => {
       within(menu)
         .getAllByRole("menuitem")
         .map((item) => item.textContent),
-    ).toEqual(["Retornar", "Resolver", "Protocolo", "Transferir"]);
+    ).toEqual(["Retornar", "Resolver", "Protocolo", "Transferir", "Exportar conversa (CSV)"]);
     await user.click(within(menu).getByRole("menuitem", { name: "Resolver" }));
     await waitFor(() => expect(api.callsTo("PUT", "/api/tickets/7")).toHaveLength(1));
     expect(api.callsTo("PUT", "/api/tickets/7")[0].body).toMatchObject({ status: "closed", userId: AGENT.id });

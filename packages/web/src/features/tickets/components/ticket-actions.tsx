@@ -5,20 +5,23 @@ import IconButton from "@mui/material/IconButton";
 import Menu from "@mui/material/Menu";
 import MenuItem from "@mui/material/MenuItem";
 import Stack from "@mui/material/Stack";
+import { useQueryClient } from "@tanstack/react-query";
 import { can, type Ticket } from "@zapdesk/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useNavigate } from "react-router";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog";
 import { MessageDialog } from "../../../components/ui/message-dialog";
 import { lazyNamed, OnDemand } from "../../../components/ui/on-demand";
 import { useAuth } from "../../../lib/auth";
+import { exportConversation } from "../../conversation";
+import { useTicketShortcuts } from "../../shortcuts/use-ticket-shortcuts";
+import { useGoToNextTicket } from "../api/next-ticket";
 import { useDeleteTicket, useProtocol } from "../api/ticket-commands";
 import { ticketChanges, useUpdateTicket } from "../api/update-ticket";
 
 const TransferTicketModal = lazyNamed(() => import("./transfer-ticket-modal"), "TransferTicketModal");
 
-type ActionKey = "accept" | "return" | "resolve" | "protocol" | "reopen" | "transfer" | "delete";
+type ActionKey = "accept" | "return" | "resolve" | "protocol" | "reopen" | "transfer" | "export" | "delete";
 interface Action {
   key: ActionKey;
   run(): void;
@@ -44,7 +47,8 @@ const COLLAPSE = {
 export function TicketActions({ ticket }: { ticket: Ticket }) {
   const { t } = useTranslation();
   const { user } = useAuth();
-  const navigate = useNavigate();
+  const client = useQueryClient();
+  const goToNext = useGoToNextTicket();
   const update = useUpdateTicket();
   const remove = useDeleteTicket();
   const protocol = useProtocol();
@@ -52,6 +56,13 @@ export function TicketActions({ ticket }: { ticket: Ticket }) {
   const [transferOpen, setTransferOpen] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
+  // Issue 13 keyboard-first: a accepts, e resolves, t opens the transfer dialog.
+  useTicketShortcuts(ticket, {
+    accept: (userId) => update.mutate({ id: ticket.id, change: ticketChanges.accept(userId) }),
+    resolve: (userId) => update.mutate({ id: ticket.id, change: ticketChanges.resolve(userId) }),
+    transfer: () => setTransferOpen(true),
+    busy: update.isPending || protocol.isPending,
+  });
   if (!user) return null;
   const busy = update.isPending || protocol.isPending;
   const change = (payload: ReturnType<typeof ticketChanges.accept>) => update.mutate({ id: ticket.id, change: payload });
@@ -73,6 +84,8 @@ export function TicketActions({ ticket }: { ticket: Ticket }) {
   if (ticket.status === "closed") primary.push(action("reopen", () => change(ticketChanges.reopen(user.id)), "contained"));
   const secondary: Action[] = [];
   if (ticket.status !== "closed") secondary.push(action("transfer", () => setTransferOpen(true)));
+  // Issue 13: the CSV export moved here from above the messages.
+  secondary.push(action("export", () => void exportConversation(client, ticket.id)));
   if (canDelete) secondary.push(action("delete", () => setConfirmDelete(true)));
   const listed = menu?.compact ? [...primary, ...secondary] : secondary;
 
@@ -116,7 +129,12 @@ export function TicketActions({ ticket }: { ticket: Ticket }) {
         ))}
       </Menu>
       <OnDemand when={transferOpen}>
-        <TransferTicketModal ticketId={ticket.id} open={transferOpen} onClose={() => setTransferOpen(false)} />
+        <TransferTicketModal
+          ticketId={ticket.id}
+          queueId={ticket.queueId}
+          open={transferOpen}
+          onClose={() => setTransferOpen(false)}
+        />
       </OnDemand>
       <ConfirmDialog
         title={t("tickets.delete.title", { id: ticket.id })}
@@ -130,7 +148,7 @@ export function TicketActions({ ticket }: { ticket: Ticket }) {
         message={notice}
         onClose={() => {
           setNotice(null);
-          navigate("/tickets");
+          void goToNext(ticket.id);
         }}
       />
     </Box>

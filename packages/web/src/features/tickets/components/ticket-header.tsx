@@ -8,7 +8,9 @@ import Typography from "@mui/material/Typography";
 import type { Ticket } from "@zapdesk/core";
 import { useTranslation } from "react-i18next";
 import { pictureOf } from "../../../lib/capabilities";
+import { TicketTags } from "../../tags/components/ticket-tags";
 import { TicketActions } from "./ticket-actions";
+import { TicketRating } from "./ticket-rating";
 
 /** Spec §2: contact, #id and 'Assigned to', with the actions of spec §4; the contact opens the drawer. */
 interface TicketHeaderProps {
@@ -35,7 +37,7 @@ export function TicketHeader({ ticket, onOpenContact, onBack }: TicketHeaderProp
       <ButtonBase
         onClick={onOpenContact}
         aria-label={t("tickets.header.contactDetails", { name: ticket.contact.name })}
-        sx={{ display: "flex", gap: 1, alignItems: "center", textAlign: "left", borderRadius: 1, p: 0.5, flex: 1, minWidth: 0 }}
+        sx={{ display: "flex", gap: 1, alignItems: "center", textAlign: "left", borderRadius: 1, p: 0.5, flex: 1, minWidth: 120 }}
       >
         <Avatar src={pictureOf(ticket.contact, ticket.whatsapp?.provider)} alt={ticket.contact.name} />
         <Box sx={{ minWidth: 0 }}>
@@ -44,6 +46,7 @@ export function TicketHeader({ ticket, onOpenContact, onBack }: TicketHeaderProp
             <Typography component="span" variant="body2" color="text.secondary">
               #{ticket.id}
             </Typography>
+            <TicketRating rating={ticket.rating} />
           </Typography>
           {ticket.user && (
             <Typography variant="caption" color="text.secondary" noWrap component="p">
@@ -52,6 +55,7 @@ export function TicketHeader({ ticket, onOpenContact, onBack }: TicketHeaderProp
           )}
         </Box>
       </ButtonBase>
+      <TicketTags ticket={ticket} />
       <TicketActions ticket={ticket} />
     </Paper>
   );

@@ -10,6 +10,9 @@ import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import { pictureOf } from "../../../lib/capabilities";
 import { formatTicketTime } from "../../../lib/format-time";
+import { TagChips } from "../../tags/components/tag-chip";
+import { TicketRating } from "./ticket-rating";
+import { WaitingSince } from "./waiting-since";
 
 interface TicketRowProps {
   ticket: Ticket;
@@ -31,7 +34,7 @@ export const TicketRow = memo(function TicketRow({ ticket, selected, onOpen, onA
   return (
     <Box
       role={pending ? undefined : "button"}
-      tabIndex={pending ? undefined : 0}
+      tabIndex={pending ? -1 : 0}
       aria-label={pending ? undefined : ticket.contact.name}
       aria-current={selected ? "true" : undefined}
       data-ticket-id={ticket.id}
@@ -65,7 +68,10 @@ export const TicketRow = memo(function TicketRow({ ticket, selected, onOpen, onA
           <Typography noWrap sx={{ flex: 1, fontWeight: 500 }}>
             {ticket.contact.name}
           </Typography>
+          <TagChips tags={ticket.tags} max={2} label={t("tags.rowLabel")} />
           {ticket.status === "closed" && <Chip size="small" color="success" label={t("tickets.row.closed")} />}
+          <TicketRating rating={ticket.rating} />
+          {pending && <WaitingSince since={ticket.waitingSince ?? ticket.updatedAt} />}
           <Typography variant="caption" color={ticket.unreadMessages ? "success.main" : "text.secondary"}>
             {formatTicketTime(ticket.updatedAt)}
           </Typography>

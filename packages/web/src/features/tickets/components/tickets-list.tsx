@@ -7,6 +7,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { useInfiniteScroll } from "../../../components/ui/use-infinite-scroll";
 import { useAuth } from "../../../lib/auth";
+import { CHOOSING_HEADER_HEIGHT, ChoosingHeader, useChoosingGroup } from "../../routing/choosing-group";
 import { useTickets } from "../api/get-tickets";
 import type { TicketListParams } from "../api/ticket-keys";
 import { ticketChanges, useUpdateTicket } from "../api/update-ticket";
@@ -31,11 +32,13 @@ export function TicketsList({ params, selectedId, enabled = true, hidden, label 
   const query = useTickets(params, enabled && !!user);
   const update = useUpdateTicket();
   const tickets = useMemo(() => query.data?.pages.flatMap((p) => p.tickets) ?? [], [query.data]);
+  // Issue 13: the Waiting list keeps the tickets at the greeting menu apart (features/routing).
+  const group = useChoosingGroup(tickets, params.status === "pending" && !params.searchParam);
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
-    count: tickets.length,
+    count: group.items.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: (index) => (group.items[index]?.kind === "choosingHeader" ? CHOOSING_HEADER_HEIGHT : ROW_HEIGHT),
     overscan: 8,
     initialRect: { width: 360, height: 600 },
   });
@@ -63,6 +66,7 @@ export function TicketsList({ params, selectedId, enabled = true, hidden, label 
       onScroll={onScroll}
       role="list"
       aria-label={label}
+      data-ticket-list={hidden ? undefined : "active"}
       aria-busy={query.isFetching}
       sx={{ flex: 1, minHeight: 0, overflowY: "auto", display: hidden ? "none" : "block", position: "relative" }}
     >
@@ -82,7 +86,18 @@ export function TicketsList({ params, selectedId, enabled = true, hidden, label 
       ) : (
         <Box sx={{ height: virtualizer.getTotalSize(), position: "relative" }}>
           {virtualizer.getVirtualItems().map((item) => {
-            const ticket = tickets[item.index];
+            const entry = group.items[item.index];
+            if (entry.kind === "choosingHeader")
+              return (
+                <Box
+                  key="choosing-header"
+                  sx={{ position: "absolute", top: 0, left: 0, right: 0, height: CHOOSING_HEADER_HEIGHT }}
+                  style={{ transform: `translateY(${item.start}px)` }}
+                >
+                  <ChoosingHeader count={entry.count} expanded={group.expanded} onToggle={group.toggle} />
+                </Box>
+              );
+            const { ticket } = entry;
             return (
               <Box
                 key={ticket.id}

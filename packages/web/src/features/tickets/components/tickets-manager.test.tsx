@@ -14,6 +14,7 @@ function makeTicket(id: number, over: Partial<Ticket> = {}): Ticket {
   return {
     id,
     status: "open",
+    rating: null,
     unreadMessages: 0,
     lastMessage: `last ${id}`,
     isGroup: false,
@@ -28,6 +29,7 @@ function makeTicket(id: number, over: Partial<Ticket> = {}): Ticket {
     user: { id: ME.id, name: ME.name },
     whatsapp: { id: 1, name: "Main", provider: "simulator" },
     lastInboundAt: null,
+    tags: [],
     ...over,
   };
 }

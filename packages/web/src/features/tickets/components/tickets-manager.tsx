@@ -2,29 +2,37 @@ import AddIcon from "@mui/icons-material/Add";
 import CheckBoxIcon from "@mui/icons-material/CheckBox";
 import InboxIcon from "@mui/icons-material/MoveToInbox";
 import SearchIcon from "@mui/icons-material/Search";
+import ViewKanbanOutlined from "@mui/icons-material/ViewKanbanOutlined";
 import Badge from "@mui/material/Badge";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import FormControlLabel from "@mui/material/FormControlLabel";
+import IconButton from "@mui/material/IconButton";
 import Paper from "@mui/material/Paper";
 import Switch from "@mui/material/Switch";
 import Tab from "@mui/material/Tab";
 import Tabs from "@mui/material/Tabs";
 import TextField from "@mui/material/TextField";
+import Tooltip from "@mui/material/Tooltip";
 import { can } from "@zapdesk/core";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Link as RouterLink } from "react-router";
 import { lazyNamed, OnDemand } from "../../../components/ui/on-demand";
 import { useAuth } from "../../../lib/auth";
 import { useDebounce } from "../../../lib/use-debounce";
+import { TagFilter } from "../../tags/components/tag-filter";
 import { MIN_SEARCH_LENGTH } from "../api/lookups";
 import type { TicketListParams } from "../api/ticket-keys";
+import { useInboxRequests } from "../hooks/use-inbox-requests";
 import { TicketQueueFilter } from "./ticket-queue-filter";
 import { TicketsList, useTicketCount } from "./tickets-list";
+import { useWaitingOldestFirst, WaitingSortToggle } from "./waiting-sort-toggle";
 
 const NewTicketModal = lazyNamed(() => import("./new-ticket-modal"), "NewTicketModal");
 
 type MainTab = "open" | "closed" | "search";
+const SEARCH_INPUT_ID = "tickets-search";
 
 /** The list pane of spec §2: Inbox (Working on / Waiting), Resolved and Search. */
 export function TicketsManager({ selectedId }: { selectedId?: number }) {
@@ -46,10 +54,25 @@ export function TicketsManager({ selectedId }: { selectedId?: number }) {
   const [searchText, setSearchText] = useState("");
   const [newTicketOpen, setNewTicketOpen] = useState(false);
   const search = useDebounce(searchText);
+  const [oldestFirst, setOldestFirst] = useWaitingOldestFirst();
+  // Issue 13: Accept shows Working on; the next ticket shows its list; `/` opens the search.
+  useInboxRequests((request) => {
+    if (request === "search") {
+      setTab("search");
+      requestAnimationFrame(() => document.getElementById(SEARCH_INPUT_ID)?.focus());
+      return;
+    }
+    setTab("open");
+    setInboxTab(request === "working" ? "open" : "pending");
+  });
 
-  const base = useMemo(() => ({ searchParam: "", showAll, queueIds }), [showAll, queueIds]);
+  const [tagIds, setTagIds] = useState<number[]>([]);
+  const base = useMemo(() => ({ searchParam: "", showAll, queueIds, tagIds }), [showAll, queueIds, tagIds]);
   const openParams: TicketListParams = useMemo(() => ({ ...base, status: "open" }), [base]);
-  const pendingParams: TicketListParams = useMemo(() => ({ ...base, status: "pending" }), [base]);
+  const pendingParams: TicketListParams = useMemo(
+    () => ({ ...base, status: "pending", ...(oldestFirst ? { sort: "oldest" as const } : {}) }),
+    [base, oldestFirst],
+  );
   const closedParams: TicketListParams = useMemo(() => ({ ...base, status: "closed" }), [base]);
   const searchParams: TicketListParams = useMemo(() => ({ ...base, searchParam: search }), [base, search]);
   const openCount = useTicketCount(openParams);
@@ -79,7 +102,7 @@ export function TicketsManager({ selectedId }: { selectedId?: number }) {
             placeholder={t("tickets.search.placeholder")}
             value={searchText}
             onChange={(e) => onSearch(e.target.value)}
-            slotProps={{ htmlInput: { "aria-label": t("tickets.search.placeholder") } }}
+            slotProps={{ htmlInput: { id: SEARCH_INPUT_ID, "aria-label": t("tickets.search.placeholder") } }}
           />
         ) : (
           <>
@@ -95,7 +118,14 @@ export function TicketsManager({ selectedId }: { selectedId?: number }) {
           </>
         )}
         <Box sx={{ flex: 1 }} />
+        {tab === "open" && inboxTab === "pending" && <WaitingSortToggle value={oldestFirst} onChange={setOldestFirst} />}
         <TicketQueueFilter queues={user?.queues ?? []} value={queueIds ?? []} onChange={setQueueIds} />
+        <TagFilter value={tagIds} onChange={setTagIds} />
+        <Tooltip title={t("board.title")}>
+          <IconButton size="small" component={RouterLink} to="/board" aria-label={t("board.title")}>
+            <ViewKanbanOutlined fontSize="small" />
+          </IconButton>
+        </Tooltip>
       </Box>
       {tab === "open" && (
         <Tabs

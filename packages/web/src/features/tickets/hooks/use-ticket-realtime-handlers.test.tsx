@@ -13,6 +13,7 @@ import { useTicketRealtimeHandlers } from "./use-ticket-realtime-handlers";
 const mine: Ticket = {
   id: 7,
   status: "open",
+  rating: null,
   unreadMessages: 0,
   lastMessage: "hi",
   isGroup: false,
@@ -27,6 +28,7 @@ const mine: Ticket = {
   user: { id: AGENT.id, name: AGENT.name },
   whatsapp: { id: 1, name: "Main", provider: "simulator" },
   lastInboundAt: null,
+  tags: [],
 };
 
 let dispatch: (event: RealtimePayloads["ticket"]) => void = () => {};

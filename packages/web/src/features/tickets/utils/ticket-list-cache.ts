@@ -12,6 +12,7 @@ import { type TicketListParams, ticketKeys } from "../api/ticket-keys";
  */
 export function belongsInList(ticket: Ticket, params: TicketListParams, userId: number): boolean {
   if (params.searchParam || ticket.status !== params.status) return false;
+  if (params.tagIds?.length && !ticket.tags.some((tag) => params.tagIds?.includes(tag.id))) return false;
   if (ticket.userId === userId) return true;
   if (!(ticket.userId === null || params.showAll)) return false;
   const { queueIds } = params;
@@ -57,9 +58,17 @@ export function upsertTicket(client: QueryClient, ticket: Ticket, userId: number
       const pages = data.pages.map((p) => ({ ...p, tickets: p.tickets.map((t) => (t.id === ticket.id ? ticket : t)) }));
       return { ...data, pages };
     }
+    if (params.sort === "oldest" && present && belongsInList(ticket, params, userId)) {
+      // Oldest first (issue 13) is by when the wait began, which a change doesn't move: it stays in place.
+      const pages = data.pages.map((p) => ({ ...p, tickets: p.tickets.map((t) => (t.id === ticket.id ? ticket : t)) }));
+      return { ...data, pages };
+    }
     const pages = data.pages.map((p) => ({ ...p, tickets: p.tickets.filter((t) => t.id !== ticket.id) }));
     if (belongsInList(ticket, params, userId)) {
-      pages[0] = { ...pages[0], tickets: [ticket, ...pages[0].tickets] };
+      // Oldest first: a ticket that just started waiting is the newest, last once the list is all loaded.
+      const last = pages.length - 1;
+      if (params.sort !== "oldest") pages[0] = { ...pages[0], tickets: [ticket, ...pages[0].tickets] };
+      else if (!pages[last].hasMore) pages[last] = { ...pages[last], tickets: [...pages[last].tickets, ticket] };
       return withCount(data, pages, present ? 0 : 1);
     }
     return present ? withCount(data, pages, -1) : data;

@@ -1,5 +1,6 @@
-import { ToolPage } from "../components/tool-page";
+import { SchedulesPage } from "../../schedules/pages/schedules-page";
 
+/** "Agendamento" (issue 11): the list of scheduled messages, no longer the paid-version alert. */
 export default function SchedulePage() {
-  return <ToolPage id="schedule" fields={["dispatchId", "numbers", "message", "scheduledAt"]} advice={["blocks"]} />;
+  return <SchedulesPage />;
 }

@@ -13,6 +13,7 @@ import { FormDialog } from "../../../components/ui/form-dialog";
 import { FormTextField } from "../../../components/ui/form-text-field";
 import { useAuth } from "../../../lib/auth";
 import { submitForm } from "../../../lib/form-errors";
+import { UserCapacityField } from "../../routing/auto-assign-fields";
 import { useSaveUser } from "../api/save-user";
 
 interface UserModalProps {
@@ -118,6 +119,7 @@ export function UserModal({ open, onClose, user }: UserModalProps) {
             render={({ field }) => <QueueSelect value={field.value} onChange={field.onChange} />}
           />
         )}
+        {user && <UserCapacityField userId={user.id} />}
       </Stack>
     </FormDialog>
   );

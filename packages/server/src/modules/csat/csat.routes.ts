@@ -1,0 +1,21 @@
+import { dashboardQuerySchema, ratingDashboardSchema } from "@zapdesk/core";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { actorOf } from "../../http/auth.js";
+import type { RouteContext } from "../../http/route-context.js";
+
+/** Issue 11 CSAT: the dashboard's satisfaction figures (same period filters as GET /dashboard). */
+export const csatRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { services, authenticate }) => {
+  app.addHook("onRequest", authenticate);
+  app.get(
+    "/dashboard/ratings",
+    {
+      schema: {
+        tags: ["dashboard"],
+        summary: "Satisfaction ratings (CSAT) of the month: average and distribution, per agent and per queue",
+        querystring: dashboardQuerySchema,
+        response: { 200: ratingDashboardSchema },
+      },
+    },
+    (request) => services.csatDashboard(actorOf(request), request.query),
+  );
+};

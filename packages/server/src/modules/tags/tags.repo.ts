@@ -1,0 +1,98 @@
+import type { Tag } from "@zapdesk/core";
+import { asc, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.js";
+import { prepared } from "../../db/prepared.js";
+import { contactTags, tags, ticketTags } from "../../db/schema.js";
+
+const tagColumns = { id: tags.id, name: tags.name, color: tags.color };
+
+export async function listTags(db: Db): Promise<Tag[]> {
+  return db
+    .select(tagColumns)
+    .from(tags)
+    .orderBy(asc(sql`lower(${tags.name})`), asc(tags.id));
+}
+
+export async function findTag(db: Db, id: number): Promise<Tag | undefined> {
+  const [row] = await db.select(tagColumns).from(tags).where(eq(tags.id, id));
+  return row;
+}
+
+export async function insertTag(db: Db, values: { name: string; color: string }): Promise<Tag> {
+  const [row] = await db.insert(tags).values(values).returning(tagColumns);
+  return row;
+}
+
+export async function updateTag(db: Db, id: number, values: { name?: string; color?: string }): Promise<Tag | undefined> {
+  const [row] = await db
+    .update(tags)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(tags.id, id))
+    .returning(tagColumns);
+  return row;
+}
+
+export async function deleteTag(db: Db, id: number): Promise<boolean> {
+  const rows = await db.delete(tags).where(eq(tags.id, id)).returning({ id: tags.id });
+  return rows.length > 0;
+}
+
+/** Which of these ids are tags (the rest are unknown), locked so none is deleted before the caller commits. */
+export async function existingTagIds(db: Db, ids: number[]): Promise<Set<number>> {
+  if (!ids.length) return new Set();
+  const rows = await db.select({ id: tags.id }).from(tags).where(inArray(tags.id, ids)).for("key share");
+  return new Set(rows.map((r) => r.id));
+}
+
+function group<K extends number>(rows: { ownerId: K; id: number; name: string; color: string }[]): Map<K, Tag[]> {
+  const map = new Map<K, Tag[]>();
+  for (const { ownerId, ...tag } of rows) {
+    const list = map.get(ownerId);
+    if (list) list.push(tag);
+    else map.set(ownerId, [tag]);
+  }
+  return map;
+}
+
+/** The tags of a page of tickets in one query (a prepared statement: the inbox's hot path). */
+export async function tagsOfTickets(db: Db, ticketIds: number[]): Promise<Map<number, Tag[]>> {
+  if (!ticketIds.length) return new Map();
+  const statement = prepared(db, "ticket_tags_of", (db, name) =>
+    db
+      .select({ ownerId: ticketTags.ticketId, ...tagColumns })
+      .from(ticketTags)
+      .innerJoin(tags, eq(tags.id, ticketTags.tagId))
+      .where(sql`${ticketTags.ticketId} = any(${sql.placeholder("ids")}::int[])`)
+      .orderBy(asc(sql`lower(${tags.name})`), asc(tags.id))
+      .prepare(name),
+  );
+  return group(await statement.execute({ ids: ticketIds }));
+}
+
+/** The tags of some contacts in one query. */
+export async function tagsOfContacts(db: Db, contactIds: number[]): Promise<Map<number, Tag[]>> {
+  if (!contactIds.length) return new Map();
+  const rows = await db
+    .select({ ownerId: contactTags.contactId, ...tagColumns })
+    .from(contactTags)
+    .innerJoin(tags, eq(tags.id, contactTags.tagId))
+    .where(inArray(contactTags.contactId, contactIds))
+    .orderBy(asc(sql`lower(${tags.name})`), asc(tags.id));
+  return group(rows);
+}
+
+export async function tagsOfContact(db: Db, contactId: number): Promise<Tag[]> {
+  return (await tagsOfContacts(db, [contactId])).get(contactId) ?? [];
+}
+
+/** Replace a ticket's tags (inside the caller's transaction; ids already checked). */
+export async function replaceTicketTags(db: Db, ticketId: number, tagIds: number[]): Promise<void> {
+  await db.delete(ticketTags).where(eq(ticketTags.ticketId, ticketId));
+  if (tagIds.length) await db.insert(ticketTags).values(tagIds.map((tagId) => ({ ticketId, tagId })));
+}
+
+/** Replace a contact's tags (inside the caller's transaction; ids already checked). */
+export async function replaceContactTags(db: Db, contactId: number, tagIds: number[]): Promise<void> {
+  await db.delete(contactTags).where(eq(contactTags.contactId, contactId));
+  if (tagIds.length) await db.insert(contactTags).values(tagIds.map((tagId) => ({ contactId, tagId })));
+}

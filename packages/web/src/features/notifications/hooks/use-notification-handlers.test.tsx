@@ -1,0 +1,42 @@
+import { waitFor } from "@testing-library/react";
+import type { RealtimePayloads } from "@zapdesk/core";
+import { useEffect } from "react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { AGENT, fakeApi, signedInAs } from "../../../testing/fake-api";
+import { aTicket } from "../../../testing/fixtures";
+import { renderWithProviders } from "../../../testing/render";
+import { useNotificationHandlers } from "./use-notification-handlers";
+
+function Probe({ event, onOpen }: { event: RealtimePayloads["ticketAssigned"]; onOpen(id: number): void }) {
+  const handlers = useNotificationHandlers({ onOpenTicket: onOpen });
+  useEffect(() => handlers.ticketAssigned(event), [handlers, event]);
+  return null;
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe("an automatic assignment (issue 13)", () => {
+  it("tells the assignee with a browser notification that opens the ticket; nobody else", async () => {
+    const shown: { title: string; options: NotificationOptions; onclick?: () => void }[] = [];
+    const FakeNotification = vi.fn(function (this: { close(): void }, title: string, options: NotificationOptions) {
+      const entry = { title, options } as (typeof shown)[number];
+      shown.push(entry);
+      Object.defineProperty(this, "onclick", { set: (fn: () => void) => (entry.onclick = fn) });
+      this.close = () => {};
+    });
+    vi.stubGlobal("Notification", Object.assign(FakeNotification, { permission: "granted" }));
+    signedInAs(
+      fakeApi({ "GET /api/me/notification-preferences": { body: { sound: false, desktop: true, push: false } } }),
+      AGENT,
+    );
+    const onOpen = vi.fn();
+    const ticket = aTicket({ id: 41, lastMessage: "Meu pedido atrasou", userId: AGENT.id, status: "open" });
+    renderWithProviders(<Probe event={{ ticket, userId: AGENT.id + 1 }} onOpen={onOpen} />);
+    renderWithProviders(<Probe event={{ ticket, userId: AGENT.id }} onOpen={onOpen} />);
+    await waitFor(() => expect(shown).toHaveLength(1));
+    expect(shown[0].title).toBe(`Novo atendimento atribuído a você: ${ticket.contact.name}`);
+    expect(shown[0].options).toMatchObject({ body: "Meu pedido atrasou", tag: "ticket-41" });
+    shown[0].onclick?.();
+    expect(onOpen).toHaveBeenCalledWith(41);
+  });
+});

@@ -1,0 +1,2 @@
+export { KeyboardShortcuts } from "./keyboard-shortcuts";
+export { dialogOpen, isTyping, useShortcut } from "./registry";
