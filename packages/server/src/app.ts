@@ -299,7 +299,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   await registerWeb(app, config.webDist ?? DEFAULT_WEB_DIST);
 
   app.addHook("preClose", async () => {
-    services.autoAssign.stop();
+    await services.autoAssign.stop();
     await outboundWebhooks.worker.stop();
     await conversations.stop();
     await realtime.close();

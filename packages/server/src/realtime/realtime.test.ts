@@ -221,6 +221,18 @@ describe.skipIf(!process.env.TEST_REDIS_URL)("two processes through Redis (TEST_
     expect(await disconnected).toBe("io server disconnect");
   });
 
+  it("once closed, a late event or presence question from a job touches Redis no more (no rejection left behind)", async () => {
+    const late = await createTestApp({ database: t.database, config: { jwtSecret: t.config.jwtSecret } });
+    await listen(late);
+    await late.close();
+    // A job finishing its pass after the close: before the fix, each was an unhandled
+    // "Connection is closed" rejection from the adapter's un-awaited publish, which fails this run.
+    late.realtime.publish("queue", { action: "delete", queueId: 1 });
+    late.realtime.publishToUser("schedule", { action: "delete", scheduleId: 1 } as never, admin.id);
+    expect(await late.realtime.presence()).toEqual(new Map());
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  });
+
   it("keeps another installation on the same Redis out", async () => {
     const stranger = await createTestApp({ database: t.database });
     try {

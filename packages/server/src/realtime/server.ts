@@ -52,6 +52,21 @@ export interface RealtimeOptions {
   redisUrl?: string;
 }
 
+/**
+ * The Redis adapter publishes without awaiting (`pubClient.publish(...)` and forgets the promise), so
+ * a publish on a connection that is closing or lost would be an unhandled rejection that can end the
+ * process. The promise each publish returns is given a handler here: the loss is logged, and the
+ * adapter behaves as it does for any message Redis did not deliver.
+ */
+function tolerateLostPublishes(client: Redis, logger: FastifyBaseLogger) {
+  const publish = client.publish.bind(client) as (...args: unknown[]) => Promise<number>;
+  (client as unknown as { publish: (...args: unknown[]) => Promise<number> }).publish = (...args) => {
+    const sent = publish(...args);
+    sent.catch((error: unknown) => logger.warn({ err: error }, "redis (realtime) publish lost"));
+    return sent;
+  };
+}
+
 export function createRealtime(options: RealtimeOptions): Realtime {
   const { db, tokens, logger } = options;
   const clock = options.clock ?? systemClock;
@@ -62,6 +77,7 @@ export function createRealtime(options: RealtimeOptions): Realtime {
     const pub = new Redis(options.redisUrl, { lazyConnect: false, maxRetriesPerRequest: null });
     const sub = pub.duplicate();
     for (const client of [pub, sub]) client.on("error", (error) => logger.warn({ err: error }, "redis (realtime) error"));
+    tolerateLostPublishes(pub, logger);
     redisClients.push(pub, sub);
     // Scoped to the installation, so another install sharing this Redis never receives our events.
     io.adapter(createAdapter(pub, sub, { key: `zapdesk:${tokens.installId}` }));
@@ -153,6 +169,8 @@ export function createRealtime(options: RealtimeOptions): Realtime {
   });
 
   function deliver(event: RealtimeEventName, delivery: Delivery) {
+    // Closing, the adapter's clients quit: a late event (a job finishing its pass) has no one to reach.
+    if (closing) return;
     let target = io.to(delivery.rooms);
     if (delivery.except?.length) target = target.except(delivery.except);
     (target as unknown as { emit(name: string, body: unknown): boolean }).emit(event, delivery.payload);
@@ -191,6 +209,7 @@ export function createRealtime(options: RealtimeOptions): Realtime {
     io,
     expireSockets,
     async presence() {
+      if (closing) return new Map();
       return presenceOf(await io.fetchSockets());
     },
     choosingVisibilityChanged(enabled) {

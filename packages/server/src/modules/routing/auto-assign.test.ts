@@ -160,4 +160,34 @@ describe("automatic assignment", () => {
     expect(states[0]).toMatchObject({ status: "open", userId: dora.id });
     expect(states[1]).toMatchObject({ status: "pending", userId: null });
   });
+
+  it("stop() waits for a pass under way, so none outlives the app's database and Redis clients", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let finished = false;
+    const assigner = createAutoAssigner({
+      db: t.database.db,
+      presence: async () => {
+        await gate;
+        finished = true;
+        return new Map();
+      },
+      announce: async () => {},
+      logger: t.app.log,
+    });
+    await put("/routing/queues/" + (await makeQueue(t)).id, { autoAssign: true });
+    const pass = assigner.sweep();
+    let stopDone = false;
+    const stopped = assigner.stop().then(() => {
+      stopDone = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(stopDone).toBe(false);
+    release();
+    await stopped;
+    expect(finished).toBe(true);
+    await pass;
+  });
 });

@@ -133,8 +133,10 @@ export function createAutoAssigner(deps: AutoAssignDeps) {
       }, deps.pollMs ?? AUTO_ASSIGN_POLL_MS);
       timer.unref();
     },
-    stop() {
+    /** Stops the timer and lets a pass under way finish, so it never outlives the app's clients. */
+    async stop() {
       clearInterval(timer);
+      await running?.catch(() => undefined);
     },
 
     async settings(actor: Actor): Promise<RoutingSettings> {
