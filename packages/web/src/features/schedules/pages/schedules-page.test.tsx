@@ -48,7 +48,8 @@ describe("Agendamento: the scheduled messages list", () => {
     signedInAs(server, AGENT);
     const user = userEvent.setup();
     renderApp("/ZDGAgendamento");
-    const rows = await screen.findAllByTestId("schedule-row");
+    // The page is its route's lazy chunk: on a loaded machine its first transform alone can take seconds.
+    const rows = await screen.findAllByTestId("schedule-row", {}, { timeout: 25_000 });
     expect(rows).toHaveLength(2);
     expect(within(rows[0]).getByText("Maria")).toBeInTheDocument();
     expect(within(rows[0]).getByRole("link", { name: "#7" })).toHaveAttribute("href", "/tickets/7");
