@@ -20,7 +20,11 @@ export interface FanoutOptions {
   numberPrefix: string;
 }
 
-export type FanoutResult = Summary & { sockets: number; messages: number };
+/**
+ * `stored`: p50/p99 of the simulator's HTTP answer, which comes once the message is committed and
+ * its events published; the delivery latency minus this is the fan-out itself.
+ */
+export type FanoutResult = Summary & { sockets: number; messages: number; stored: { p50: number; p99: number } };
 
 function connect(port: number, token: string): Promise<Socket> {
   const socket = io(`http://127.0.0.1:${port}`, {
@@ -47,6 +51,7 @@ export async function runFanout(options: FanoutOptions): Promise<FanoutResult> {
     }
     const http = target(options.port, 1);
     const latencies: number[] = [];
+    const answered: number[] = [];
     let errors = 0;
     const began = performance.now();
     for (let m = 0; m < options.messages; m++) {
@@ -67,6 +72,7 @@ export async function runFanout(options: FanoutOptions): Promise<FanoutResult> {
       sentAt = performance.now();
       const from = `${options.numberPrefix}${String(m).padStart(6, "0")}`;
       const res = await call(http, "POST", `/api/simulator/${options.whatsappId}/inbound`, options.adminToken, { from, body });
+      answered.push(performance.now() - sentAt);
       if (res.status !== 200) {
         errors++;
         continue;
@@ -75,8 +81,10 @@ export async function runFanout(options: FanoutOptions): Promise<FanoutResult> {
       if ((await Promise.race([Promise.all(arrivals), timeout])) === "timeout") errors++;
     }
     http.agent.destroy();
+    const stored = summarize(answered, 0, 1);
     return {
       ...summarize(latencies, errors, (performance.now() - began) / 1000),
+      stored: { p50: stored.p50, p99: stored.p99 },
       sockets: sockets.length,
       messages: options.messages,
     };

@@ -84,15 +84,18 @@ export function renderEngine(report: EngineReport): string {
   if (report.fanout?.length) {
     lines.push(
       "",
-      "| realtime fan-out: sockets | inbound messages | deliveries | errors | p50 ms | p99 ms | max ms | CPU ms/message (server · db · client) |",
-      "|---:|---:|---:|---:|---:|---:|---:|---|",
+      "| realtime fan-out: sockets | inbound messages | deliveries | errors | stored and published, p50 · p99 ms | delivered p50 ms | p99 ms | max ms | CPU ms/message (server · db · client) |",
+      "|---:|---:|---:|---:|---|---:|---:|---:|---|",
     );
     for (const r of report.fanout) {
       // CPU per message, not per delivery: withCpu divided by the deliveries.
       const perMessage = (ms: number) => Math.round(((ms * r.count) / Math.max(1, r.messages)) * 100) / 100;
       const c = r.cpuPerOp;
       const cost = c ? `${perMessage(c.server)} · ${perMessage(c.db)} · ${perMessage(c.client)}` : "";
-      lines.push(`| ${r.sockets} | ${r.messages} | ${fmt(r.count)} | ${r.errors} | ${r.p50} | ${r.p99} | ${r.max} | ${cost} |`);
+      const stored = r.stored ? `${r.stored.p50} · ${r.stored.p99}` : "";
+      lines.push(
+        `| ${r.sockets} | ${r.messages} | ${fmt(r.count)} | ${r.errors} | ${stored} | ${r.p50} | ${r.p99} | ${r.max} | ${cost} |`,
+      );
     }
   }
   lines.push("", "EXPLAIN ANALYZE execution time of each statement (one run, warm cache):", "");

@@ -134,7 +134,9 @@ async function measureFanout(engine: Engine, info: ReadyInfo, cpu: Sampler, fano
         numberPrefix: `57${digit}3${k}`,
       }),
     );
-    console.log(`[${engine}] fanout ${sockets} sockets: p50 ${result.p50} p99 ${result.p99} ms, errors ${result.errors}`);
+    console.log(
+      `[${engine}] fanout ${sockets} sockets: stored p50 ${result.stored.p50}, delivered p50 ${result.p50} p99 ${result.p99} ms, errors ${result.errors}`,
+    );
     fanout.push(result);
   }
 }
