@@ -2,6 +2,9 @@ import type { WAMessage } from "@whiskeysockets/baileys";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOG_KINDS } from "../../src/channels/baileys/baileys-events.js";
+import { toRaw } from "../../src/channels/baileys/baileys-translate.js";
+import { createInboundLog } from "../../src/channels/inbound-log.js";
+import { insertConnection } from "../../src/channels/test-support.js";
 import { contacts, inboundEvents, messages, tickets } from "../../src/db/schema.js";
 import { customerNumber, eventually } from "../conversation.js";
 import { type BaileysApp, makeBaileysConnection, startBaileysApp } from "./app-rig.js";
@@ -29,7 +32,7 @@ const jidOf = (number: string) => `${number}@s.whatsapp.net`;
 const textOf = (m: WAMessage) => m.message?.conversation ?? "";
 
 /** The stored rows of these messages, in insertion order, with the transaction that wrote each. */
-async function storedRows(list: WAMessage[]) {
+async function storedRows(list: WAMessage[], connection = whatsappId) {
   return app.t.database.db
     .select({
       wid: messages.wid,
@@ -40,7 +43,7 @@ async function storedRows(list: WAMessage[]) {
     .from(messages)
     .where(
       and(
-        eq(messages.whatsappId, whatsappId),
+        eq(messages.whatsappId, connection),
         inArray(
           messages.wid,
           list.map((m) => m.key.id as string),
@@ -51,7 +54,7 @@ async function storedRows(list: WAMessage[]) {
 }
 
 /** The log rows of these messages, in log order, with the transaction that last wrote each. */
-async function logRows(list: WAMessage[]) {
+async function logRows(list: WAMessage[], connection = whatsappId) {
   return app.t.database.db
     .select({
       key: inboundEvents.eventKey,
@@ -62,7 +65,7 @@ async function logRows(list: WAMessage[]) {
     .from(inboundEvents)
     .where(
       and(
-        eq(inboundEvents.whatsappId, whatsappId),
+        eq(inboundEvents.whatsappId, connection),
         eq(inboundEvents.kind, LOG_KINDS.message),
         inArray(
           inboundEvents.eventKey,
@@ -74,9 +77,9 @@ async function logRows(list: WAMessage[]) {
 }
 
 /** Wait until every message's log row is settled (done, or failed once). */
-async function settled(list: WAMessage[]) {
+async function settled(list: WAMessage[], connection = whatsappId) {
   return eventually(async () => {
-    const rows = await logRows(list);
+    const rows = await logRows(list, connection);
     expect(rows).toHaveLength(list.length);
     for (const row of rows) expect(row.status === "done" || row.attempts > 0, row.key ?? "").toBe(true);
     return rows;
@@ -204,5 +207,26 @@ describe("a Baileys upsert of many messages", () => {
       ["after", false],
     ]);
     expect(JSON.stringify(rows[1].reactions)).toContain("👍");
+  });
+
+  it("messages a previous run logged and never stored are replayed together at the next start: one transaction, in order", async () => {
+    const connection = await insertConnection(app.t.database.db, "baileys");
+    const numbers = Array.from({ length: 3 }, () => customerNumber());
+    const logged = burst(numbers, 3, "logged");
+    await createInboundLog(app.t.database.db, connection).recordAll(
+      LOG_KINDS.message,
+      logged.map((m) => ({ key: `msg:${m.key.id}`, payload: toRaw(m) })),
+    );
+    const before = app.sockets.length;
+    await app.t.sessions.start(connection);
+
+    const log = await settled(logged, connection);
+    expect(log.every((r) => r.status === "done")).toBe(true);
+    const rows = await storedRows(logged, connection);
+    expect(rows.map((r) => r.wid)).toEqual(logged.map((m) => m.key.id));
+    expect(new Set(rows.map((r) => r.tx)).size).toBe(1);
+    expect(BigInt(log[0].tx)).toBeGreaterThan(BigInt(rows[0].tx));
+    await eventually(() => expect(app.sockets.length).toBeGreaterThan(before));
+    await app.t.sessions.remove(connection);
   });
 });

@@ -191,6 +191,24 @@ export function createBaileysEvents(deps: BaileysEventsDeps): BaileysEvents {
     logger.warn({ kind: event.kind }, "unknown event in the inbound log");
   }
 
+  /** Logged messages replayed after a restart go to the pipeline together, as when they arrived. */
+  const replayedMessages = {
+    kind: LOG_KINDS.message,
+    async run(events: LoggedEvent[]): Promise<PromiseSettledResult<void>[]> {
+      const parsed = events.map((event) => {
+        try {
+          return fromRaw(event.payload as BaileysRaw);
+        } catch (error) {
+          return error instanceof Error ? error : new Error(String(error));
+        }
+      });
+      const ran = await handleMessages(parsed.filter((m): m is WAMessage => !(m instanceof Error)));
+      return parsed.map((m) =>
+        m instanceof Error ? { status: "rejected", reason: m } : (ran.shift() as PromiseSettledResult<void>),
+      );
+    },
+  };
+
   return {
     attach(ev, mine) {
       ev.on("messages.upsert", ({ messages, type }) => {
@@ -248,8 +266,8 @@ export function createBaileysEvents(deps: BaileysEventsDeps): BaileysEvents {
         participantIdentities(participants);
       });
     },
-    replay: () => queue.replay(dispatch),
-    retryFailed: () => queue.replay(dispatch, { retriesOnly: true }),
+    replay: () => queue.replay(dispatch, {}, replayedMessages),
+    retryFailed: () => queue.replay(dispatch, { retriesOnly: true }, replayedMessages),
     contacts: () => [...phoneBook].map(([number, { name, notify }]) => ({ number, name: name || notify || number })),
     callerJid: (callId) => callers.get(callId),
     idle: () => queue.idle(),

@@ -30,10 +30,17 @@ export interface DurableQueue {
    * `retriesOnly`: only events that already failed once (a periodic second chance while connected,
    * which never overtakes an event still waiting its first turn in the queue).
    */
-  replay(dispatch: (event: LoggedEvent) => Promise<void>, options?: { retriesOnly?: boolean }): void;
+  replay(
+    dispatch: (event: LoggedEvent) => Promise<void>,
+    options?: { retriesOnly?: boolean },
+    /** Consecutive events of this kind are run in one call (one outcome each), as `receiveAll` runs them. */
+    together?: { kind: string; run(events: LoggedEvent[]): Promise<PromiseSettledResult<void>[]> },
+  ): void;
   /** Resolves once everything queued so far has run (tests, shutdown). */
   idle(): Promise<void>;
 }
+
+const rejected = (reason: unknown): PromiseRejectedResult => ({ status: "rejected", reason });
 
 /** The log's id of an event; undefined when the log could not be written (processed anyway), null when already logged. */
 type LogId = number | undefined | null;
@@ -70,6 +77,21 @@ export function createDurableQueue(inbox: InboundLog, logger: BaileysLogger): Du
       throw error;
     }
     if (id !== undefined) await inbox.done(id);
+  };
+
+  /** After a group ran: the stored ones' rows done in one statement, each failure counted on its row. */
+  const settleAll = async (ids: LogId[], outcomes: PromiseSettledResult<void>[], what: string) => {
+    const done: number[] = [];
+    for (const [i, outcome] of outcomes.entries()) {
+      const id = ids[i];
+      if (outcome.status === "fulfilled") {
+        if (id != null) done.push(id);
+        continue;
+      }
+      logger.error({ err: outcome.reason, eventId: id ?? undefined }, what);
+      if (id != null) await inbox.failed(id, outcome.reason).catch(() => {});
+    }
+    await inbox.doneAll(done);
   };
 
   return {
@@ -121,25 +143,36 @@ export function createDurableQueue(inbox: InboundLog, logger: BaileysLogger): Du
         const todo = group.entries.map((e, i) => ({ item: e.item as T, id: ids[i] })).filter((e) => e.id !== null);
         if (todo.length === 0) return;
         const outcomes = await run(todo.map((e) => e.item));
-        const done: number[] = [];
-        for (const [i, outcome] of outcomes.entries()) {
-          const { id } = todo[i];
-          if (outcome.status === "fulfilled") {
-            if (id != null) done.push(id);
-            continue;
-          }
-          logger.error({ err: outcome.reason }, `could not process ${kind}`);
-          if (id != null) await inbox.failed(id, outcome.reason).catch(() => {});
-        }
-        await inbox.doneAll(done);
+        await settleAll(
+          todo.map((e) => e.id),
+          outcomes,
+          `could not process ${kind}`,
+        );
       });
       gathering = group;
     },
     enqueue,
-    replay(dispatch, options = {}) {
+    replay(dispatch, options = {}, together) {
       enqueue("logged events", async () => {
         const pending = await inbox.pending(undefined, options);
-        for (const event of pending) {
+        let next = 0;
+        while (next < pending.length) {
+          const event = pending[next];
+          if (event.kind === together?.kind) {
+            // Consecutive events of that kind run together, as they would have when received.
+            let end = next + 1;
+            while (end < pending.length && pending[end].kind === together.kind) end += 1;
+            const group = pending.slice(next, end);
+            next = end;
+            const outcomes = await together.run(group).catch((error) => group.map(() => rejected(error)));
+            await settleAll(
+              group.map((e) => e.id),
+              outcomes,
+              "could not replay a logged event",
+            ).catch((error) => logger.error({ err: error }, "could not mark replayed events done"));
+            continue;
+          }
+          next += 1;
           await settle(event.id, () => dispatch(event)).catch((error) =>
             logger.error({ err: error, eventId: event.id }, "could not replay a logged event"),
           );
