@@ -142,7 +142,7 @@ export function createDurableQueue(inbox: InboundLog, logger: BaileysLogger): Du
         // Already logged: a redelivery of something stored, or a row the replay owns.
         const todo = group.entries.map((e, i) => ({ item: e.item as T, id: ids[i] })).filter((e) => e.id !== null);
         if (todo.length === 0) return;
-        const outcomes = await run(todo.map((e) => e.item));
+        const outcomes = await run(todo.map((e) => e.item)).catch((error) => todo.map(() => rejected(error)));
         await settleAll(
           todo.map((e) => e.id),
           outcomes,
