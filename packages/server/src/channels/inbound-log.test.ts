@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase } from "../../test/harness.js";
 import { inboundEvents } from "../db/schema.js";
@@ -35,6 +35,37 @@ describe("the durable inbound log", () => {
     const other = createInboundLog(database.db, await insertConnection(database.db, "baileys"));
     expect(await other.pending()).toEqual([]);
     expect(await other.record("baileys.message", "msg:A", {})).toBeTypeOf("number");
+  });
+
+  it("records events received together in one statement, one id each in order, none for a key already logged or repeated", async () => {
+    const id = await insertConnection(database.db, "baileys");
+    const log = createInboundLog(database.db, id);
+    const before = await log.record("baileys.message", "msg:B", { n: 0 });
+    const ids = await log.recordAll("baileys.message", [
+      { key: "msg:A", payload: { n: 1 } },
+      { key: "msg:B", payload: { n: 2 } },
+      { key: "msg:C", payload: { text: "c\u0000" } },
+      { key: "msg:A", payload: { n: 3 } },
+    ]);
+    expect(ids[1]).toBeUndefined();
+    expect(ids[3]).toBeUndefined();
+    const rows = await database.db
+      .select({ id: inboundEvents.id, key: inboundEvents.eventKey, tx: sql<string>`${inboundEvents}.xmin::text` })
+      .from(inboundEvents)
+      .where(eq(inboundEvents.whatsappId, id))
+      .orderBy(inboundEvents.id);
+    expect(rows.map((r) => [r.id, r.key])).toEqual([
+      [before, "msg:B"],
+      [ids[0], "msg:A"],
+      [ids[2], "msg:C"],
+    ]);
+    // One statement (one transaction) for the whole list.
+    expect(rows[1].tx).toBe(rows[2].tx);
+    expect((await log.pending()).find((e) => e.id === ids[2])?.payload).toEqual({ text: "c\ufffd" });
+
+    await log.doneAll([ids[0] as number, ids[2] as number]);
+    expect((await log.pending()).map((e) => e.id)).toEqual([before]);
+    expect(await log.recordAll("baileys.message", [])).toEqual([]);
   });
 
   it("sets an event aside after repeated failures instead of replaying it forever", async () => {

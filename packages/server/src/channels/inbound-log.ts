@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, lt, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client.js";
 import { inboundEvents } from "../db/schema.js";
 import { withoutNul } from "../lib/pg-safe.js";
@@ -22,7 +22,14 @@ export interface LoggedEvent {
 export interface InboundLog {
   /** Write a received event (JSON-safe); undefined when an event with the same key is already logged. */
   record(kind: string, key: string | null, payload: unknown): Promise<number | undefined>;
+  /**
+   * Write several events received together in one statement; one id per event, in order,
+   * undefined for an event whose key is already logged (or repeated earlier in the list).
+   */
+  recordAll(kind: string, events: { key: string; payload: unknown }[]): Promise<(number | undefined)[]>;
   done(id: number): Promise<void>;
+  /** Mark several events done in one statement. */
+  doneAll(ids: number[]): Promise<void>;
   /** Count a failed attempt; after MAX_ATTEMPTS the event is set aside as failed. */
   failed(id: number, error: unknown): Promise<void>;
   /** Unfinished events of the connection, oldest first; `retriesOnly`: those that already failed once. */
@@ -30,6 +37,13 @@ export interface InboundLog {
 }
 
 export function createInboundLog(db: Db, whatsappId: number): InboundLog {
+  async function doneAll(ids: number[]) {
+    if (ids.length === 0) return;
+    await db
+      .update(inboundEvents)
+      .set({ status: "done", processedAt: new Date(), lockedUntil: null })
+      .where(ids.length === 1 ? eq(inboundEvents.id, ids[0]) : inArray(inboundEvents.id, ids));
+  }
   return {
     async record(kind, key, payload) {
       const [row] = await db
@@ -39,12 +53,23 @@ export function createInboundLog(db: Db, whatsappId: number): InboundLog {
         .returning({ id: inboundEvents.id });
       return row?.id;
     },
-    async done(id) {
-      await db
-        .update(inboundEvents)
-        .set({ status: "done", processedAt: new Date(), lockedUntil: null })
-        .where(eq(inboundEvents.id, id));
+    async recordAll(kind, events) {
+      if (events.length === 0) return [];
+      const rows = await db
+        .insert(inboundEvents)
+        .values(events.map((e) => ({ whatsappId, kind, eventKey: e.key, payload: withoutNul(e.payload ?? null) })))
+        .onConflictDoNothing()
+        .returning({ id: inboundEvents.id, key: inboundEvents.eventKey });
+      const ids = new Map(rows.map((r) => [r.key, r.id]));
+      return events.map((e) => {
+        const id = ids.get(e.key);
+        // A key repeated in the list: only its first event owns the row.
+        ids.delete(e.key);
+        return id;
+      });
     },
+    done: (id) => doneAll([id]),
+    doneAll,
     async failed(id, error) {
       await db
         .update(inboundEvents)

@@ -92,10 +92,13 @@ function createBaileysSession(context: ChannelContext, deps: SessionDeps): Chann
   };
   const lookupLids = async (lids: string[]) => {
     const map = new Map<string, string>();
-    for (const lid of lids) {
-      const pn = await current?.signalRepository?.lidMapping.getPNForLID(lid).catch(() => null);
+    if (lids.length === 0) return map;
+    // Independent reads of the LID store (a chat's and a group participant's): side by side.
+    const pns = await Promise.all(lids.map((lid) => current?.signalRepository?.lidMapping.getPNForLID(lid).catch(() => null)));
+    lids.forEach((lid, i) => {
+      const pn = pns[i];
       if (pn) map.set(lid, pn);
-    }
+    });
     return map;
   };
   const backfill = createBackfill({

@@ -100,8 +100,53 @@ export function createBaileysEvents(deps: BaileysEventsDeps): BaileysEvents {
     if (inbound) await handlers.onMessage(inbound);
   }
 
-  function receiveMessage(message: WAMessage) {
-    queue.receive(LOG_KINDS.message, `msg:${message.key.id}`, toRaw(message), () => handleMessage(message));
+  /**
+   * The pipeline's promise for a message that needs nothing looked up first (no identity to
+   * report, no LID to resolve, not a group, not an edit, revoke or reaction): it can be handed
+   * over without waiting for the messages before it, whose order the pipeline's queue keeps.
+   * Undefined when the message must take `handleMessage` after the ones before it are stored.
+   */
+  function handOver(message: WAMessage): Promise<void> | undefined {
+    const { key } = message;
+    if (keyIdentities(key).some((m) => !reported.has(`${m.lid}=${m.pn}`))) return undefined;
+    if (unresolvedLids(key).length > 0 || isJidGroup(key.remoteJid ?? "")) return undefined;
+    try {
+      if (toProtocolUpdate(message)) return undefined;
+      const inbound = toInboundMessage(message, { download: deps.fetchMedia });
+      return inbound ? handlers.onMessage(inbound) : Promise.resolve();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /**
+   * Messages received together (one upsert, or upserts arriving while the previous ones are being
+   * stored), in order. Consecutive plain messages reach the pipeline in the same tick, so they are
+   * written as one batch; any other message waits until everything before it is stored, then runs
+   * as it always did. One outcome per message, settled once it is stored (its batch committed).
+   */
+  async function handleMessages(list: WAMessage[]): Promise<PromiseSettledResult<void>[]> {
+    const outcomes: Promise<void>[] = [];
+    let handedOver: Promise<void>[] = [];
+    for (const message of list) {
+      let outcome = handOver(message);
+      if (!outcome) {
+        await Promise.allSettled(handedOver);
+        handedOver = [];
+        outcome = handleMessage(message);
+        await outcome.catch(() => {});
+      } else handedOver.push(outcome);
+      outcomes.push(outcome);
+    }
+    return Promise.allSettled(outcomes);
+  }
+
+  function receiveMessages(messages: WAMessage[]) {
+    queue.receiveAll(
+      LOG_KINDS.message,
+      messages.map((message) => ({ key: `msg:${message.key.id}`, payload: toRaw(message), item: message })),
+      handleMessages,
+    );
   }
 
   async function handleCall(call: WACallEvent) {
@@ -146,16 +191,32 @@ export function createBaileysEvents(deps: BaileysEventsDeps): BaileysEvents {
     logger.warn({ kind: event.kind }, "unknown event in the inbound log");
   }
 
+  /** Logged messages replayed after a restart go to the pipeline together, as when they arrived. */
+  const replayedMessages = {
+    kind: LOG_KINDS.message,
+    async run(events: LoggedEvent[]): Promise<PromiseSettledResult<void>[]> {
+      const parsed = events.map((event) => {
+        try {
+          return fromRaw(event.payload as BaileysRaw);
+        } catch (error) {
+          return error instanceof Error ? error : new Error(String(error));
+        }
+      });
+      const ran = await handleMessages(parsed.filter((m): m is WAMessage => !(m instanceof Error)));
+      return parsed.map((m) =>
+        m instanceof Error ? { status: "rejected", reason: m } : (ran.shift() as PromiseSettledResult<void>),
+      );
+    },
+  };
+
   return {
     attach(ev, mine) {
       ev.on("messages.upsert", ({ messages, type }) => {
         // "notify": arrived live; "append": messages from the phone itself, or offline ones.
         if (type !== "notify" && type !== "append") return;
-        for (const message of messages) {
-          if (!isLoggable(message)) continue;
-          if (mine()) deps.backfill.live(message);
-          receiveMessage(message);
-        }
+        const loggable = messages.filter(isLoggable);
+        if (mine()) for (const message of loggable) deps.backfill.live(message);
+        receiveMessages(loggable);
       });
       ev.on("messages.update", (updates) => {
         for (const item of updates) {
@@ -188,7 +249,7 @@ export function createBaileysEvents(deps: BaileysEventsDeps): BaileysEvents {
         const loggable = messages.filter(isLoggable);
         if (loggable.length === 0) return;
         queue.enqueue("history", async () => {
-          for (const message of await deps.backfill.gap(loggable)) receiveMessage(message);
+          receiveMessages(await deps.backfill.gap(loggable));
         });
       });
       ev.on("groups.upsert", (groups) => {
@@ -205,8 +266,8 @@ export function createBaileysEvents(deps: BaileysEventsDeps): BaileysEvents {
         participantIdentities(participants);
       });
     },
-    replay: () => queue.replay(dispatch),
-    retryFailed: () => queue.replay(dispatch, { retriesOnly: true }),
+    replay: () => queue.replay(dispatch, {}, replayedMessages),
+    retryFailed: () => queue.replay(dispatch, { retriesOnly: true }, replayedMessages),
     contacts: () => [...phoneBook].map(([number, { name, notify }]) => ({ number, name: name || notify || number })),
     callerJid: (callId) => callers.get(callId),
     idle: () => queue.idle(),
