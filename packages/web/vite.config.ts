@@ -43,8 +43,37 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * main renders once the language strings are in, and pt (the fallback, always loaded) is a chunk
+ * of its own: a preload link lets the browser fetch it with the entry instead of after it.
+ */
+function preloadFallbackLanguage(): Plugin {
+  let base = "/";
+  return {
+    name: "zapdesk-preload-language",
+    apply: "build",
+    configResolved(config) {
+      base = config.base;
+    },
+    transformIndexHtml: {
+      order: "post",
+      handler(_html, ctx) {
+        const chunk = Object.values(ctx.bundle ?? {}).find(
+          (output) => output.type === "chunk" && output.facadeModuleId?.endsWith("/src/locales/pt/index.ts"),
+        );
+        if (chunk?.type !== "chunk") return;
+        return [chunk.fileName, ...chunk.imports].map((file) => ({
+          tag: "link",
+          attrs: { rel: "modulepreload", crossorigin: "", href: `${base}${file}` },
+          injectTo: "head" as const,
+        }));
+      },
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), precompress(), preloadFallbackLanguage()],
   server: {
     port: 5173,
     proxy: {

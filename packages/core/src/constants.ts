@@ -1,3 +1,5 @@
+import type { NotificationPreferences } from "./schemas/push.js";
+
 export const PAGE_SIZE = {
   tickets: 40,
   messages: 20,
@@ -232,3 +234,6 @@ export const PUBLIC_SETTING_KEYS: readonly SettingKey[] = [
 export const AUDIO_MIN_BYTES = 10000;
 export const DEBOUNCE_MS = 500;
 export const TOAST_AUTO_CLOSE_MS = 3000;
+
+/** A user's notification preferences until they change them (kept out of the zod schemas so the web app can read it without zod). */
+export const DEFAULT_NOTIFICATION_PREFERENCES: NotificationPreferences = { sound: true, desktop: true, push: true };

@@ -49,5 +49,3 @@ export const notificationPreferencesSchema = z.object({
 export type NotificationPreferences = z.infer<typeof notificationPreferencesSchema>;
 export const notificationPreferencesInputSchema = notificationPreferencesSchema.partial().strict();
 export type NotificationPreferencesInput = z.infer<typeof notificationPreferencesInputSchema>;
-
-export const DEFAULT_NOTIFICATION_PREFERENCES: NotificationPreferences = { sound: true, desktop: true, push: true };

@@ -1,42 +1,42 @@
-import i18n from "i18next";
+import i18n, { type BackendModule } from "i18next";
 import { initReactI18next } from "react-i18next";
-import enTranslation from "../locales/en/translation.json";
-import enValidation from "../locales/en/validation.json";
-import esTranslation from "../locales/es/translation.json";
-import esValidation from "../locales/es/validation.json";
-import ptTranslation from "../locales/pt/translation.json";
-import ptValidation from "../locales/pt/validation.json";
+import type { LanguageResources } from "../locales/bundle";
 
 export const LANGUAGES = ["pt", "en", "es"] as const;
 export type Language = (typeof LANGUAGES)[number];
 const LOCALE_KEY = "i18nextLng";
 
-type Tree = { [key: string]: string | Tree };
+/** Each language is a chunk of its own (`locales/<lang>/index.ts`): only the ones in use are fetched. */
+const languageChunks = import.meta.glob<LanguageResources>("../locales/*/index.ts", { import: "default" });
+const loaded = new Map<string, Promise<LanguageResources>>();
+
+/** The `translation` and `validation` namespaces of one language, fetched once. */
+export function loadLanguage(language: string): Promise<LanguageResources> {
+  const chunk = languageChunks[`../locales/${language}/index.ts`];
+  if (!chunk) return Promise.reject(new Error(`no translations for ${language}`));
+  let pending = loaded.get(language);
+  if (!pending) {
+    pending = chunk();
+    // A failed fetch may be retried (i18next asks again).
+    pending.catch(() => loaded.delete(language));
+    loaded.set(language, pending);
+  }
+  return pending;
+}
 
 /**
- * A feature keeps its strings in `locales/<lang>/features/<feature>.json`, merged into the
- * language's `translation` namespace: features grow side by side without editing one shared file.
+ * i18next asks this backend for a language before switching to it, so `changeLanguage` resolves
+ * (and the texts change) only once the new strings are in: no raw keys in between.
  */
-const featureFiles = import.meta.glob<Tree>("../locales/*/features/*.json", { eager: true, import: "default" });
-
-function merge(into: Tree, from: Tree): Tree {
-  for (const [key, value] of Object.entries(from)) {
-    const current = into[key];
-    into[key] = typeof value === "object" && typeof current === "object" ? merge({ ...current }, value) : value;
-  }
-  return into;
-}
-
-function withFeatures(language: string, base: Tree): Tree {
-  const merged = merge({}, base);
-  for (const [path, tree] of Object.entries(featureFiles)) if (path.split("/")[2] === language) merge(merged, tree);
-  return merged;
-}
-
-export const resources = {
-  pt: { translation: withFeatures("pt", ptTranslation), validation: ptValidation },
-  en: { translation: withFeatures("en", enTranslation), validation: enValidation },
-  es: { translation: withFeatures("es", esTranslation), validation: esValidation },
+const chunkBackend: BackendModule = {
+  type: "backend",
+  init() {},
+  read(language, namespace, callback) {
+    loadLanguage(language).then(
+      (resources) => callback(null, resources[namespace as keyof LanguageResources]),
+      (error: Error) => callback(error, null),
+    );
+  },
 };
 
 function storedLanguage(): Language {
@@ -48,16 +48,19 @@ function storedLanguage(): Language {
   }
 }
 
-i18n.use(initReactI18next).init({
-  resources,
-  lng: storedLanguage(),
-  fallbackLng: "pt",
-  supportedLngs: LANGUAGES,
-  defaultNS: "translation",
-  ns: ["translation", "validation"],
-  interpolation: { escapeValue: false },
-  returnNull: false,
-});
+/** Resolves once the stored language (and the fallback) is loaded: main awaits it before the first render. */
+export const i18nReady = i18n
+  .use(chunkBackend)
+  .use(initReactI18next)
+  .init({
+    lng: storedLanguage(),
+    fallbackLng: "pt",
+    supportedLngs: LANGUAGES,
+    defaultNS: "translation",
+    ns: ["translation", "validation"],
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  });
 
 i18n.on("languageChanged", (language) => {
   try {
@@ -67,7 +70,9 @@ i18n.on("languageChanged", (language) => {
   }
   document.documentElement.lang = language;
 });
-document.documentElement.lang = i18n.language;
+i18nReady.then(() => {
+  document.documentElement.lang = i18n.language;
+});
 
 /** Core's validation messages are English sentences ('Too Short!'); the `validation` namespace is keyed by them. */
 export function translateValidation(message: string | undefined): string | undefined {

@@ -4,7 +4,7 @@ import { useEffect, useRef } from "react";
 import { applyPresenceEvent } from "../features/routing/api";
 import { useAuth } from "./auth";
 import { listEventHandlers } from "./realtime-cache";
-import { connectSocket, disconnectSocket } from "./socket";
+import { type AppSocket, connectSocket, disconnectSocket } from "./socket";
 import { applyTagEvent } from "./tag-events";
 
 /** Ticket and message events are the ticket features' business; the app layer hands their handlers in. */
@@ -31,39 +31,58 @@ export function useRealtimeSync(ticketHandlers?: TicketEventHandlers): void {
 
   useEffect(() => {
     if (!userId) return;
-    const socket = connectSocket();
-    let connectedBefore = false;
-    socket.on("connect", () => {
-      socket.emit("joinNotification");
-      // Events missed while offline cannot be replayed: refetch what is on screen.
-      if (connectedBefore) client.invalidateQueries();
-      connectedBefore = true;
-    });
+    let active = true;
+    let subscribed: AppSocket | null = null;
+    // Connects after the first paint (socket.io's client is fetched then, not with the app).
+    connectSocket().then(
+      (socket) => {
+        if (!active) return;
+        subscribed = socket;
+        subscribe(socket);
+      },
+      () => {
+        // Closed before it opened (signed out): nothing to listen to.
+      },
+    );
 
-    const lists = listEventHandlers(client, updateUser, userId);
-    socket.on("user", lists.user);
-    socket.on("contact", lists.contact);
-    socket.on("quickAnswer", lists.quickAnswer);
-    socket.on("queue", lists.queue);
-    socket.on("settings", lists.settings);
-    socket.on("whatsapp", lists.whatsapp);
-    socket.on("whatsappSession", lists.whatsappSession);
-    socket.on("tag", (event) => applyTagEvent(client, event));
+    function subscribe(socket: AppSocket) {
+      let connectedBefore = false;
+      socket.on("connect", () => {
+        socket.emit("joinNotification");
+        // Events missed while offline cannot be replayed: refetch what is on screen. On the first
+        // connection, what was fetched before the socket listened (the first screen paints
+        // before it connects) is refetched the same way.
+        if (connectedBefore) client.invalidateQueries();
+        else client.invalidateQueries({ predicate: (query) => query.state.dataUpdatedAt > 0 });
+        connectedBefore = true;
+      });
 
-    socket.on("ticket", (event) => handlers.current?.ticket(event));
-    socket.on("appMessage", (event) => handlers.current?.appMessage(event));
-    // Issue 11: scheduled messages (the composer's pending bubbles, the Agendamento list) are refetched.
-    socket.on("schedule", () => client.invalidateQueries({ queryKey: ["schedules"] }));
-    socket.on("noteMention", (event) => handlers.current?.noteMention?.(event));
-    socket.on("ticketAssigned", (event) => handlers.current?.ticketAssigned?.(event));
-    // Issue 13: presence dots; the "choosing a queue" setting changes what an agent's lists hold.
-    socket.on("presence", (event) => applyPresenceEvent(client, event));
-    socket.on("settings", (event) => {
-      if (event.setting.key === "showChoosingQueue") client.invalidateQueries({ queryKey: ["tickets"] });
-    });
+      const lists = listEventHandlers(client, updateUser, userId);
+      socket.on("user", lists.user);
+      socket.on("contact", lists.contact);
+      socket.on("quickAnswer", lists.quickAnswer);
+      socket.on("queue", lists.queue);
+      socket.on("settings", lists.settings);
+      socket.on("whatsapp", lists.whatsapp);
+      socket.on("whatsappSession", lists.whatsappSession);
+      socket.on("tag", (event) => applyTagEvent(client, event));
+
+      socket.on("ticket", (event) => handlers.current?.ticket(event));
+      socket.on("appMessage", (event) => handlers.current?.appMessage(event));
+      // Issue 11: scheduled messages (the composer's pending bubbles, the Agendamento list) are refetched.
+      socket.on("schedule", () => client.invalidateQueries({ queryKey: ["schedules"] }));
+      socket.on("noteMention", (event) => handlers.current?.noteMention?.(event));
+      socket.on("ticketAssigned", (event) => handlers.current?.ticketAssigned?.(event));
+      // Issue 13: presence dots; the "choosing a queue" setting changes what an agent's lists hold.
+      socket.on("presence", (event) => applyPresenceEvent(client, event));
+      socket.on("settings", (event) => {
+        if (event.setting.key === "showChoosingQueue") client.invalidateQueries({ queryKey: ["tickets"] });
+      });
+    }
 
     return () => {
-      socket.removeAllListeners();
+      active = false;
+      subscribed?.removeAllListeners();
       disconnectSocket();
     };
   }, [client, userId, updateUser]);

@@ -40,8 +40,8 @@ describe("the app's socket (lib/socket)", () => {
     server = await startServer();
     const api = fakeApi({ "POST /api/auth/refresh_token": { body: { token: "fresh", user: ADMIN } } });
     localStorage.setItem("token", "stale");
-    const socket = connectSocket();
-    expect(connectSocket()).toBe(socket);
+    const socket = await connectSocket();
+    expect(await connectSocket()).toBe(socket);
     await new Promise<void>((resolve, reject) => {
       socket.on("connect", () => resolve());
       setTimeout(() => reject(new Error("not connected")), 8000);
@@ -57,7 +57,7 @@ describe("the app's socket (lib/socket)", () => {
     localStorage.setItem("token", "stale");
     const { onSessionChange } = await import("./api-client");
     const expired = new Promise<string>((resolve) => onSessionChange((event) => resolve(event)));
-    connectSocket();
+    await connectSocket();
     await expect(expired).resolves.toBe("expired");
     expect(localStorage.getItem("token")).toBeNull();
   });
@@ -66,7 +66,7 @@ describe("the app's socket (lib/socket)", () => {
     server = await startServer(["first", "fresh"]);
     const api = fakeApi({ "POST /api/auth/refresh_token": { body: { token: "fresh", user: ADMIN } } });
     localStorage.setItem("token", "first");
-    const socket = connectSocket();
+    const socket = await connectSocket();
     const connected = () => new Promise<void>((resolve) => socket.once("connect", () => resolve()));
     await connected();
     const again = connected();
@@ -82,7 +82,7 @@ describe("the app's socket (lib/socket)", () => {
     fakeApi();
     localStorage.setItem("token", "first");
     const { onSessionChange } = await import("./api-client");
-    const socket = connectSocket();
+    const socket = await connectSocket();
     await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
     const expired = new Promise<string>((resolve) => onSessionChange((event) => resolve(event)));
     server.io.disconnectSockets(true);

@@ -1,11 +1,12 @@
 import type { ClientToServerEvents, ServerToClientEvents } from "@zapdesk/core";
-import { io, type Socket } from "socket.io-client";
+import type { Socket } from "socket.io-client";
 import { expireSession, refreshSession } from "./api-client";
 import { getToken } from "./token-storage";
 
 export type AppSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 let socket: AppSocket | null = null;
+let opening: Promise<AppSocket> | null = null;
 let refusedInARow = 0;
 let connectedAt = 0;
 let droppedInARow = 0;
@@ -13,10 +14,34 @@ let presence: "online" | "away" = "online";
 
 /**
  * The one socket of the app. `auth` is a function so that every reconnection
- * presents the current access token, not the one we started with.
+ * presents the current access token, not the one we started with. socket.io's client is fetched
+ * on the first call (after the first screen has painted), not with the app.
  */
-export function connectSocket(): AppSocket {
-  if (socket) return socket;
+export function connectSocket(): Promise<AppSocket> {
+  if (socket) return Promise.resolve(socket);
+  if (!opening) {
+    const current = import("socket.io-client").then(({ io }) => {
+      // Closed (signed out) while the client was loading: open nothing.
+      if (opening !== current) throw new SocketClosedError();
+      opening = null;
+      return open(io);
+    });
+    current.catch(() => {
+      if (opening === current) opening = null;
+    });
+    opening = current;
+  }
+  return opening;
+}
+
+/** `connectSocket` was overtaken by `disconnectSocket` before the connection opened. */
+export class SocketClosedError extends Error {
+  constructor() {
+    super("the socket was closed before it opened");
+  }
+}
+
+function open(io: typeof import("socket.io-client").io): AppSocket {
   const created: AppSocket = io({ path: "/socket.io", auth: (cb) => cb({ token: getToken() }) });
   async function reauthenticate() {
     const token = await refreshSession().catch(() => null);
@@ -50,6 +75,7 @@ export function connectSocket(): AppSocket {
 }
 
 export function disconnectSocket(): void {
+  opening = null;
   socket?.disconnect();
   socket = null;
 }

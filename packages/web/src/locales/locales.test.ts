@@ -1,11 +1,17 @@
 import { ERROR_CODES, MSG } from "@zapdesk/core";
 import { describe, expect, it } from "vitest";
-import { resources } from "../lib/i18n";
+import { loadLanguage } from "../lib/i18n";
 
 function keys(node: unknown, prefix = ""): string[] {
   if (typeof node !== "object" || node === null) return [prefix];
   return Object.entries(node).flatMap(([k, v]) => keys(v, prefix ? `${prefix}.${k}` : k));
 }
+
+const resources = {
+  pt: await loadLanguage("pt"),
+  en: await loadLanguage("en"),
+  es: await loadLanguage("es"),
+};
 
 describe("locale resources", () => {
   const pt = keys(resources.pt.translation).sort();

@@ -1,8 +1,11 @@
 import "@testing-library/jest-dom/vitest";
 import { cleanup, configure } from "@testing-library/react";
 import { afterEach, vi } from "vitest";
-import i18n from "../lib/i18n";
+import i18n, { i18nReady } from "../lib/i18n";
 import { clearToasts } from "../lib/toast";
+
+// As in main: components render once the active language is loaded.
+await i18nReady;
 
 // Lazy routes and MUI transitions are slow under parallel test files; wait longer than the default second.
 configure({ asyncUtilTimeout: 10_000 });

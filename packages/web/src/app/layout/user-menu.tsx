@@ -8,8 +8,8 @@ import { lazyNamed, OnDemand } from "../../components/ui/on-demand";
 import { unsubscribePush } from "../../features/notifications";
 import { AwayMenuItem } from "../../features/routing/away-menu-item";
 import { useAuth } from "../../lib/auth";
-import { AppearanceDialog } from "./appearance-dialog";
 
+const AppearanceDialog = lazyNamed(() => import("./appearance-dialog"), "AppearanceDialog");
 const UserModal = lazyNamed(() => import("../../features/users/components/user-modal"), "UserModal");
 const NotificationPreferencesDialog = lazyNamed(
   () => import("../../features/notifications/components/notification-preferences-dialog"),
@@ -74,7 +74,9 @@ export function UserMenu() {
       <OnDemand when={notificationsOpen}>
         <NotificationPreferencesDialog open={notificationsOpen} onClose={() => setNotificationsOpen(false)} />
       </OnDemand>
-      <AppearanceDialog open={appearanceOpen} onClose={() => setAppearanceOpen(false)} />
+      <OnDemand when={appearanceOpen}>
+        <AppearanceDialog open={appearanceOpen} onClose={() => setAppearanceOpen(false)} />
+      </OnDemand>
       {user && (
         <OnDemand when={profileOpen}>
           <UserModal open={profileOpen} onClose={() => setProfileOpen(false)} user={user} />

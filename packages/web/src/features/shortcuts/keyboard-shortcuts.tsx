@@ -3,11 +3,12 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { lazyNamed, OnDemand } from "../../components/ui/on-demand";
 import { requestInbox } from "../tickets";
-import { CommandPalette } from "./command-palette";
 import { focusedWaitingRow, moveInList, rowTicketId } from "./list-navigation";
 import { useShortcut } from "./registry";
-import { ShortcutsOverlay } from "./shortcuts-overlay";
 
+// The palette and the overlay load the first time they are asked for: the shell paints without them.
+const CommandPalette = lazyNamed(() => import("./command-palette"), "CommandPalette");
+const ShortcutsOverlay = lazyNamed(() => import("./shortcuts-overlay"), "ShortcutsOverlay");
 const ContactModal = lazyNamed(() => import("../contacts/components/contact-modal"), "ContactModal");
 
 /** The composer's text box (the conversation's message input), found by its placeholder. */
@@ -63,8 +64,12 @@ export function KeyboardShortcuts() {
 
   return (
     <>
-      <ShortcutsOverlay open={overlay} onClose={() => setOverlay(false)} />
-      <CommandPalette open={palette} onClose={() => setPalette(false)} onContact={onContact} />
+      <OnDemand when={overlay}>
+        <ShortcutsOverlay open={overlay} onClose={() => setOverlay(false)} />
+      </OnDemand>
+      <OnDemand when={palette}>
+        <CommandPalette open={palette} onClose={() => setPalette(false)} onContact={onContact} />
+      </OnDemand>
       <OnDemand when={!!contact}>
         {contact && (
           <ContactModal open={contact.open} onClose={() => setContact({ ...contact, open: false })} contactId={contact.id} />

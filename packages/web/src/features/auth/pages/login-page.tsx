@@ -1,49 +1,98 @@
-import { zodResolver } from "@hookform/resolvers/zod";
 import Button from "@mui/material/Button";
 import Link from "@mui/material/Link";
 import Stack from "@mui/material/Stack";
-import { loginSchema } from "@zapdesk/core";
-import { useForm } from "react-hook-form";
+import type { LoginInput } from "@zapdesk/core";
+import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
-import { FormTextField } from "../../../components/ui/form-text-field";
+import { ValidatedTextField } from "../../../components/ui/validated-text-field";
 import { useAuth } from "../../../lib/auth";
 import { toastError } from "../../../lib/error-handler";
 import { usePublicSetting } from "../../../lib/queries/use-public-settings";
 import { toast } from "../../../lib/toast";
 import { AuthCard } from "../components/auth-card";
+import type { LoginField } from "./login-check";
 
+const loadCheck = () => import("./login-check").then((module) => module.checkLogin);
+const FIELDS: LoginField[] = ["email", "password"];
+
+/**
+ * Validated with core's schema as before, but without a form library: the check (zod) is fetched
+ * after the screen paints, or at the first submit, whichever comes first. As with react-hook-form's
+ * defaults, fields are checked on submit, then again on every change once a submit was tried.
+ */
 export default function LoginPage() {
   const { t } = useTranslation();
   const { login } = useAuth();
   const { value: userCreation } = usePublicSetting("userCreation");
-  const { control, handleSubmit, formState } = useForm({
-    resolver: zodResolver(loginSchema),
-    defaultValues: { email: "", password: "" },
-  });
+  const [values, setValues] = useState<LoginInput>({ email: "", password: "" });
+  const [errors, setErrors] = useState<Partial<Record<LoginField, string>>>({});
+  const [submitting, setSubmitting] = useState(false);
+  const tried = useRef(false);
+  const inputs = useRef<Partial<Record<LoginField, HTMLInputElement | null>>>({});
+  useEffect(() => {
+    loadCheck();
+  }, []);
 
-  const onSubmit = handleSubmit(async (values) => {
+  const onChange = (field: LoginField) => async (event: ChangeEvent<HTMLInputElement>) => {
+    const next = { ...values, [field]: event.target.value };
+    setValues(next);
+    if (!tried.current) return;
+    const check = (await loadCheck())(next);
+    setErrors((current) => ({ ...current, [field]: check.errors?.[field] }));
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    tried.current = true;
+    setSubmitting(true);
     try {
-      await login(values);
+      const check = (await loadCheck())(values);
+      setErrors(check.errors ?? {});
+      if (!check.values) {
+        const first = FIELDS.find((field) => check.errors[field]);
+        if (first) inputs.current[first]?.focus();
+        return;
+      }
+      await login(check.values);
       toast.success(t("auth.toasts.success"));
     } catch (error) {
       toastError(error);
+    } finally {
+      setSubmitting(false);
     }
-  });
+  };
 
   return (
     <AuthCard title={t("login.title")}>
       <Stack component="form" noValidate onSubmit={onSubmit} spacing={2} sx={{ mt: 2 }}>
-        <FormTextField control={control} name="email" label={t("login.form.email")} autoComplete="email" autoFocus fullWidth />
-        <FormTextField
-          control={control}
+        <ValidatedTextField
+          name="email"
+          value={values.email}
+          onChange={onChange("email")}
+          inputRef={(input: HTMLInputElement | null) => {
+            inputs.current.email = input;
+          }}
+          errorMessage={errors.email}
+          label={t("login.form.email")}
+          autoComplete="email"
+          autoFocus
+          fullWidth
+        />
+        <ValidatedTextField
           name="password"
+          value={values.password}
+          onChange={onChange("password")}
+          inputRef={(input: HTMLInputElement | null) => {
+            inputs.current.password = input;
+          }}
+          errorMessage={errors.password}
           label={t("login.form.password")}
           autoComplete="current-password"
           password
           fullWidth
         />
-        <Button type="submit" variant="contained" fullWidth disabled={formState.isSubmitting}>
+        <Button type="submit" variant="contained" fullWidth disabled={submitting}>
           {t("login.buttons.submit")}
         </Button>
         {userCreation === "enabled" && (

@@ -13,7 +13,7 @@ import { ConfirmDialog } from "../../../components/ui/confirm-dialog";
 import { MessageDialog } from "../../../components/ui/message-dialog";
 import { lazyNamed, OnDemand } from "../../../components/ui/on-demand";
 import { useAuth } from "../../../lib/auth";
-import { exportConversation } from "../../conversation";
+import { exportConversation } from "../../conversation/utils/export-csv";
 import { useTicketShortcuts } from "../../shortcuts/use-ticket-shortcuts";
 import { useGoToNextTicket } from "../api/next-ticket";
 import { useDeleteTicket, useProtocol } from "../api/ticket-commands";

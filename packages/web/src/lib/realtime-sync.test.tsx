@@ -1,0 +1,47 @@
+// @vitest-environment jsdom
+// @vitest-environment-options { "url": "http://127.0.0.1:38973/" }
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { useQuery } from "@tanstack/react-query";
+import { screen } from "@testing-library/react";
+import { Server, type Socket } from "socket.io";
+import { afterEach, expect, it } from "vitest";
+import { ADMIN, fakeApi, signedInAs } from "../testing/fake-api";
+import { renderWithProviders } from "../testing/render";
+import { useRealtimeSync } from "./realtime-sync";
+
+/* A real socket.io server on the page's origin (the client connects to its own host). */
+async function startServer() {
+  const http = createServer();
+  const io = new Server(http, { path: "/socket.io" });
+  const joined: Socket[] = [];
+  io.on("connection", (socket) => socket.on("joinNotification", () => joined.push(socket)));
+  await new Promise<void>((resolve) => http.listen(38973, "127.0.0.1", resolve));
+  expect((http.address() as AddressInfo).port).toBe(38973);
+  return { io, joined, close: () => new Promise<void>((resolve) => io.close(() => resolve())) };
+}
+
+let server: Awaited<ReturnType<typeof startServer>> | undefined;
+afterEach(async () => {
+  await server?.close();
+});
+
+let fetches = 0;
+function ScheduledList() {
+  useRealtimeSync();
+  const { data } = useQuery({ queryKey: ["schedules"], queryFn: async () => ++fetches });
+  return <p>fetched {data ?? 0}</p>;
+}
+
+it("connects after the first render, refetches what was loaded before it listened, then follows events", async () => {
+  server = await startServer();
+  signedInAs(fakeApi(), ADMIN);
+  renderWithProviders(<ScheduledList />);
+  // The list is in before the socket (its client is fetched on demand) has connected.
+  expect(await screen.findByText("fetched 1")).toBeInTheDocument();
+  // Once it listens, what was fetched before is fetched again: an event sent in between is not lost.
+  expect(await screen.findByText("fetched 2")).toBeInTheDocument();
+  await expect.poll(() => server?.joined.length).toBe(1);
+  server.io.emit("schedule", { action: "update", schedule: { id: 1 } } as never);
+  expect(await screen.findByText("fetched 3")).toBeInTheDocument();
+});
