@@ -25,12 +25,12 @@ import { and, eq, sql } from "drizzle-orm";
 import pg from "pg";
 import { buildApp } from "../packages/server/src/app.js";
 import { insertConnection } from "../packages/server/src/channels/test-support.js";
-import type { Config } from "../packages/server/src/config.js";
 import { openDatabase } from "../packages/server/src/db/client.js";
 import { migrate } from "../packages/server/src/db/migrate.js";
 import { inboundEvents } from "../packages/server/src/db/schema.js";
 import { seed } from "../packages/server/src/db/seed.js";
 import { fakeBaileys } from "../packages/server/test/baileys/baileys-test-rig.js";
+import { benchConfig } from "./app-config.js";
 import { countQueries, cpuSampler } from "./cpu.js";
 
 const engine = (process.env.BENCH_ENGINE ?? "postgres") as "postgres" | "pglite";
@@ -82,23 +82,7 @@ async function main() {
     const whatsappId = await insertConnection(database.db, "baileys");
     const fake = fakeBaileys();
     const workDir = mkdtempSync(join(tmpdir(), "bench-baileys-files-"));
-    const config: Config = {
-      env: "production",
-      port: 0,
-      host: "127.0.0.1",
-      dataDir: workDir,
-      databaseUrl: url,
-      jwtSecret: randomBytes(32).toString("hex"),
-      jwtRefreshSecret: randomBytes(32).toString("hex"),
-      adminEmail: "admin@bench.test",
-      adminName: "Bench admin",
-      logLevel: "silent",
-      webDist: join(workDir, "no-web"),
-      rateLimit: { windowMs: 60_000, perIp: 1_000, perEmail: 1_000 },
-      encryptionKey: randomBytes(32).toString("hex"),
-      graphUrl: "http://127.0.0.1:9/v21.0",
-      mediaMaxBytes: 64 * 1024 * 1024,
-    };
+    const config = benchConfig(workDir, url);
     const handle = await buildApp({ config, database, logger: false, factories: { baileys: fake.factory } });
     await handle.app.ready();
     await handle.start();

@@ -6,12 +6,11 @@
  */
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
 import { buildApp } from "../packages/server/src/app.js";
-import type { Config } from "../packages/server/src/config.js";
 import { openDatabase } from "../packages/server/src/db/client.js";
 import { migrate } from "../packages/server/src/db/migrate.js";
 import { seed } from "../packages/server/src/db/seed.js";
+import { benchConfig } from "./app-config.js";
 import { countQueries, cpuSampler } from "./cpu.js";
 import { explainAll } from "./explain.js";
 import { generate } from "./generate.js";
@@ -49,24 +48,7 @@ async function main() {
   }
   const generateMs = Math.round(performance.now() - started);
 
-  const config: Config = {
-    env: "production",
-    port: 0,
-    host: "127.0.0.1",
-    dataDir,
-    databaseUrl: url,
-    jwtSecret: randomBytes(32).toString("hex"),
-    jwtRefreshSecret: randomBytes(32).toString("hex"),
-    adminEmail: "admin@bench.test",
-    adminName: "Bench admin",
-    // Request logging is left out: the figures are the application's, not pino's.
-    logLevel: "silent",
-    webDist: join(dataDir, "no-web"),
-    rateLimit: { windowMs: 60_000, perIp: 1_000, perEmail: 1_000 },
-    encryptionKey: randomBytes(32).toString("hex"),
-    graphUrl: "http://127.0.0.1:9/v21.0",
-    mediaMaxBytes: 64 * 1024 * 1024,
-  };
+  const config = benchConfig(dataDir, url);
   const handle = await buildApp({
     config,
     database,
