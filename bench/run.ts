@@ -13,7 +13,7 @@
  * BENCH_FANOUT_MESSAGES (20) inbound messages each), BENCH_INGEST=0 (skip ingest), BENCH_REPORT=0 (write no results), BENCH_PROPOSED_INDEXES=1 (see proposed.ts), BENCH_CPU_PROF=<dir> (server CPU profile);
  * BENCH_WEB=0 skips the web first load (bundle sizes and tickets-page TTI, see web.ts), BENCH_WEB_BUILD=0 measures the existing build, BENCH_TTI_RUNS (5).
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -295,6 +295,9 @@ async function main() {
   }
   if (process.env.BENCH_REPORT === "0") return;
   writeDoc(join(ROOT, "docs/benchmarks.md"), reports, web ? [renderWeb(web)] : []);
+  // The results are committed: written as the project's formatter writes JSON, so `npm run check` stays green.
+  const formatted = spawnSync("npx", ["biome", "format", "--write", resultsDir], { cwd: ROOT, stdio: "ignore" });
+  if (formatted.status !== 0) console.warn("bench/results could not be formatted: run `npx biome format --write bench/results`");
   console.log("docs/benchmarks.md updated");
 }
 

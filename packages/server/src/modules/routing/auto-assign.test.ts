@@ -177,7 +177,7 @@ describe("automatic assignment", () => {
       announce: async () => {},
       logger: t.app.log,
     });
-    await put("/routing/queues/" + (await makeQueue(t)).id, { autoAssign: true });
+    await put(`/routing/queues/${(await makeQueue(t)).id}`, { autoAssign: true });
     const pass = assigner.sweep();
     let stopDone = false;
     const stopped = assigner.stop().then(() => {
