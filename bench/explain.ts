@@ -49,9 +49,9 @@ function statements(database: Database, data: DataSet) {
   };
   const actor = { id: agent, admin: false, queueIds: agentQueues };
   const inbox = ticketRows({ actor, status: "open", showAll: false, queueIds: agentQueues });
-  const searchFilter: TicketFilter = { actor, showAll: false, search: PROBE_WORD };
+  const searchFilter = { actor, showAll: false, search: PROBE_WORD };
   // The search page is the server's own statement (page and count in one pass).
-  const search = { page: searchPage(db, ticketListWhere(searchFilter), { limit: 40, offset: 0 }).toSQL() };
+  const search = { page: searchPage(db, searchFilter, { limit: 40, offset: 0 }).toSQL() };
 
   const hot = data.hotTicketIds[0];
   const quoted = alias(messages, "quoted");

@@ -34,6 +34,10 @@ describe("prepared hot paths", () => {
       { status: "pending", queueIds: "[]" },
       { status: "pending", date: today },
       { date: "2001-01-01" },
+      // A search by message words, by the contact's name, and with a filter.
+      { searchParam: "two" },
+      { searchParam: "prepared" },
+      { searchParam: "two", status: "closed" },
     ];
     // Before anyone opens the chat (which reads it).
     const unread = await listTickets(t, agent, { status: "pending", withUnreadMessages: "true", date: today });
@@ -52,13 +56,13 @@ describe("prepared hot paths", () => {
       return { lists, chat: chat.messages.map((m) => m.body), count: chat.count, contacts: contacts.json().contacts.length };
     };
     const first = await round();
-    expect(first.lists.map((list) => list.includes(from))).toEqual([true, true, false, true, false]);
+    expect(first.lists.map((list) => list.includes(from))).toEqual([true, true, false, true, false, true, true, false]);
     expect(first.chat).toEqual(["one", "two", "three"]);
     expect(first.count).toBe(3);
     expect(first.contacts).toBe(1);
     const statements = preparedCount(t.database.db);
-    // Six inbox shapes, the chat page, contact search and the user lookup at least.
-    expect(statements).toBeGreaterThanOrEqual(8);
+    // Six inbox shapes, two search shapes, the chat page, contact search and the user lookup at least.
+    expect(statements).toBeGreaterThanOrEqual(10);
     expect(await round()).toEqual(first);
     expect(preparedCount(t.database.db)).toBe(statements);
   });
@@ -74,6 +78,7 @@ describe("prepared hot paths", () => {
         await listTicketRows(single.db, { actor, showAll: true, status: "pending" }, { limit: 40, offset: 0 });
         await listTicketMessages(single.db, 1, { limit: 20, offset: 0 });
         await listContacts(single.db, { search: "pat", limit: 20, offset: 0 });
+        await listTicketRows(single.db, { actor, showAll: true, search: "pat" }, { limit: 40, offset: 0 });
         const rows = await single.query<{ name: string }>("select name from pg_prepared_statements order by name");
         expect(rows.map((r) => r.name)).toEqual(
           expect.arrayContaining([
@@ -82,6 +87,7 @@ describe("prepared hot paths", () => {
             "tickets_inbox_ast_count",
             "messages_page",
             "contacts_search",
+            "tickets_search_as",
           ]),
         );
       } finally {

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { PAGE_SIZE } from "@zapdesk/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   customerNumber,
@@ -105,6 +106,30 @@ describe("ticket search", () => {
     const found = await listTickets(t, agent, { searchParam: tag });
     expect(found.tickets.map((x) => x.id)).toEqual([visible.ticket.id]);
     expect(found.count).toBe(1);
+  });
+
+  it("pages through many matches in the list's order, with the exact count, under the other filters", async () => {
+    const tag = uniqueWord();
+    const created: number[] = [];
+    for (let i = 0; i < PAGE_SIZE.tickets + 2; i++) created.push((await conversation([`pedido ${tag} ${i}`])).ticket.id);
+    const newestFirst = [...created].reverse();
+
+    const first = await search(tag);
+    const second = await listTickets(t, admin, { showAll: "true", searchParam: tag, pageNumber: "2" });
+    expect(first.count).toBe(created.length);
+    expect(first.hasMore).toBe(true);
+    expect([...first.tickets, ...second.tickets].map((x) => x.id)).toEqual(newestFirst);
+    expect(second.hasMore).toBe(false);
+    // A page past the end still counts every match.
+    const past = await listTickets(t, admin, { showAll: "true", searchParam: tag, pageNumber: "3" });
+    expect(past).toMatchObject({ tickets: [], count: created.length });
+
+    const oldest = await listTickets(t, admin, { showAll: "true", searchParam: tag, sort: "oldest" });
+    expect(oldest.tickets.map((x) => x.id)).toEqual(created.slice(0, PAGE_SIZE.tickets));
+    const pending = await listTickets(t, admin, { showAll: "true", searchParam: tag, status: "pending" });
+    expect(pending.count).toBe(created.length);
+    const open = await listTickets(t, admin, { showAll: "true", searchParam: tag, status: "open" });
+    expect(open).toMatchObject({ tickets: [], count: 0 });
   });
 
   it("carries no matchedMessageId outside a search", async () => {

@@ -27,10 +27,10 @@ export interface JoinedTicket {
   tags: { id: number; name: string; color: string }[];
 }
 
-/** Tickets with their contact, queue, user and connection; `total`: a count of all matches computed beside them. */
-function joined(db: Db, total: SQL<number> | SQL.Aliased<number> = sql<number>`0`) {
+/** Tickets with their contact, queue, user and connection; `search`: a search's count and matched message beside them. */
+function joined<S extends Record<string, SQL | SQL.Aliased> = Record<never, never>>(db: Db, search?: S) {
   return db
-    .select({ ...joinedColumns, total })
+    .select({ ...joinedColumns, ...(search as S) })
     .from(tickets)
     .innerJoin(contacts, eq(contacts.id, tickets.contactId))
     .leftJoin(queues, eq(queues.id, tickets.queueId))
@@ -115,40 +115,38 @@ function dayRange(date: string): { start: Date; end: Date } {
   return { start, end: new Date(start.getTime() + 24 * 60 * 60 * 1000) };
 }
 
-/** A message whose words start with every word of the search (full text, unaccented, GIN-indexed). */
-export const messageMatches = (search: string): SQL => sql`${messages.search} @@ zapdesk_search_query(${search})`;
+/**
+ * A message whose words start with every word of the search (full text, unaccented, GIN-indexed).
+ * The query is built once per statement (an InitPlan): a prepared statement's generic plan would
+ * otherwise call zapdesk_search_query for every row it checks.
+ */
+const searchWords = (search: string, bind: Binder): SQL =>
+  sql`${messages.search} @@ (select zapdesk_search_query(${bind.value("search", search)}))`;
 
 /**
  * A search finds the contact's name or number anywhere in them (trigram: a small table), or
- * messages by word prefixes (the body is too big to rescan). One set of ticket ids from both
- * indexes: the planner then fetches those tickets instead of filtering every ticket.
+ * messages by word prefixes (the body is too big to rescan): the ids of the matching tickets, from
+ * both indexes, before any other condition.
  */
-function searchCondition(search: string): SQL {
-  const pattern = `%${escapeLike(search)}%`;
-  return inArray(
-    tickets.id,
-    sql`(select ${tickets.id} from ${tickets} where ${tickets.contactId} in
-      (select ${contacts.id} from ${contacts} where ${contacts.name} ilike ${pattern} or ${contacts.number} ilike ${pattern})
-      union select ${messages.ticketId} from ${messages} where ${messageMatches(search)})`,
-  );
+function searchMatchIds(search: string, bind: Binder): SQL {
+  const pattern = bind.value("pattern", `%${escapeLike(search)}%`);
+  return sql`select ${messages.ticketId} as id from ${messages} where ${searchWords(search, bind)}
+      union select ${tickets.id} from ${tickets} where ${tickets.contactId} in
+      (select ${contacts.id} from ${contacts} where ${contacts.name} ilike ${pattern} or ${contacts.number} ilike ${pattern})`;
 }
 
-/** For each ticket, its newest message matching the search, in the order of the message list. */
-async function newestMatches(db: Db, ticketIds: number[], search: string): Promise<Map<number, number>> {
-  if (!ticketIds.length) return new Map();
-  const rows = await db
-    .selectDistinctOn([messages.ticketId], { ticketId: messages.ticketId, id: messages.id })
-    .from(messages)
-    .where(and(inArray(messages.ticketId, ticketIds), messageMatches(search)))
-    .orderBy(messages.ticketId, desc(messages.createdAt), desc(messages.id));
-  return new Map(rows.map((r) => [r.ticketId, r.id]));
-}
+const searchCondition = (search: string): SQL => inArray(tickets.id, sql`(${searchMatchIds(search, literals)})`);
 
 /** Not still at the greeting menu (core's `isChoosingQueue` as SQL). */
 const notChoosingQueue = sql`not (${tickets.queueId} is null and ${tickets.userId} is null and ${tickets.menuSentAt} is not null)`;
 
-/** The WHERE of the ticket list (design §4): access, then the inbox narrowing, then the user's filters. */
+/** The WHERE of the ticket list (design §4): access, then the inbox narrowing, then the user's filters and the search. */
 export function ticketListWhere(filter: TicketFilter, bind: Binder = literals): SQL | undefined {
+  return and(ticketConditions(filter, bind), filter.search ? searchCondition(filter.search) : undefined);
+}
+
+/** ticketListWhere without the search itself: what a ticket the search found must also meet. */
+function ticketConditions(filter: TicketFilter, bind: Binder = literals): SQL | undefined {
   const { actor } = filter;
   const actorId = bind.value("actorId", actor.id);
   const conditions: (SQL | undefined)[] = [];
@@ -173,54 +171,77 @@ export function ticketListWhere(filter: TicketFilter, bind: Binder = literals): 
     const { start, end } = dayRange(filter.date);
     conditions.push(gte(tickets.createdAt, bind.value("start", start)), lt(tickets.createdAt, bind.value("end", end)));
   }
-  if (filter.search) conditions.push(searchCondition(filter.search));
   return and(...conditions);
 }
 
+/** The list's order over the search's hits (`hit`: the lateral row of the ticket, see searchPage). */
+const hitOrder = (sort: TicketFilter["sort"]) =>
+  sort === "oldest" ? sql`hit.waiting_since asc, hit.updated_at asc, hit.id asc` : sql`hit.updated_at desc, hit.id desc`;
+
 /**
- * A search's page: the match is the expensive part, so it runs once, counting in the same pass, and
+ * A search's page. The match is the expensive part, so it runs once, counting in the same pass, and
  * the contact, queue, user and connection are joined to the page's rows only.
+ *
+ * The matched ticket ids drive the query: each is looked up by primary key and checked against the
+ * access and the filters (`offset 0` keeps the lookup a nested loop, which the planner would
+ * otherwise flatten into a hash join over every ticket the actor may see). For a word in 1% of
+ * messages that is 4,600 lookups instead of a scan of 27,000 accessible tickets (docs/benchmarks.md,
+ * "Search: the access check"). The same fence fixes the plan's shape, so the statement can be
+ * prepared: its generic plan is the custom one.
  */
-export function searchPage(db: Db, where: SQL | undefined, page: { limit: number; offset: number }, sort?: TicketFilter["sort"]) {
+export function searchPage(
+  db: Db,
+  filter: TicketFilter & { search: string },
+  page: { limit: number; offset: number },
+  bind: Binder = literals,
+) {
+  const conditions = ticketConditions(filter, bind);
   const hits = db
-    .select({ id: tickets.id, total: sql<number>`(count(*) over ())::int`.as("total") })
-    .from(tickets)
-    .where(where)
-    .orderBy(...listOrder(sort))
-    .limit(page.limit)
-    .offset(page.offset)
+    .select({ id: sql<number>`hit.id`.as("hit_id"), total: sql<number>`(count(*) over ())::int`.as("total") })
+    .from(
+      sql`(${searchMatchIds(filter.search, bind)}) as matched cross join lateral
+        (select ${tickets.id}, ${tickets.updatedAt}, ${tickets.waitingSince} from ${tickets}
+          where ${tickets.id} = matched.id${conditions ? sql` and ${conditions}` : sql``} offset 0) as hit`,
+    )
+    .orderBy(hitOrder(filter.sort))
+    .limit(bind.value("limit", page.limit))
+    .offset(bind.value("offset", page.offset))
     .as("hits");
-  return joined(db, hits.total)
+  // The ticket's newest message with the words, from its (ticket, newest first) index, for the page's rows only.
+  const matchedMessageId = sql<number | null>`(select ${messages.id} from ${messages}
+    where ${messages.ticketId} = ${tickets.id} and ${searchWords(filter.search, bind)}
+    order by ${messages.createdAt} desc, ${messages.id} desc limit 1)`.mapWith((id) => (id === null ? null : Number(id)));
+  return joined(db, { total: hits.total, matchedMessageId })
     .innerJoin(hits, eq(hits.id, tickets.id))
-    .orderBy(...listOrder(sort));
+    .orderBy(...listOrder(filter.sort));
 }
+
+/** The search page prepared once per shape of filter, like the inbox's. */
+const searchStatement = (db: Db, filter: TicketFilter & { search: string }) =>
+  prepared(db, `tickets_search_${listShape(filter)}`, (db, name) =>
+    searchPage(db, filter, { limit: 0, offset: 0 }, placeholders).prepare(name),
+  );
 
 export async function listTickets(
   db: Db,
   filter: TicketFilter,
   page: { limit: number; offset: number },
 ): Promise<{ rows: JoinedTicket[]; count: number }> {
-  const where = ticketListWhere(filter);
-  const countAll = async () => (await db.select({ value: sql<number>`count(*)::int` }).from(tickets).where(where))[0].value;
+  const countAll = async () =>
+    (await db.select({ value: sql<number>`count(*)::int` }).from(tickets).where(ticketListWhere(filter)))[0].value;
   if (filter.search) {
-    const rows = await searchPage(db, where, page, filter.sort);
+    const search = { ...filter, search: filter.search };
+    const rows = await searchStatement(db, search).execute({
+      ...listParams(filter, page),
+      search: filter.search,
+      pattern: `%${escapeLike(filter.search)}%`,
+    });
     const count = rows.length ? rows[0].total : page.offset ? await countAll() : 0;
-    const matches = await newestMatches(
-      db,
-      rows.map((r) => r.ticket.id),
-      filter.search,
-    );
-    return {
-      rows: (await withTicketTags(db, rows)).map(({ total: _total, ...row }) => ({
-        ...row,
-        matchedMessageId: matches.get(row.ticket.id) ?? null,
-      })),
-      count,
-    };
+    return { rows: (await withTicketTags(db, rows)).map(({ total: _total, ...row }) => row), count };
   }
   // The inbox walks an index in order for the page; the count is an index-only scan.
   const statement = inboxStatements(db, filter);
-  const params = inboxParams(filter, page);
+  const params = listParams(filter, page);
   const [rows, [{ value: count }]] = await Promise.all([statement.page.execute(params), statement.count.execute(params)]);
   return { rows: await withTicketTags(db, rows), count };
 }
@@ -230,17 +251,7 @@ export async function listTickets(
  * the values travel as parameters.
  */
 function inboxStatements(db: Db, filter: TicketFilter) {
-  const shape = [
-    filter.actor.admin ? "a" : filter.actor.hideChoosing ? "uh" : "u",
-    filter.showAll ? "s" : "",
-    filter.status ? "t" : "",
-    filter.queueIds ? (filter.queueIds.length ? "q" : "o") : "",
-    filter.withUnreadMessages ? "r" : "",
-    filter.date ? "d" : "",
-    filter.tagIds?.length ? "g" : "",
-    filter.sort === "oldest" ? "-asc" : "",
-  ].join("");
-  return prepared(db, `tickets_inbox_${shape}`, (db, name) => {
+  return prepared(db, `tickets_inbox_${listShape(filter)}`, (db, name) => {
     const where = ticketListWhere(filter, placeholders);
     return {
       page: joined(db)
@@ -254,7 +265,21 @@ function inboxStatements(db: Db, filter: TicketFilter) {
   });
 }
 
-function inboxParams(filter: TicketFilter, page: { limit: number; offset: number }) {
+/** Which conditions a list's filter holds: its prepared statements are one per shape. */
+function listShape(filter: TicketFilter): string {
+  return [
+    filter.actor.admin ? "a" : filter.actor.hideChoosing ? "uh" : "u",
+    filter.showAll ? "s" : "",
+    filter.status ? "t" : "",
+    filter.queueIds ? (filter.queueIds.length ? "q" : "o") : "",
+    filter.withUnreadMessages ? "r" : "",
+    filter.date ? "d" : "",
+    filter.tagIds?.length ? "g" : "",
+    filter.sort === "oldest" ? "-asc" : "",
+  ].join("");
+}
+
+function listParams(filter: TicketFilter, page: { limit: number; offset: number }) {
   return {
     actorId: filter.actor.id,
     actorQueueIds: filter.actor.queueIds,
