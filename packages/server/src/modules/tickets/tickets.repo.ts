@@ -207,9 +207,13 @@ export function searchPage(
     .limit(bind.value("limit", page.limit))
     .offset(bind.value("offset", page.offset))
     .as("hits");
-  // The ticket's newest message with the words, from its (ticket, newest first) index, for the page's rows only.
+  // The ticket's newest message with the words, for the page's rows only: its messages newest first
+  // from the (ticket, time) index, each checked against the words. `coalesce` keeps the words off the
+  // GIN index here: not knowing the words, the planner would AND the whole search's bitmap (5,000
+  // messages) into every row's lookup, 1.4 ms each.
   const matchedMessageId = sql<number | null>`(select ${messages.id} from ${messages}
-    where ${messages.ticketId} = ${tickets.id} and ${searchWords(filter.search, bind)}
+    where ${messages.ticketId} = ${tickets.id}
+      and coalesce(${messages.search}, ''::tsvector) @@ (select zapdesk_search_query(${bind.value("search", filter.search)}))
     order by ${messages.createdAt} desc, ${messages.id} desc limit 1)`.mapWith((id) => (id === null ? null : Number(id)));
   return joined(db, { total: hits.total, matchedMessageId })
     .innerJoin(hits, eq(hits.id, tickets.id))
