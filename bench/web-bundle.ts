@@ -6,8 +6,9 @@
  * the default language's strings, which the first render waits for).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 
 interface ManifestChunk {
@@ -27,6 +28,13 @@ export interface BundleReport {
   firstScreen: Sizes;
   firstScreenFiles: string[];
   total: Sizes;
+  /** The first screen's gzip bytes by package, largest first (see attribute()). */
+  firstScreenByPackage: { name: string; gzip: number }[];
+}
+
+interface ChunkStats {
+  file: string;
+  modules: { id: string; bytes: number }[];
 }
 
 /** Source files whose chunks make the first screen: the app shell, the login page, the tickets page. */
@@ -66,17 +74,68 @@ export function staticClosure(manifest: Record<string, ManifestChunk>, keys: str
   return [...files].sort();
 }
 
+/** What a bundled module belongs to: its npm package, core, or the web app's top-level folder. */
+export function packageOf(id: string): string {
+  const path = id.replace(/^\0/, "").replace(/\?.*$/, "");
+  const inModules = path.lastIndexOf("/node_modules/");
+  if (inModules >= 0) {
+    const [first, second] = path.slice(inModules + "/node_modules/".length).split("/");
+    return first.startsWith("@") ? `${first}/${second}` : first;
+  }
+  if (path.includes("/packages/core/")) return "@zapdesk/core";
+  const app = path.match(/\/packages\/web\/src\/([^/]+)(?:\/([^/]+))?/);
+  if (app) return app[1] === "features" || app[1] === "app" ? `app: ${app[1]}/${app[2]}` : `app: ${app[1]}`;
+  return path.startsWith("vite/") || path.includes("vite/") ? "vite runtime" : "other";
+}
+
+/**
+ * Each first-screen file's gzip size shared among the packages of its modules in proportion to
+ * their rendered (minified) bytes. Compression is not linear, so this is an attribution, not a
+ * measurement of each package alone; the shares add up to the measured total.
+ */
+function attribute(dist: string, files: string[], stats: ChunkStats[]): { name: string; gzip: number }[] {
+  const byFile = new Map(stats.map((chunk) => [chunk.file, chunk]));
+  const totals = new Map<string, number>();
+  const add = (name: string, bytes: number) => totals.set(name, (totals.get(name) ?? 0) + bytes);
+  for (const file of files) {
+    const gzip = gzipSync(readFileSync(join(dist, file)), { level: 9 }).length;
+    const chunk = byFile.get(file);
+    const rendered = chunk?.modules.reduce((sum, m) => sum + m.bytes, 0) ?? 0;
+    if (!chunk || rendered === 0) {
+      add(file.endsWith(".css") ? "CSS" : "chunk glue", gzip);
+      continue;
+    }
+    for (const m of chunk.modules) add(packageOf(m.id), (gzip * m.bytes) / rendered);
+  }
+  return [...totals].map(([name, gzip]) => ({ name, gzip: Math.round(gzip) })).sort((a, b) => b.gzip - a.gzip);
+}
+
 export function measureBundle(root: string, build = process.env.BENCH_WEB_BUILD !== "0"): BundleReport {
   const dist = join(root, "packages/web/dist");
-  if (build || !existsSync(join(dist, ".vite/manifest.json"))) {
-    execFileSync("npm", ["run", "build"], { cwd: root, stdio: "ignore" });
+  const statsFile = join(dist, ".vite/bundle-stats.json");
+  if (build || !existsSync(join(dist, ".vite/manifest.json")) || !existsSync(statsFile)) {
+    const statsOut = join(mkdtempSync(join(tmpdir(), "zapdesk-stats-")), "stats.json");
+    execFileSync("npm", ["run", "build"], {
+      cwd: root,
+      stdio: "ignore",
+      env: { ...process.env, ZAPDESK_BUNDLE_STATS: statsOut },
+    });
+    // The build empties dist, so the stats are written elsewhere and copied in afterwards.
+    copyFileSync(statsOut, statsFile);
+    rmSync(dirname(statsOut), { recursive: true, force: true });
   }
   const manifest = JSON.parse(readFileSync(join(dist, ".vite/manifest.json"), "utf8")) as Record<string, ManifestChunk>;
   const firstScreenFiles = staticClosure(manifest, [...FIRST_SCREEN, ...FIRST_SCREEN_ON_DEMAND.filter((key) => key in manifest)]);
   const everything = readdirSync(join(dist, "assets"))
     .filter((file) => /\.(js|css)$/.test(file))
     .map((file) => `assets/${file}`);
-  return { firstScreen: sizeOf(dist, firstScreenFiles), firstScreenFiles, total: sizeOf(dist, everything) };
+  const stats = JSON.parse(readFileSync(statsFile, "utf8")) as ChunkStats[];
+  return {
+    firstScreen: sizeOf(dist, firstScreenFiles),
+    firstScreenFiles,
+    total: sizeOf(dist, everything),
+    firstScreenByPackage: attribute(dist, firstScreenFiles, stats),
+  };
 }
 
 const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
@@ -88,6 +147,15 @@ export function renderBundle(report: BundleReport): string {
     "|---|---|---|---|---|",
     row("first screen (login → tickets)", report.firstScreen),
     row("whole build", report.total),
+    "",
+    "The first screen by package (gzip; each file's compressed size shared by its modules' minified bytes):",
+    "",
+    "| package | gzip | share |",
+    "|---|---:|---:|",
+    ...report.firstScreenByPackage
+      .filter((p) => p.gzip >= 1000)
+      .map((p) => `| ${p.name} | ${kB(p.gzip)} | ${((100 * p.gzip) / report.firstScreen.gzip).toFixed(1)}% |`),
+    `| everything under 1 kB | ${kB(report.firstScreenByPackage.filter((p) => p.gzip < 1000).reduce((sum, p) => sum + p.gzip, 0))} | |`,
   ].join("\n");
 }
 

@@ -72,8 +72,33 @@ function preloadFallbackLanguage(): Plugin {
   };
 }
 
+/**
+ * ZAPDESK_BUNDLE_STATS=<file> (the benchmark sets it): writes each chunk's modules and their
+ * rendered sizes, so the first screen can be attributed to the packages it is made of.
+ */
+function bundleStats(file: string | undefined): Plugin | undefined {
+  if (!file) return undefined;
+  return {
+    name: "zapdesk-bundle-stats",
+    apply: "build",
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).flatMap((output) =>
+        output.type === "chunk"
+          ? [
+              {
+                file: output.fileName,
+                modules: Object.entries(output.modules).map(([id, info]) => ({ id, bytes: info.renderedLength })),
+              },
+            ]
+          : [],
+      );
+      writeFileSync(file, JSON.stringify(chunks));
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), precompress(), preloadFallbackLanguage()],
+  plugins: [react(), precompress(), preloadFallbackLanguage(), bundleStats(process.env.ZAPDESK_BUNDLE_STATS)],
   server: {
     port: 5173,
     proxy: {

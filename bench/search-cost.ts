@@ -1,0 +1,101 @@
+/**
+ * `npx tsx bench/search-cost.ts`: where a ticket search's database CPU goes (issue 10 item 2).
+ * A fresh PostgreSQL database (BENCH_PG_URL) gets the bench's data set at BENCH_SCALE (default 1);
+ * then, on one connection, each stage of the search the bench measures (an agent with two queues
+ * looking for the probe word) runs BENCH_SEARCH_RUNS times (default 200) as a prepared statement,
+ * and the backend's own CPU time (/proc/<pid>/stat) is divided by the runs. Each stage is the
+ * previous one plus one step, so the differences are the steps' costs. The last rows are the
+ * server's own statement (tickets.repo searchPage) and the whole listTickets call.
+ */
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import pg from "pg";
+import { openDatabase } from "../packages/server/src/db/client.js";
+import { migrate } from "../packages/server/src/db/migrate.js";
+import { seed } from "../packages/server/src/db/seed.js";
+import { listTickets, searchPage } from "../packages/server/src/modules/tickets/tickets.repo.js";
+import { PROBE_WORD } from "./corpus.js";
+import { generate } from "./generate.js";
+
+const pgUrl = new URL(process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
+if (!["127.0.0.1", "localhost", "[::1]"].includes(pgUrl.hostname)) throw new Error("BENCH_PG_URL must point at loopback");
+const scale = Number(process.env.BENCH_SCALE ?? "1");
+const runs = Number(process.env.BENCH_SEARCH_RUNS ?? "200");
+
+const matched = `select ticket_id as id from messages where search @@ (select zapdesk_search_query($1))
+  union select id from tickets where contact_id in (select id from contacts where name ilike $2 or number ilike $3)`;
+const access = "(tickets.user_id = $4 or tickets.queue_id is null or tickets.queue_id = any($5::int[]))";
+const stages: [string, string][] = [
+  [
+    "messages with the word (GIN bitmap, one heap visit per message)",
+    "select count(*) from messages where search @@ (select zapdesk_search_query($1))",
+  ],
+  ["+ their tickets, deduplicated, with the contacts matched by name or number", `select count(*) from (${matched}) m`],
+  [
+    "+ each matched ticket looked up and checked against the agent's access (the count)",
+    `select count(*) from (${matched}) m cross join lateral
+      (select tickets.id from tickets where tickets.id = m.id and ${access} offset 0) hit`,
+  ],
+  [
+    "+ the page: top 40 by last activity",
+    `select hit.id, count(*) over () from (${matched}) m cross join lateral
+      (select tickets.id, tickets.updated_at from tickets where tickets.id = m.id and ${access} offset 0) hit
+      order by hit.updated_at desc, hit.id desc limit 40`,
+  ],
+];
+
+async function main() {
+  const name = `zapdesk_search_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: pgUrl.toString() });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(pgUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString(), poolSize: 1 });
+  try {
+    await migrate(database);
+    await seed(database.db, { email: "admin@bench.test", password: randomBytes(9).toString("hex"), name: "Bench admin" });
+    const data = await generate(database, scale);
+    const [{ pid }] = await database.query<{ pid: number }>("select pg_backend_pid() as pid");
+    // utime + stime of the backend, in clock ticks (10 ms on Linux).
+    const ticks = () => {
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+      return Number(fields[11]) + Number(fields[12]);
+    };
+    const perRun = async (run: () => Promise<unknown>) => {
+      for (let i = 0; i < 10; i++) await run();
+      const before = ticks();
+      for (let i = 0; i < runs; i++) await run();
+      return ((ticks() - before) * 10) / runs;
+    };
+    const agentQueues = [data.queueIds[0], data.queueIds[1]];
+    const values = [PROBE_WORD, `%${PROBE_WORD}%`, `%${PROBE_WORD}%`, data.agentIds[0], agentQueues];
+    // The pool of one connection behind drizzle: the same backend as pg_backend_pid() above.
+    const client = (database.db as unknown as { $client: pg.Pool }).$client;
+    const rows: [string, number][] = [];
+    for (const [i, [label, text]] of stages.entries()) {
+      const arity = Math.max(...[...text.matchAll(/\$(\d)/g)].map((m) => Number(m[1])));
+      rows.push([label, await perRun(() => client.query({ name: `search_stage_${i}`, text, values: values.slice(0, arity) }))]);
+    }
+    const actor = { id: data.agentIds[0], admin: false, queueIds: agentQueues, hideChoosing: true };
+    const filter = { actor, showAll: false, search: PROBE_WORD };
+    const statement = searchPage(database.db, filter, { limit: 40, offset: 0 }).toSQL();
+    rows.push([
+      "the server's search statement (page, count, joins, matched message)",
+      await perRun(() => client.query({ name: "search_page", text: statement.sql, values: statement.params })),
+    ]);
+    rows.push([
+      "the server's whole list call (statement and tags)",
+      await perRun(() => listTickets(database.db, filter, { limit: 40, offset: 0 })),
+    ]);
+    console.log(`\nScale ${scale}, "${PROBE_WORD}", ${runs} runs each, database CPU per run:\n`);
+    console.log("| stage | CPU ms |\n|---|---:|");
+    for (const [label, ms] of rows) console.log(`| ${label} | ${ms.toFixed(2)} |`);
+  } finally {
+    await database.close();
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+await main();
