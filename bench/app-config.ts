@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { Config } from "../packages/server/src/config.js";
+import { generateVapidKeys } from "../packages/server/src/modules/push/vapid.js";
 
 /**
  * The server's configuration for a bench run: production mode, fresh secrets, no request log (the
@@ -24,5 +25,8 @@ export function benchConfig(dataDir: string, databaseUrl: string | undefined): C
     encryptionKey: randomBytes(32).toString("hex"),
     graphUrl: "http://127.0.0.1:9/v21.0",
     mediaMaxBytes: 64 * 1024 * 1024,
+    // BENCH_PUSH=1: web push configured, so every inbound message also asks who has push on
+    // (nobody in the bench's data: the lookup's cost, not deliveries).
+    ...(process.env.BENCH_PUSH === "1" ? { vapid: { ...generateVapidKeys(), subject: "mailto:admin@bench.test" } } : {}),
   };
 }

@@ -10,7 +10,7 @@
  * BENCH_REQUESTS (2000) and BENCH_SECONDS (15) per scenario and concurrency, BENCH_INGEST_MESSAGES (5000),
  * BENCH_INGEST_SECONDS (20), BENCH_INGEST_CONTACTS (10 customers writing at once), BENCH_INGEST_BURST (10); for investigations,
  * BENCH_SCENARIOS=inbox,chat (a subset; "fanout" is the realtime fan-out, BENCH_FANOUT_SOCKETS (50,200,500) sockets,
- * BENCH_FANOUT_MESSAGES (20) inbound messages each), BENCH_INGEST=0 (skip ingest), BENCH_REPORT=0 (write no results), BENCH_PROPOSED_INDEXES=1 (see proposed.ts), BENCH_CPU_PROF=<dir> (server CPU profile);
+ * BENCH_FANOUT_MESSAGES (20) inbound messages each), BENCH_INGEST=0 (skip ingest), BENCH_REPORT=0 (write no results), BENCH_PROPOSED_INDEXES=1 (see proposed.ts), BENCH_PUSH=1 (web push configured, see app-config.ts), BENCH_CPU_PROF=<dir> (server CPU profile);
  * BENCH_WEB=0 skips the web first load (bundle sizes and tickets-page TTI, see web.ts), BENCH_WEB_BUILD=0 measures the existing build, BENCH_TTI_RUNS (5).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";

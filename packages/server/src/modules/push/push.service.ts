@@ -92,6 +92,20 @@ export function createPushService(options: PushServiceOptions) {
 
   const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+  /**
+   * Who has push on, read once for all the messages that ask while a read is under way: an inbound
+   * batch announces its messages in the same tick, and would otherwise make one identical query per
+   * message. A message may use a read that began a few milliseconds before it asked; a subscription
+   * made in those milliseconds misses it, as if it had been made a moment later.
+   */
+  let recipientsInFlight: Promise<repo.PushRecipient[]> | undefined;
+  const sharedRecipients = () => {
+    recipientsInFlight ??= repo.pushRecipients(db).finally(() => {
+      recipientsInFlight = undefined;
+    });
+    return recipientsInFlight;
+  };
+
   async function deliver(subscription: repo.PushRecipient["subscriptions"][number], payload: PushPayload) {
     if (!send) return;
     const body = JSON.stringify(payload);
@@ -112,23 +126,23 @@ export function createPushService(options: PushServiceOptions) {
 
   async function fanOut(message: Message, ticket: Ticket) {
     const agentsSeeChoosing = !!ticket.choosingQueue && (await agentsSeeChoosingQueue(db));
-    const recipients = (await repo.pushRecipients(db)).filter((r) => isToldOf(r, message, ticket, agentsSeeChoosing));
-    if (recipients.length === 0) return;
+    const told = (await sharedRecipients()).filter((r) => isToldOf(r, message, ticket, agentsSeeChoosing));
+    if (told.length === 0) return;
     const payload = payloadFor(message, ticket);
-    await Promise.all(recipients.flatMap((r) => r.subscriptions.map((s) => deliver(s, payload))));
+    await Promise.all(told.flatMap((r) => r.subscriptions.map((s) => deliver(s, payload))));
   }
 
   async function fanOutMention(mention: NoteMention & { userId: number }) {
     // Checked again here: the user must still see the ticket the note is in.
     const ticket = await repo.ticketScope(db, mention.ticketId);
     if (!ticket) return;
-    const recipients = (await repo.pushRecipients(db)).filter((r) => r.id === mention.userId && canAccessTicket(r, ticket));
+    const recipients = (await sharedRecipients()).filter((r) => r.id === mention.userId && canAccessTicket(r, ticket));
     const payload = mentionPayloadFor(mention);
     await Promise.all(recipients.flatMap((r) => r.subscriptions.map((s) => deliver(s, payload))));
   }
 
   async function fanOutAssignment(ticket: Ticket, userId: number) {
-    const recipients = (await repo.pushRecipients(db)).filter((r) => r.id === userId && canAccessTicket(r, ticket));
+    const recipients = (await sharedRecipients()).filter((r) => r.id === userId && canAccessTicket(r, ticket));
     // The ticket's tag: this and the customer's next message collapse into one notification.
     const payload: PushPayload = {
       title: `➜ ${ticket.contact.name}`,

@@ -8,6 +8,9 @@ import { makeAdmin, makeQueue, makeUser, type TestUser } from "../../../test/fac
 import { createTestApp, type TestApp } from "../../../test/harness.js";
 import { startFakePushService } from "../../../test/push-fake.js";
 import { pushSubscriptions } from "../../db/schema.js";
+import { createPushService } from "./push.service.js";
+import { createPushSender } from "./push-sender.js";
+import { generateVapidKeys } from "./vapid.js";
 
 let t: TestApp;
 let fake: Awaited<ReturnType<typeof startFakePushService>>;
@@ -253,6 +256,38 @@ describe("the push fan-out", () => {
     expect(row.failures).toBe(0);
     expect(row.lastSuccessAt).not.toBeNull();
     await call("DELETE", "/api/push/subscriptions", user, { endpoint: flaky.endpoint });
+  });
+
+  it("reads who has push on once for a burst of messages, and still tells each of them", async () => {
+    const user = await makeUser(t, { queueIds: [supportQueue] });
+    const phone = await subscribe(user, "burst");
+    let selects = 0;
+    const counted = new Proxy(t.database.db, {
+      get(target, property, receiver) {
+        if (property === "select") selects++;
+        return Reflect.get(target, property, receiver);
+      },
+    });
+    const vapid = { ...generateVapidKeys(), subject: "mailto:push@zapdesk.test" };
+    const push = createPushService({
+      db: counted,
+      logger: t.app.log,
+      vapid,
+      send: createPushSender(vapid, { allowInsecure: true }),
+      allowInsecureEndpoints: true,
+    });
+    const before = fake.to(phone.path).length;
+    // Twenty customer messages announced in the same tick, as one inbound batch announces them.
+    for (let i = 0; i < 20; i++) push.messageCreated(...fakeEvent({ queueId: supportQueue }));
+    await push.idle();
+    expect(fake.to(phone.path).length - before).toBe(20);
+    // One read of the subscriptions and one of their users' queues, where there were forty.
+    expect(selects).toBe(2);
+    // A message after the read is done reads again: a subscription made meanwhile is not missed.
+    push.messageCreated(...fakeEvent({ queueId: supportQueue }));
+    await push.idle();
+    expect(selects).toBe(4);
+    await call("DELETE", "/api/push/subscriptions", user, { endpoint: phone.endpoint });
   });
 
   it("runs from the inbound message path: a customer writing reaches the agents of the ticket's queue", async () => {
