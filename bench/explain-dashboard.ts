@@ -8,9 +8,6 @@
  */
 import { randomBytes } from "node:crypto";
 import type { SQL } from "drizzle-orm";
-import pg from "pg";
-import { openDatabase } from "../packages/server/src/db/client.js";
-import { migrate } from "../packages/server/src/db/migrate.js";
 import { seed } from "../packages/server/src/db/seed.js";
 import { dashboardFigures } from "../packages/server/src/modules/dashboard/dashboard.repo.js";
 import { aggregateMetricsSql, metricsWhere } from "../packages/server/src/modules/dashboard/metrics.repo.js";
@@ -18,9 +15,8 @@ import { createMetricsService } from "../packages/server/src/modules/dashboard/m
 import { waitingFigures } from "../packages/server/src/modules/dashboard/waiting.js";
 import { ticketListWhere } from "../packages/server/src/modules/tickets/tickets.repo.js";
 import { generate } from "./generate.js";
+import { withScratchDatabase } from "./scratch-db.js";
 
-const pgUrl = new URL(process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
-if (!["127.0.0.1", "localhost", "[::1]"].includes(pgUrl.hostname)) throw new Error("BENCH_PG_URL must point at loopback");
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
 const month = new Date().toISOString().slice(0, 7);
@@ -42,15 +38,7 @@ async function time(label: string, work: () => Promise<unknown>) {
 }
 
 async function main() {
-  const name = `zapdesk_dashboard_${randomBytes(3).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: pgUrl.toString() });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(pgUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), poolSize: 2 });
-  try {
-    await migrate(database);
+  await withScratchDatabase("zapdesk_dashboard", { poolSize: 2 }, async (database) => {
     await seed(database.db, { email: "admin@bench.test", password: randomBytes(9).toString("hex"), name: "Bench admin" });
     const data = await generate(database, scale);
     await database.exec("vacuum analyze");
@@ -93,11 +81,7 @@ async function main() {
         console.log(`\n## metrics statement, ${days} days, jit ${jit}\n${plan}`);
       }
     }
-  } finally {
-    await database.close();
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  }
+  });
 }
 
 await main();

@@ -9,16 +9,13 @@
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import pg from "pg";
-import { openDatabase } from "../packages/server/src/db/client.js";
-import { migrate } from "../packages/server/src/db/migrate.js";
+import type pg from "pg";
 import { seed } from "../packages/server/src/db/seed.js";
 import { listTickets, searchPage } from "../packages/server/src/modules/tickets/tickets.repo.js";
 import { PROBE_WORD } from "./corpus.js";
 import { generate } from "./generate.js";
+import { withScratchDatabase } from "./scratch-db.js";
 
-const pgUrl = new URL(process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
-if (!["127.0.0.1", "localhost", "[::1]"].includes(pgUrl.hostname)) throw new Error("BENCH_PG_URL must point at loopback");
 const scale = Number(process.env.BENCH_SCALE ?? "1");
 const runs = Number(process.env.BENCH_SEARCH_RUNS ?? "200");
 
@@ -45,15 +42,7 @@ const stages: [string, string][] = [
 ];
 
 async function main() {
-  const name = `zapdesk_search_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: pgUrl.toString() });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(pgUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), poolSize: 1 });
-  try {
-    await migrate(database);
+  await withScratchDatabase("zapdesk_search", { poolSize: 1 }, async (database) => {
     await seed(database.db, { email: "admin@bench.test", password: randomBytes(9).toString("hex"), name: "Bench admin" });
     const data = await generate(database, scale);
     const [{ pid }] = await database.query<{ pid: number }>("select pg_backend_pid() as pid");
@@ -91,11 +80,7 @@ async function main() {
     console.log(`\nScale ${scale}, "${PROBE_WORD}", ${runs} runs each, database CPU per run:\n`);
     console.log("| stage | CPU ms |\n|---|---:|");
     for (const [label, ms] of rows) console.log(`| ${label} | ${ms.toFixed(2)} |`);
-  } finally {
-    await database.close();
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  }
+  });
 }
 
 await main();
