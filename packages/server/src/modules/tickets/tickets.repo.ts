@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gte, inArray, isNull, lt, or, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client.js";
 import { prepared } from "../../db/prepared.js";
 import { contacts, messages, queues, tickets, users, whatsapps } from "../../db/schema.js";
@@ -71,12 +72,18 @@ export interface TicketFilter {
   sort?: "newest" | "oldest";
 }
 
+/** The lateral row of a ticket a search found (searchPage): its id and the columns the list's order reads. */
+const hit = alias(tickets, "hit");
+
 /** The list's order: newest moved first, or (issue 13) oldest first; the id breaks ties. */
-const listOrder = (sort: TicketFilter["sort"]) =>
+const listOrder = (
+  sort: TicketFilter["sort"],
+  from: Pick<typeof tickets | typeof hit, "waitingSince" | "updatedAt" | "id"> = tickets,
+) =>
   sort === "oldest"
     ? // Waiting tickets by when their wait began (a new message doesn't move it); others have none.
-      [asc(tickets.waitingSince), asc(tickets.updatedAt), asc(tickets.id)]
-    : [desc(tickets.updatedAt), desc(tickets.id)];
+      [asc(from.waitingSince), asc(from.updatedAt), asc(from.id)]
+    : [desc(from.updatedAt), desc(from.id)];
 
 /**
  * How the list's values enter its SQL: as literals (a search, built per call) or as placeholders
@@ -116,12 +123,14 @@ function dayRange(date: string): { start: Date; end: Date } {
 }
 
 /**
- * A message whose words start with every word of the search (full text, unaccented, GIN-indexed).
- * The query is built once per statement (an InitPlan): a prepared statement's generic plan would
- * otherwise call zapdesk_search_query for every row it checks.
+ * The search's words as a tsquery (every word a prefix, unaccented), built once per statement (an
+ * InitPlan): a prepared statement's generic plan would otherwise call zapdesk_search_query for
+ * every row it checks.
  */
-const searchWords = (search: string, bind: Binder): SQL =>
-  sql`${messages.search} @@ (select zapdesk_search_query(${bind.value("search", search)}))`;
+const searchQuery = (search: string, bind: Binder): SQL => sql`(select zapdesk_search_query(${bind.value("search", search)}))`;
+
+/** A message whose words start with every word of the search (full text, GIN-indexed). */
+const searchWords = (search: string, bind: Binder): SQL => sql`${messages.search} @@ ${searchQuery(search, bind)}`;
 
 /**
  * A search finds the contact's name or number anywhere in them (trigram: a small table), or
@@ -174,10 +183,6 @@ function ticketConditions(filter: TicketFilter, bind: Binder = literals): SQL | 
   return and(...conditions);
 }
 
-/** The list's order over the search's hits (`hit`: the lateral row of the ticket, see searchPage). */
-const hitOrder = (sort: TicketFilter["sort"]) =>
-  sort === "oldest" ? sql`hit.waiting_since asc, hit.updated_at asc, hit.id asc` : sql`hit.updated_at desc, hit.id desc`;
-
 /**
  * A search's page. The match is the expensive part, so it runs once, counting in the same pass, and
  * the contact, queue, user and connection are joined to the page's rows only.
@@ -186,8 +191,8 @@ const hitOrder = (sort: TicketFilter["sort"]) =>
  * access and the filters (`offset 0` keeps the lookup a nested loop, which the planner would
  * otherwise flatten into a hash join over every ticket the actor may see). For a word in 1% of
  * messages that is 4,600 lookups instead of a scan of 27,000 accessible tickets (docs/benchmarks.md,
- * "Search: the access check"). The same fence fixes the plan's shape, so the statement can be
- * prepared: its generic plan is the custom one.
+ * "Search: the access check, and the floor"). The fence also gives a generic plan the custom plan's
+ * shape, so the statement is prepared safely (PostgreSQL still re-plans it per call, by its costs).
  */
 export function searchPage(
   db: Db,
@@ -197,13 +202,14 @@ export function searchPage(
 ) {
   const conditions = ticketConditions(filter, bind);
   const hits = db
+    // Written out: drizzle refuses a column of a table missing from its FROM (`hit` is a subquery there).
     .select({ id: sql<number>`hit.id`.as("hit_id"), total: sql<number>`(count(*) over ())::int`.as("total") })
     .from(
       sql`(${searchMatchIds(filter.search, bind)}) as matched cross join lateral
         (select ${tickets.id}, ${tickets.updatedAt}, ${tickets.waitingSince} from ${tickets}
           where ${tickets.id} = matched.id${conditions ? sql` and ${conditions}` : sql``} offset 0) as hit`,
     )
-    .orderBy(hitOrder(filter.sort))
+    .orderBy(...listOrder(filter.sort, hit))
     .limit(bind.value("limit", page.limit))
     .offset(bind.value("offset", page.offset))
     .as("hits");
@@ -213,7 +219,7 @@ export function searchPage(
   // messages) into every row's lookup, 1.4 ms each.
   const matchedMessageId = sql<number | null>`(select ${messages.id} from ${messages}
     where ${messages.ticketId} = ${tickets.id}
-      and coalesce(${messages.search}, ''::tsvector) @@ (select zapdesk_search_query(${bind.value("search", filter.search)}))
+      and coalesce(${messages.search}, ''::tsvector) @@ ${searchQuery(filter.search, bind)}
     order by ${messages.createdAt} desc, ${messages.id} desc limit 1)`.mapWith((id) => (id === null ? null : Number(id)));
   return joined(db, { total: hits.total, matchedMessageId })
     .innerJoin(hits, eq(hits.id, tickets.id))
