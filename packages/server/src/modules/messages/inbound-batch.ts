@@ -34,8 +34,12 @@ export interface BatchStored {
 
 /** Thrown inside the transaction (everything rolled back) when the batch must go one message at a time. */
 export class NotBatchable extends Error {}
-/** The reason a connection with several queues gives: its customers get the menu, one message at a time. */
-export const MENU = "queue menu";
+/** A connection with several queues: its customers get the menu, one message at a time. */
+export class HasQueueMenu extends NotBatchable {
+  constructor() {
+    super("queue menu");
+  }
+}
 
 type ContactLite = JoinedTicket["contact"];
 const scopeOf = (t: TicketRow): TicketScope => ({ userId: t.userId, queueId: t.queueId, choosing: isChoosingQueue(t) });
@@ -58,7 +62,7 @@ export async function storeBatch(
   return db.transaction(async (tx) => {
     const connection = await findConnection(tx, whatsappId);
     // The queue menu and greetings are per-ticket conversations: the one-message path runs them.
-    if (!connection || connection.queues.length > 1) throw new NotBatchable(MENU);
+    if (!connection || connection.queues.length > 1) throw new HasQueueMenu();
     // Issue 11 CSAT: an answer to a satisfaction question is read by the one-message path.
     if (await anyPendingRating(tx, whatsappId, [...new Set(items.map((i) => i.chat))])) throw new NotBatchable("rating pending");
 

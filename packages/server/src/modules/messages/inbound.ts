@@ -13,7 +13,7 @@ import type { ContactIdentity } from "../contacts/contact-identity.js";
 import { presentTicket } from "../tickets/tickets.presenter.js";
 import * as ticketsRepo from "../tickets/tickets.repo.js";
 import { scopeOf } from "../tickets/tickets.service.js";
-import { type BatchStored, isBatchable, MENU, NotBatchable, storeBatch } from "./inbound-batch.js";
+import { type BatchStored, HasQueueMenu, isBatchable, NotBatchable, storeBatch } from "./inbound-batch.js";
 import { createBatchQueue } from "./inbound-queue.js";
 import { createInboundStore, type Ingest } from "./inbound-store.js";
 import { createUpdateApplier } from "./inbound-updates.js";
@@ -251,7 +251,7 @@ export function createInboundPipeline(deps: InboundDeps) {
         config.windowSeconds,
       );
     } catch (error) {
-      if (error instanceof NotBatchable && error.message === MENU) menuConnections.set(whatsappId, Date.now() + MENU_TTL_MS);
+      if (error instanceof HasQueueMenu) menuConnections.set(whatsappId, Date.now() + MENU_TTL_MS);
       throw error;
     }
     menuConnections.delete(whatsappId);
