@@ -33,6 +33,10 @@ export default function LoginPage() {
   useEffect(() => {
     loadCheck();
   }, []);
+  /** Keeps a field's input, to focus the first invalid one after a submit. */
+  const inputRef = (field: LoginField) => (input: HTMLInputElement | null) => {
+    inputs.current[field] = input;
+  };
 
   const onChange = (field: LoginField) => async (event: ChangeEvent<HTMLInputElement>) => {
     const next = { ...values, [field]: event.target.value };
@@ -70,9 +74,7 @@ export default function LoginPage() {
           name="email"
           value={values.email}
           onChange={onChange("email")}
-          inputRef={(input: HTMLInputElement | null) => {
-            inputs.current.email = input;
-          }}
+          inputRef={inputRef("email")}
           errorMessage={errors.email}
           label={t("login.form.email")}
           autoComplete="email"
@@ -83,9 +85,7 @@ export default function LoginPage() {
           name="password"
           value={values.password}
           onChange={onChange("password")}
-          inputRef={(input: HTMLInputElement | null) => {
-            inputs.current.password = input;
-          }}
+          inputRef={inputRef("password")}
           errorMessage={errors.password}
           label={t("login.form.password")}
           autoComplete="current-password"
