@@ -160,6 +160,23 @@ export class SendFailure extends Error {
 }
 
 /**
+ * A send whose outcome nobody knows: the request left, but its answer never came (a timeout
+ * after the body was written). WhatsApp may well have taken it, so sending it again could give
+ * the customer two copies: the outbox does not resend it, and the provider's status reports
+ * (the Cloud API's status webhook, by `wid` when the channel chose it) settle it later.
+ */
+export class SendOutcomeUnknown extends Error {
+  constructor(
+    readonly reason: string,
+    /** The id the message would have, when the channel knows it before the answer (QR sends choose it). */
+    readonly wid?: string,
+  ) {
+    super(`outcome unknown: ${reason}`);
+    this.name = "SendOutcomeUnknown";
+  }
+}
+
+/**
  * Why a session ended without being asked to. The session manager decides what follows:
  * "dropped" reconnects with backoff; "loggedOut" (unpaired from the phone) and "qrTimeout"
  * (nobody scanned) go DISCONNECTED and wait for an admin to ask for a new QR; "terminal" (client
