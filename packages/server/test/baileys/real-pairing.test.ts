@@ -41,10 +41,13 @@ async function storedCreds(id: number) {
   return row ? (await useDatabaseAuthState(database.db, id)).state.creds : undefined;
 }
 
-/** A new QR connection linking through the real socket; each reported QR is kept with the secret stored at that moment. */
-async function linking(options: { pairingPhone?: string; qrTimeout?: number; stallMs?: number } = {}) {
+/** A new QR connection started on the real socket; each reported QR is kept with the secret stored at that moment. */
+async function starting(options: { pairingPhone?: string; qrTimeout?: number; stallMs?: number; url?: string } = {}) {
   server = await localWhatsApp({
-    socket: options.qrTimeout ? { qrTimeout: options.qrTimeout } : {},
+    socket: {
+      ...(options.qrTimeout ? { qrTimeout: options.qrTimeout } : {}),
+      ...(options.url ? { waWebSocketUrl: options.url } : {}),
+    },
     channel: { pairing: { stallMs: options.stallMs ?? 60_000 } },
   });
   const id = await insertConnection(database.db, "baileys");
@@ -66,10 +69,15 @@ async function linking(options: { pairingPhone?: string; qrTimeout?: number; sta
     backoff: { initialMs: 10, maxMs: 20 },
   });
   await manager.start(id);
-  const ws = await server.ws();
   const states = () => rec.states.filter((s) => s.whatsappId === id).map((s) => s.state);
   const socketCreds = () => server!.sockets.at(-1)!.authState.creds;
-  return { id, ws, qrs, states, socketCreds, manager, server };
+  return { id, qrs, states, socketCreds, manager, server };
+}
+
+/** Started, and reached by the local server: ready for WhatsApp's stanzas. */
+async function linking(options: Parameters<typeof starting>[0] = {}) {
+  const link = await starting(options);
+  return { ...link, ws: await link.server.ws() };
 }
 
 /** The last node Baileys sent with this child (its stanzas to the server are written in clear before the handshake). */
@@ -233,6 +241,17 @@ describe("pairing by phone code", () => {
     deliver(link.ws, registrationRefresh());
     deliver(link.ws, phone.pairSuccess(link.socketCreds().signedIdentityKey.public, phone.codeSecret(finish)));
     await vi.waitFor(() => expect(link.states().map((s) => s.status)).toContain("PAIRING"));
+    expect(link.qrs).toEqual([]);
+  });
+});
+
+describe("a server that cannot reach WhatsApp", () => {
+  it("says so while it retries: TIMEOUT with the socket's error, for the pairing dialog to show", async () => {
+    // A port nobody listens on: the WebSocket is refused, as when WhatsApp is unreachable.
+    const link = await starting({ url: "ws://127.0.0.1:9/ws/chat" });
+    await vi.waitFor(() => expect(link.states().filter((s) => s.status === "TIMEOUT").length).toBeGreaterThanOrEqual(2));
+    expect(link.states().find((s) => s.status === "TIMEOUT")).toMatchObject({ reconnecting: true, retries: 1 });
+    expect(link.states().find((s) => s.status === "TIMEOUT")?.lastError).toMatch(/WebSocket Error|ECONNREFUSED/);
     expect(link.qrs).toEqual([]);
   });
 });
