@@ -51,6 +51,8 @@ export interface BaileysChannelOptions {
   download?: MediaDownload;
   /** Where the current WhatsApp Web version comes from (tests have no network). */
   fetchVersion?: VersionFetcher;
+  /** The WhatsApp Web WebSocket to open instead of Baileys' own (WHATSAPP_WEB_URL). */
+  webSocketUrl?: string;
   /** How long pairing waits on WhatsApp (its answer to a code request, pair-success); shorter in tests. */
   pairing?: { answerMs?: number; stallMs?: number };
 }
@@ -60,7 +62,9 @@ const sharedVersions = createVersionSource(fetchWaWebVersion);
 const RETRY_FAILED_MS = 60_000;
 
 export function createBaileysChannelFactory(options: BaileysChannelOptions = {}): ChannelFactory {
-  const makeSocket = options.makeSocket ?? ((config: UserFacingSocketConfig) => makeWASocket(config));
+  const url = options.webSocketUrl;
+  const makeSocket =
+    options.makeSocket ?? ((config: UserFacingSocketConfig) => makeWASocket(url ? { ...config, waWebSocketUrl: url } : config));
   const versions = options.fetchVersion ? createVersionSource(options.fetchVersion) : sharedVersions;
   const download = options.download ?? downloadStream;
   return (context) => createBaileysSession(context, { makeSocket, versions, download, pairing: options.pairing });
