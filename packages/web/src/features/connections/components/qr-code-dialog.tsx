@@ -7,25 +7,17 @@ import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogTitle from "@mui/material/DialogTitle";
 import Typography from "@mui/material/Typography";
-import type { Connection, ConnectionStatusReason } from "@zapdesk/core";
+import type { Connection } from "@zapdesk/core";
 import { QRCodeSVG } from "qrcode.react";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useRequestNewQr } from "../api/request-new-qr";
 import { useStartSession } from "../api/start-session";
+import { PAIR_AGAIN_REASONS } from "./pairing-reasons";
 import { StatusReason } from "./status-reason";
 
 /** "ABCD1234" is read out and typed as two groups of four, as WhatsApp shows it. */
 export const groupPairingCode = (code: string) => code.match(/.{1,4}/g)?.join("-") ?? code;
-
-/** Reasons a link ended on whose only fix is to pair again; a ban has no fix here; the others retry. */
-const PAIR_AGAIN = new Set<ConnectionStatusReason>([
-  "QR_TIMEOUT",
-  "PAIRING_STALLED",
-  "PAIRING_FAILED",
-  "PAIRING_CODE_REFUSED",
-  "LOGGED_OUT",
-]);
 
 type Stage = "code" | "waiting" | "unreachable" | "stopped";
 
@@ -93,8 +85,9 @@ function NextStep({ connection, stage }: { connection: Connection; stage: Stage 
       </Button>
     );
   }
+  // A ban has no fix here; reasons other than a failed pairing are retried as they are.
   if (stage !== "stopped" || connection.statusReason === "BANNED") return null;
-  if (connection.statusReason && !PAIR_AGAIN.has(connection.statusReason)) {
+  if (connection.statusReason && !PAIR_AGAIN_REASONS.has(connection.statusReason)) {
     return (
       <Button variant="contained" onClick={() => start.mutate(connection.id)} disabled={start.isPending}>
         {t("qrCode.tryAgain")}
