@@ -161,7 +161,8 @@ export function startPairing(deps: PairingDeps): Pairing {
     try {
       code = await socket.requestPairingCode(phone);
     } catch (error) {
-      if (deps.current()) deps.fail("PAIRING_CODE_REFUSED", `pairing code request failed: ${String(error)}`);
+      // It could not be sent: the socket is closing, and its close says why.
+      logger.warn({ err: error }, "could not ask WhatsApp for a pairing code");
       return;
     }
     const node = (await answer?.catch(() => undefined)) as BinaryNode | undefined;
