@@ -58,6 +58,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       WEB_DIST: webDist,
       LOG_LEVEL: "warn",
       WHATSAPP_GRAPH_URL: graph.graphUrl,
+      // QR connections reach no WhatsApp here, whatever the machine's network: a port nobody listens on.
+      WHATSAPP_WEB_URL: "ws://127.0.0.1:9/ws/chat",
       NODE_ENV: "test",
     },
     stdio: ["ignore", "inherit", "inherit"],

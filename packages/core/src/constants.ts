@@ -102,6 +102,9 @@ export const SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
  * CLOUD_UNREACHABLE (the Graph API did not answer), CLOUD_ERROR (any other Graph error),
  * NO_OWNER (scaled out: the process that held the connection stopped or died; status TIMEOUT, and the
  * reason stays while another process opens it, until CONNECTED).
+ * Linking a phone (QR connections, DISCONNECTED): PAIRING_STALLED (the phone took the code but WhatsApp
+ * never confirmed the link), PAIRING_FAILED (WhatsApp's confirmation did not match this QR's secret),
+ * PAIRING_CODE_REFUSED (WhatsApp refused to issue a pairing code; the last error says why).
  */
 export const CONNECTION_STATUS_REASONS = [
   "CLIENT_OUTDATED",
@@ -113,6 +116,9 @@ export const CONNECTION_STATUS_REASONS = [
   "CLOUD_UNREACHABLE",
   "CLOUD_ERROR",
   "NO_OWNER",
+  "PAIRING_STALLED",
+  "PAIRING_FAILED",
+  "PAIRING_CODE_REFUSED",
 ] as const;
 export type ConnectionStatusReason = (typeof CONNECTION_STATUS_REASONS)[number];
 

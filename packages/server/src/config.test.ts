@@ -62,6 +62,14 @@ describe("parseEnv", () => {
     });
   });
 
+  it("takes a ws:// or wss:// WHATSAPP_WEB_URL, and none by default (Baileys' own)", () => {
+    expect(parseEnv({}).WHATSAPP_WEB_URL).toBeUndefined();
+    expect(parseEnv({ WHATSAPP_WEB_URL: "ws://127.0.0.1:9/ws/chat" }).WHATSAPP_WEB_URL).toBe("ws://127.0.0.1:9/ws/chat");
+    expect(configError(() => parseEnv({ WHATSAPP_WEB_URL: "https://web.whatsapp.com" }))).toContain(
+      "WHATSAPP_WEB_URL: expected a ws:// or wss:// URL",
+    );
+  });
+
   it("lists every bad variable at once", () => {
     const message = configError(() =>
       parseEnv({ PORT: "x", ADMIN_EMAIL: "nope", JWT_SECRET: "short", NODE_ENV: "staging", PUBLIC_URL: "ftp://x" }),

@@ -31,6 +31,7 @@ const envSchema = z.object({
     .default("https://graph.facebook.com/v21.0")
     .transform((v) => v.replace(/\/+$/, "")),
   WHATSAPP_MEDIA_MAX_MB: z.coerce.number().int().min(1).max(2048).default(64),
+  WHATSAPP_WEB_URL: optionalText.pipe(z.url({ protocol: /^wss?$/, error: "a ws:// or wss:// URL" }).optional()),
   MEDIA_STORAGE: z.enum(["local", "s3"], { error: "local or s3" }).default("local"),
   S3_BUCKET: optionalText.pipe(z.string().min(3, "a bucket name").max(63).optional()),
   S3_ENDPOINT: optionalText.pipe(z.url({ protocol: /^https?$/, error: "an http(s) URL" }).optional()),
@@ -104,6 +105,8 @@ export interface Config {
   graphUrl: string;
   /** Largest inbound WhatsApp media downloaded, in bytes. */
   mediaMaxBytes: number;
+  /** The WhatsApp Web WebSocket QR connections open; Baileys' own (web.whatsapp.com) when unset. */
+  whatsappWebUrl?: string;
   /** Where media lives; absent means the local folder DATA_DIR/media (the embedded default). */
   mediaStorage?: MediaStorageConfig;
   /**
@@ -206,6 +209,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     encryptionKey: resolveSecret("ENCRYPTION_KEY", env.ENCRYPTION_KEY, env, dataDir),
     graphUrl: env.WHATSAPP_GRAPH_URL,
     mediaMaxBytes: env.WHATSAPP_MEDIA_MAX_MB * 1024 * 1024,
+    whatsappWebUrl: env.WHATSAPP_WEB_URL,
     mediaStorage: mediaStorageOf(env),
     rateLimit: { windowMs: 15 * 60 * 1000, perIp: 100, perEmail: 10 },
     vapid: vapidOf(env),

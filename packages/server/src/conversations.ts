@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import type { FastifyBaseLogger } from "fastify";
-import { createBaileysChannel } from "./channels/baileys/baileys-channel.js";
+import { createBaileysChannelFactory } from "./channels/baileys/baileys-channel.js";
 import type { ChannelFactories } from "./channels/channel.js";
 import type { CloudDeps } from "./channels/cloud/cloud-account.js";
 import { createCloudChannelFactory } from "./channels/cloud/cloud-channel.js";
@@ -153,7 +153,7 @@ export function createConversations(options: ConversationOptions) {
     db,
     logger,
     factories: {
-      baileys: createBaileysChannel,
+      baileys: createBaileysChannelFactory({ webSocketUrl: config.whatsappWebUrl }),
       simulator: simulator.factory,
       cloud: createCloudChannelFactory(cloud),
       ...options.factories,

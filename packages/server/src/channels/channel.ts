@@ -179,7 +179,8 @@ export class SendOutcomeUnknown extends Error {
 /**
  * Why a session ended without being asked to. The session manager decides what follows:
  * "dropped" reconnects with backoff; "loggedOut" (unpaired from the phone) and "qrTimeout"
- * (nobody scanned) go DISCONNECTED and wait for an admin to ask for a new QR; "terminal" (client
+ * (the link was not made: nobody scanned, or, told by its statusReason, the pairing failed, stalled
+ * or was refused) go DISCONNECTED and wait for an admin to ask for a new QR; "terminal" (client
  * outdated, replaced elsewhere, banned, token invalid) goes DISCONNECTED with its statusReason and
  * is not retried, since retrying cannot help.
  */

@@ -9,11 +9,12 @@ import makeWASocket, {
   initAuthCreds,
   type KeyPair,
   proto,
+  type UserFacingSocketConfig,
   type WASocket,
 } from "@whiskeysockets/baileys";
 import { makeLibSignalRepository } from "@whiskeysockets/baileys/lib/Signal/libsignal.js";
 import { WebSocketServer } from "ws";
-import { createBaileysChannelFactory } from "../../src/channels/baileys/baileys-channel.js";
+import { type BaileysChannelOptions, createBaileysChannelFactory } from "../../src/channels/baileys/baileys-channel.js";
 import { useDatabaseAuthState } from "../../src/channels/baileys/database-auth-state.js";
 import { silentLogger } from "../../src/channels/test-support.js";
 import type { Db } from "../../src/db/client.js";
@@ -28,7 +29,8 @@ export const OWN_DEVICE = { id: "5511900000000:7@s.whatsapp.net", lid: "99990000
 
 type StanzaEmitter = { emit(event: string, node: BinaryNode): boolean };
 
-export async function localWhatsApp() {
+/** `socket` overrides what the adapter configured (e.g. a short qrTimeout); `channel` sets the adapter's options. */
+export async function localWhatsApp(options: { socket?: Partial<UserFacingSocketConfig>; channel?: BaileysChannelOptions } = {}) {
   const wss = new WebSocketServer({ port: 0, host: "127.0.0.1" });
   const frames: Buffer[] = [];
   wss.on("connection", (client) => client.on("message", (data) => frames.push(Buffer.from(data as Buffer))));
@@ -42,11 +44,13 @@ export async function localWhatsApp() {
         waWebSocketUrl: url,
         connectTimeoutMs: 60_000,
         logger: process.env.BAILEYS_LOG ? (undefined as never) : config.logger,
+        ...options.socket,
       });
       sockets.push(socket);
       return socket;
     },
     fetchVersion: async () => undefined,
+    ...options.channel,
   });
   return {
     factory,

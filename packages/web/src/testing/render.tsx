@@ -16,11 +16,17 @@ export function renderApp(url: string) {
   return { ...result, router };
 }
 
-/** One component inside the real providers (theme, i18n, query cache, auth, toasts). */
+/**
+ * One component inside the real providers (theme, i18n, query cache, auth, toasts); `rerender`
+ * gives it new props inside the same providers and cache.
+ */
 export function renderWithProviders(ui: ReactNode) {
-  return render(
-    <AppProviders queryClient={createQueryClient()}>
-      <MemoryRouter>{ui}</MemoryRouter>
-    </AppProviders>,
+  const queryClient = createQueryClient();
+  const wrap = (node: ReactNode) => (
+    <AppProviders queryClient={queryClient}>
+      <MemoryRouter>{node}</MemoryRouter>
+    </AppProviders>
   );
+  const result = render(wrap(ui));
+  return { ...result, rerender: (next: ReactNode) => result.rerender(wrap(next)) };
 }

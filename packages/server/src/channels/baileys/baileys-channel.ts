@@ -17,6 +17,7 @@ import { jidToNumber, numberToJid } from "./baileys-jid.js";
 import { baileysLogger } from "./baileys-logger.js";
 import { downloadStream, type MediaDownload } from "./baileys-media.js";
 import { messageKey, quotedMessage, toSendable } from "./baileys-outbound.js";
+import { forgetUnconfirmedPairing, type Pairing, type PairingSocket, startPairing } from "./baileys-pairing.js";
 import { fromRaw, isBaileysRaw, toRaw } from "./baileys-translate.js";
 import { createVersionSource, fetchWaWebVersion, type VersionFetcher, type VersionSource } from "./baileys-version.js";
 import { clearDatabaseAuthState, type DatabaseAuthState, useDatabaseAuthState } from "./database-auth-state.js";
@@ -38,10 +39,11 @@ export type BaileysSocket = Pick<
   | "sendPresenceUpdate"
   | "requestPairingCode"
   | "fetchMessageHistory"
-> & {
-  ev: BaileysEventEmitter;
-  signalRepository?: { lidMapping: { getPNForLID(lid: string): Promise<string | null> } };
-};
+> &
+  Omit<PairingSocket, "requestPairingCode"> & {
+    ev: BaileysEventEmitter;
+    signalRepository?: { lidMapping: { getPNForLID(lid: string): Promise<string | null> } };
+  };
 
 export interface BaileysChannelOptions {
   makeSocket?: (config: UserFacingSocketConfig) => BaileysSocket;
@@ -49,6 +51,10 @@ export interface BaileysChannelOptions {
   download?: MediaDownload;
   /** Where the current WhatsApp Web version comes from (tests have no network). */
   fetchVersion?: VersionFetcher;
+  /** The WhatsApp Web WebSocket to open instead of Baileys' own (WHATSAPP_WEB_URL). */
+  webSocketUrl?: string;
+  /** How long pairing waits on WhatsApp (its answer to a code request, pair-success); shorter in tests. */
+  pairing?: { answerMs?: number; stallMs?: number };
 }
 
 /** One per process: the fetched version is shared by every connection and reconnect. */
@@ -56,10 +62,12 @@ const sharedVersions = createVersionSource(fetchWaWebVersion);
 const RETRY_FAILED_MS = 60_000;
 
 export function createBaileysChannelFactory(options: BaileysChannelOptions = {}): ChannelFactory {
-  const makeSocket = options.makeSocket ?? ((config: UserFacingSocketConfig) => makeWASocket(config));
+  const url = options.webSocketUrl;
+  const makeSocket =
+    options.makeSocket ?? ((config: UserFacingSocketConfig) => makeWASocket(url ? { ...config, waWebSocketUrl: url } : config));
   const versions = options.fetchVersion ? createVersionSource(options.fetchVersion) : sharedVersions;
   const download = options.download ?? downloadStream;
-  return (context) => createBaileysSession(context, { makeSocket, versions, download });
+  return (context) => createBaileysSession(context, { makeSocket, versions, download, pairing: options.pairing });
 }
 
 /** The real WhatsApp transport (design §5). */
@@ -69,6 +77,7 @@ interface SessionDeps {
   makeSocket(config: UserFacingSocketConfig): BaileysSocket;
   versions: VersionSource;
   download: MediaDownload;
+  pairing: BaileysChannelOptions["pairing"];
 }
 
 function createBaileysSession(context: ChannelContext, deps: SessionDeps): ChannelSession {
@@ -123,7 +132,8 @@ function createBaileysSession(context: ChannelContext, deps: SessionDeps): Chann
     handlers.onClosed({ reason, error: error === undefined ? undefined : String(error), statusReason });
   }
 
-  async function onClose(socket: BaileysSocket, error: unknown, version: WAVersion) {
+  async function onClose(socket: BaileysSocket, error: unknown, version: WAVersion, pairing: Pairing) {
+    pairing.stop();
     if (socket !== current) return;
     open = false;
     current = undefined;
@@ -149,6 +159,9 @@ function createBaileysSession(context: ChannelContext, deps: SessionDeps): Chann
       case "terminal":
         closed("terminal", error, outcome.statusReason);
         return;
+      case "qrTimeout":
+        closed("qrTimeout", error, pairing.closeReason());
+        return;
       default:
         closed(outcome.kind, error);
     }
@@ -158,20 +171,34 @@ function createBaileysSession(context: ChannelContext, deps: SessionDeps): Chann
     auth ??= await useDatabaseAuthState(db, whatsappId);
     const state = auth;
     const creds = state.state.creds;
-    // A pairing code that was never confirmed left `me` behind: start the registration afresh.
-    if (!isPaired(creds) && creds.me) {
-      creds.me = undefined;
-      creds.pairingCode = undefined;
-    }
+    forgetUnconfirmedPairing(creds);
     const pairingPhone = isPaired(creds) ? undefined : await pairingPhoneOf(db, whatsappId);
     const version = versionOverride ?? (await deps.versions.current());
     // stop() may have come while the auth state or the version loaded: no socket may outlive it.
     if (stopping) return;
-    const socket = deps.makeSocket(socketConfig({ db, whatsappId, auth: state, logger: blogger, version, groups }));
+    const socket = deps.makeSocket(
+      socketConfig({ db, whatsappId, auth: state, logger: blogger, version, groups, pairingByCode: !!pairingPhone }),
+    );
     current = socket;
     const ev = socket.ev;
     const mine = () => socket === current && !stopping;
-    let codeRequested = false;
+    const pairing = startPairing({
+      socket,
+      creds,
+      saveCreds: () => state.saveCreds(),
+      pairingPhone,
+      current: mine,
+      logger: blogger,
+      onQr: handlers.onQr,
+      onPairingCode: handlers.onPairingCode,
+      fail: (statusReason, reason) => {
+        if (!mine()) return;
+        logger.warn({ whatsappId, statusReason, reason }, "pairing did not complete");
+        closed("qrTimeout", reason, statusReason);
+        socket.end(undefined).catch(() => {});
+      },
+      ...deps.pairing,
+    });
     ev.on("creds.update", () => {
       // After a logout the state is forgotten: a late update from the old socket must not re-pair it.
       if (state !== auth) return;
@@ -181,27 +208,19 @@ function createBaileysSession(context: ChannelContext, deps: SessionDeps): Chann
       if (!mine()) return;
       if (update.qr) {
         qrShown = true;
-        if (!pairingPhone) handlers.onQr(update.qr);
-        else if (!codeRequested) {
-          // The socket is ready for a pairing request once it offers its first QR.
-          codeRequested = true;
-          socket
-            .requestPairingCode(pairingPhone)
-            .then((code) => mine() && handlers.onPairingCode(code))
-            .catch((error) => {
-              logger.warn({ err: error, whatsappId }, "pairing code refused, showing the QR instead");
-              if (mine() && update.qr) handlers.onQr(update.qr);
-            });
-        }
+        pairing.qr(update.qr);
       }
-      if (update.isNewLogin) handlers.onStatus("PAIRING");
+      if (update.isNewLogin) {
+        pairing.paired();
+        handlers.onStatus("PAIRING");
+      }
       if (update.connection === "open") {
         open = true;
         qrShown = false;
         handlers.onStatus("CONNECTED");
         backfill.opened();
       }
-      if (update.connection === "close") void onClose(socket, update.lastDisconnect?.error, version);
+      if (update.connection === "close") void onClose(socket, update.lastDisconnect?.error, version, pairing);
     });
     events.attach(ev, mine);
   }

@@ -31,11 +31,12 @@ export function statusCodeOf(error: unknown): number | undefined {
 
 /**
  * Whether WhatsApp accepted this device. `creds.me` is not proof: requestPairingCode sets it
- * before the phone confirms. Pairing by code sets `registered`; pairing by QR (which never sets
- * `registered`) leaves the signed device identity in `account`.
+ * before the phone confirms. Nor is `registered` while a pairing code is pending: Baileys sets it
+ * when it answers the phone's code (companion_finish), before WhatsApp's pair-success, which may
+ * never come. pair-success, by QR or by code, leaves the signed device identity in `account`.
  */
 export function isPaired(creds: AuthenticationCreds): boolean {
-  return creds.registered === true || !!creds.account;
+  return !!creds.account || (creds.registered === true && !creds.pairingCode);
 }
 
 export function classifyClose(error: unknown, context: { paired: boolean; qrShown: boolean }): CloseOutcome {

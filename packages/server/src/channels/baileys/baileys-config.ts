@@ -8,6 +8,7 @@ import {
 import type { Db } from "../../db/client.js";
 import { isIgnoredChat } from "./baileys-jid.js";
 import type { BaileysLogger } from "./baileys-logger.js";
+import { PAIRING_CODE_BROWSER } from "./baileys-pairing.js";
 import type { DatabaseAuthState } from "./database-auth-state.js";
 import type { GroupNames } from "./group-names.js";
 import { storedMessage } from "./stored-message.js";
@@ -19,6 +20,8 @@ export interface SocketConfigInput {
   logger: BaileysLogger;
   version: WAVersion;
   groups: GroupNames;
+  /** Pairing by phone code: WhatsApp only accepts a real browser and OS in that request. */
+  pairingByCode?: boolean;
 }
 
 /** How every Zapdesk socket is configured; each choice below is one a support inbox needs. */
@@ -29,7 +32,8 @@ export function socketConfig(input: SocketConfigInput): UserFacingSocketConfig {
     logger,
     // The version WhatsApp Web serves today (fetched at connect, never older than Baileys' own).
     version: input.version,
-    browser: Browsers.ubuntu("Zapdesk"),
+    // The phone lists a QR-linked device under this name; a code request must name a real browser.
+    browser: input.pairingByCode ? PAIRING_CODE_BROWSER : Browsers.ubuntu("Zapdesk"),
     printQRInTerminal: false,
     // The phone keeps getting notifications while Zapdesk is connected.
     markOnlineOnConnect: false,

@@ -5,6 +5,7 @@ import { CHANNEL_CAPABILITIES, type Connection } from "@zapdesk/core";
 import { useTranslation } from "react-i18next";
 import { useRequestNewQr } from "../api/request-new-qr";
 import { useStartSession } from "../api/start-session";
+import { PAIR_AGAIN_REASONS } from "./pairing-reasons";
 
 interface SessionActionsProps {
   connection: Connection;
@@ -53,9 +54,11 @@ export function SessionActions({ connection, onShowQr, onDisconnect, onChoosePai
       )}
       {status === "DISCONNECTED" && (
         <>
-          <Button size="small" variant="outlined" onClick={() => start.mutate(id)} disabled={start.isPending}>
-            {t("connections.buttons.tryAgain")}
-          </Button>
+          {!(connection.statusReason && PAIR_AGAIN_REASONS.has(connection.statusReason)) && (
+            <Button size="small" variant="outlined" onClick={() => start.mutate(id)} disabled={start.isPending}>
+              {t("connections.buttons.tryAgain")}
+            </Button>
+          )}
           <Button size="small" variant="outlined" color="secondary" onClick={pairAgain} disabled={newQr.isPending}>
             {t("connections.buttons.newQr")}
           </Button>

@@ -14,6 +14,9 @@ const SEVERITY: Record<ConnectionStatusReason, "error" | "warning"> = {
   CLOUD_UNREACHABLE: "warning",
   CLOUD_ERROR: "error",
   NO_OWNER: "warning",
+  PAIRING_STALLED: "warning",
+  PAIRING_FAILED: "warning",
+  PAIRING_CODE_REFUSED: "error",
 };
 
 /** Why the connection is in its status, and how to fix it (admins only: the server sends no reason to others). */

@@ -49,6 +49,28 @@ describe("the connections screen", () => {
     }
   });
 
+  it("a link that did not complete offers one action, pairing again", async () => {
+    await showPage(() => [
+      aConnection({ id: 5, name: "Expired", status: "DISCONNECTED", statusReason: "QR_TIMEOUT" }),
+      aConnection({
+        id: 6,
+        name: "Stalled",
+        status: "DISCONNECTED",
+        statusReason: "PAIRING_STALLED",
+        pairingPhone: "5511999990000",
+      }),
+    ]);
+    for (const [name, title] of [
+      ["Expired", "The QR code expired"],
+      ["Stalled", "The link did not finish"],
+    ]) {
+      expect(await screen.findByRole("alert", { name: `Why ${name} is in this status` })).toHaveTextContent(title);
+      const row = await rowOf(name);
+      expect(within(row).getByRole("button", { name: "New QR Code" })).toBeInTheDocument();
+      expect(within(row).queryByRole("button", { name: "Try again" })).toBeNull();
+    }
+  });
+
   it("says when no server process holds a connection (scaled out), while another takes it over", async () => {
     await showPage(() => [aConnection({ id: 4, name: "Support", status: "TIMEOUT", statusReason: "NO_OWNER" })]);
     const orphan = await screen.findByRole("alert", { name: "Why Support is in this status" });
