@@ -78,7 +78,7 @@ export async function generate(database: Database, scale: number): Promise<DataS
 
     const [{ existing }] = await raw<{ existing: number }>("select count(*)::int as existing from tickets");
     if (existing > 0) throw new Error("the benchmark database must be empty");
-    await raw(`set local maintenance_work_mem = '${database.kind === "pglite" ? "128MB" : "256MB"}'`);
+    await raw(`set local maintenance_work_mem = '256MB'`);
     // Foreign keys hold by construction; skipping their per-row triggers keeps the load set-based.
     await raw("set local session_replication_role = replica");
 
