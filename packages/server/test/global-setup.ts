@@ -20,10 +20,11 @@ import { migrate } from "../src/db/migrate.js";
 export default async function setup(project: TestProject) {
   const runId = `${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
   const dir = join(tmpdir(), `zapdesk-test-${runId}`);
+  mkdirSync(dir, { recursive: true });
   const embedded = process.env.TEST_DATABASE_URL
     ? undefined
     : await startEmbeddedPostgres({
-        dataDir: (mkdirSync(dir, { recursive: true }), dir),
+        dataDir: dir,
         logFiles: false,
         settings: { fsync: "off", synchronous_commit: "off", full_page_writes: "off", max_connections: "300" },
       });
@@ -45,6 +46,7 @@ export default async function setup(project: TestProject) {
       rmSync(dir, { recursive: true, force: true });
       return;
     }
+    rmSync(dir, { recursive: true, force: true });
     const client = new pg.Client({ connectionString: serverUrl });
     await client.connect();
     const { rows } = await client.query<{ datname: string }>("select datname from pg_database where datname like $1", [

@@ -38,7 +38,7 @@ export function parentOf(pid: number): number | undefined {
 export function isOurPostmaster(pid: number, pgdata: string): boolean {
   if (!isAlive(pid)) return false;
   const command = commandOf(pid);
-  return command !== undefined && command.includes("postgres") && command.includes(pgdata);
+  return Boolean(command?.includes("postgres") && command.includes(pgdata));
 }
 
 /** Fast shutdown of a postmaster nobody owns any more; immediate shutdown if it does not finish within a minute. */
