@@ -15,6 +15,12 @@ export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelati
 
 export interface Database {
   db: Db;
+  /**
+   * Issue 19: searches and dashboard reads. A few connections of their own, each with a
+   * statement_timeout (HEAVY_READ_TIMEOUT_MS): a scan of the whole history can neither take every
+   * connection of the main pool nor run for minutes.
+   */
+  heavy: Db;
   /** "postgres" for DATABASE_URL, "embedded" for the PostgreSQL that Zapdesk runs itself in DATA_DIR. */
   kind: "embedded" | "postgres";
   /** The embedded server (start details, connection, stop), when Zapdesk runs it. */
@@ -31,25 +37,29 @@ export interface OpenDatabaseOptions {
   /** Without a url: the embedded PostgreSQL of this DATA_DIR, started here and stopped by close(). */
   dataDir?: string;
   poolSize?: number;
+  /** The heavy-read pool: its size (default 3) and statement_timeout (default 15 s). */
+  heavyReads?: { poolSize?: number; timeoutMs?: number };
   /** Embedded server options (settings, log). */
   embedded?: Omit<EmbeddedOptions, "dataDir">;
 }
 
+export const HEAVY_READ_TIMEOUT_MS = 15_000;
+
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
-  if (options.url) return openPostgres(options.url, options.poolSize ?? 10);
+  if (options.url) return openPostgres(options.url, options);
   if (!options.dataDir) throw new Error("openDatabase needs a url or a dataDir");
-  return openEmbedded(options.dataDir, options.poolSize ?? 10, options.embedded);
+  return openEmbedded(options.dataDir, options);
 }
 
 /**
  * Start the embedded server of a DATA_DIR, move an embedded PGlite install over on its first
  * start (pglite-move.ts), and connect. close() ends the pool, then stops the server.
  */
-async function openEmbedded(dataDir: string, poolSize: number, options: OpenDatabaseOptions["embedded"]): Promise<Database> {
-  const server = await startEmbeddedPostgres({ ...options, dataDir });
+async function openEmbedded(dataDir: string, options: OpenDatabaseOptions): Promise<Database> {
+  const server = await startEmbeddedPostgres({ ...options.embedded, dataDir });
   try {
-    await moveFromPglite(dataDir, server.connection.url, options?.log);
-    const database = await openPostgres(server.connection.url, poolSize);
+    await moveFromPglite(dataDir, server.connection.url, options.embedded?.log);
+    const database = await openPostgres(server.connection.url, options);
     return {
       ...database,
       kind: "embedded",
@@ -65,18 +75,28 @@ async function openEmbedded(dataDir: string, poolSize: number, options: OpenData
   }
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+  const timeout = options.heavyReads?.timeoutMs ?? HEAVY_READ_TIMEOUT_MS;
+  const heavyPool = new pg.Pool({
+    connectionString: url,
+    max: options.heavyReads?.poolSize ?? 3,
+    options: `-c statement_timeout=${Math.max(1, Math.round(timeout))}`,
+  });
   // An idle client that errors (server restart) must not crash the process.
   pool.on("error", () => {});
+  heavyPool.on("error", () => {});
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     db,
+    heavy: drizzlePg(heavyPool, { schema }) as unknown as Db,
     kind: "postgres",
     exec: async (sql) => {
       await pool.query(sql);
     },
     query: async <T>(sql: string, params?: unknown[]) => (await pool.query(sql, params as unknown[])).rows as T[],
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([pool.end(), heavyPool.end()]);
+    },
   };
 }
