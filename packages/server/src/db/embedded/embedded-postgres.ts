@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -85,10 +85,12 @@ function initialise(bin: PostgresBinaries, runAs: RunAs, dataDir: string, pgdata
   const password = randomBytes(24).toString("base64url");
   writeFileSync(passwordFile(dataDir), password, { mode: 0o600 });
   mkdirSync(pgdata, { recursive: true, mode: 0o700 });
-  const pwfile = join(pgdata, "..", `.initdb-pw-${process.pid}`);
+  // initdb reads the password from a file, in a folder of its own that only its user can read.
+  const pwdir = mkdtempSync(join(tmpdir(), "zapdesk-initdb-"));
+  const pwfile = join(pwdir, "password");
   writeFileSync(pwfile, `${password}\n`, { mode: 0o600 });
   giveTo(runAs, pgdata);
-  if (runAs.kind === "system-user") chownSync(pwfile, runAs.uid, runAs.gid);
+  giveTo(runAs, pwdir);
   const args = [
     `--pgdata=${pgdata}`,
     `--username=${SUPERUSER}`,
@@ -105,7 +107,7 @@ function initialise(bin: PostgresBinaries, runAs: RunAs, dataDir: string, pgdata
     encoding: "utf8",
     ...(runAs.kind === "system-user" ? { uid: runAs.uid, gid: runAs.gid } : {}),
   });
-  rmSync(pwfile, { force: true });
+  rmSync(pwdir, { recursive: true, force: true });
   if (run.status !== 0) {
     rmSync(pgdata, { recursive: true, force: true });
     throw new Error(`initdb failed (${run.status ?? run.error?.message}): ${run.stderr}`);
@@ -122,8 +124,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   const { dataDir } = options;
   const bin = findPostgresBinaries();
   const runAs = chooseRunAs(options.runAs);
-  checkReachable(runAs, bin.postgres);
   mkdirSync(dataDir, { recursive: true });
+  checkReachable(runAs, bin.postgres, dataDir);
   const pgdata = pgdataOf(dataDir);
 
   await takeOverFromOrphan(dataDir, pgdata, log);

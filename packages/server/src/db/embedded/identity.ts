@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { chownSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { chmodSync, chownSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 /**
@@ -96,14 +96,22 @@ export function giveTo(runAs: RunAs, dir: string): void {
   walk(dir);
 }
 
-/** The system user cannot reach binaries under a private folder: say so instead of a bare EACCES. */
-export function checkReachable(runAs: RunAs, postgres: string): void {
+/**
+ * The system user must run the binaries and reach DATA_DIR/postgres. DATA_DIR itself is opened
+ * for traversal (mode 711: others may pass through, not list; the secrets in it stay mode 600).
+ * A private folder on the way (such as /root) is reported instead of a bare EACCES.
+ */
+export function checkReachable(runAs: RunAs, postgres: string, dataDir: string): void {
   if (runAs.kind !== "system-user") return;
-  const run = spawnSync(postgres, ["--version"], { uid: runAs.uid, gid: runAs.gid, stdio: "ignore" });
-  if (run.status !== 0) {
+  const as = { uid: runAs.uid, gid: runAs.gid, stdio: "ignore" as const };
+  const advice = "Install Zapdesk and DATA_DIR in folders others can read, run it as an ordinary user, or set DATABASE_URL.";
+  if (spawnSync(postgres, ["--version"], as).status !== 0) {
     throw new Error(
-      `The embedded PostgreSQL runs as the system user "${runAs.user}", which cannot run ${postgres} ` +
-        "(a folder on the way is private, such as /root). Install Zapdesk in a folder others can read, run it as an ordinary user, or set DATABASE_URL.",
+      `The embedded PostgreSQL runs as the system user "${runAs.user}", which cannot run ${postgres} (a folder on the way is private, such as /root). ${advice}`,
     );
+  }
+  if ((statSync(dataDir).mode & 0o001) === 0) chmodSync(dataDir, statSync(dataDir).mode | 0o111);
+  if (spawnSync("sh", ["-c", 'test -x "$1"', "sh", dataDir], as).status !== 0) {
+    throw new Error(`The system user "${runAs.user}" cannot reach ${dataDir} (a folder on the way is private). ${advice}`);
   }
 }
