@@ -80,9 +80,12 @@ export async function moveFromPglite(
       );
       return { ...report, keptAt, ms: Date.now() - started };
     }
-    // Copied and committed, but the rename did not happen (a crash in between): finish it.
-    renameSync(from, keptAt);
-    log(`the PGlite data was already moved; the old folder is kept at ${keptAt}: remove it once you are satisfied.`);
+    // Copied and committed, but the rename did not happen (a crash in between), or an old copy put back: set it aside, unread.
+    const aside = existsSync(keptAt) ? `${keptAt}-${Date.now()}` : keptAt;
+    renameSync(from, aside);
+    log(
+      `the PGlite data was already moved to PostgreSQL; ${from} was set aside, not read, at ${aside}: remove it once you are satisfied.`,
+    );
     return undefined;
   } finally {
     await target.end();
