@@ -44,6 +44,7 @@ export interface OpenDatabaseOptions {
 }
 
 export const HEAVY_READ_TIMEOUT_MS = 15_000;
+export const HEAVY_READ_APPLICATION = "zapdesk heavy read";
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (options.url) return openPostgres(options.url, options);
@@ -81,6 +82,8 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
   const heavyPool = new pg.Pool({
     connectionString: url,
     max: options.heavyReads?.poolSize ?? 3,
+    // Named, so pg_stat_activity tells heavy reads apart (the admin's eye, and the tests).
+    application_name: HEAVY_READ_APPLICATION,
     options: `-c statement_timeout=${Math.max(1, Math.round(timeout))}`,
   });
   // An idle client that errors (server restart) must not crash the process.
