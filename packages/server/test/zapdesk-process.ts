@@ -83,7 +83,7 @@ export async function startZapdesk(env: Record<string, string>): Promise<Zapdesk
   };
 }
 
-/** Sign in as the process's administrator; the headers of its requests. */
+/** Sign in as the process's administrator: the headers of its requests and its id. */
 export async function signIn(origin: string, email = "admin@zapdesk.test", password = "admin-pass") {
   const res = await fetch(`${origin}/api/auth/login`, {
     method: "POST",
@@ -91,6 +91,6 @@ export async function signIn(origin: string, email = "admin@zapdesk.test", passw
     body: JSON.stringify({ email, password }),
   });
   if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);
-  const { token } = (await res.json()) as { token: string };
-  return { authorization: `Bearer ${token}`, "content-type": "application/json" };
+  const { token, user } = (await res.json()) as { token: string; user: { id: number } };
+  return { headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, userId: user.id };
 }
