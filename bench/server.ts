@@ -1,6 +1,6 @@
 /**
  * The server under test, in a process of its own (spawned by run.ts): it owns the database
- * (PGlite lives in-process), generates the data set, listens on 127.0.0.1 and runs the
+ * (the embedded PostgreSQL is started by it, as `npm start` does), generates the data set, listens on 127.0.0.1 and runs the
  * in-process parts of the benchmark (hub ingest, EXPLAIN) when the runner asks over IPC.
  * The load generator stays in the parent, so it does not share this event loop.
  */
