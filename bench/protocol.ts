@@ -13,7 +13,8 @@ export interface ReadyInfo {
   data: DataSet;
   generateMs: number;
   /** `queueAgents`: agents who see the ingest connection's queue (the fan-out's sockets). */
-  tokens: { agent: string; admin: string; queueAgents: string[] };
+  /** `agents` and `admins`: the crowd's (DataSet.crowd), one per worker of a heavy scenario. */
+  tokens: { agent: string; admin: string; queueAgents: string[]; agents: string[]; admins: string[] };
 }
 
 export interface IngestCheck {

@@ -68,6 +68,8 @@ async function main() {
     admin: await handle.services.tokens.signAccess(data.adminId),
     // Agents 0 and 3 both hold the first queue, the ingest connection's (generate.ts).
     queueAgents: await Promise.all([data.agentIds[0], data.agentIds[3]].map((id) => handle.services.tokens.signAccess(id))),
+    agents: await Promise.all(data.crowd.agentIds.map((id) => handle.services.tokens.signAccess(id))),
+    admins: await Promise.all(data.crowd.adminIds.map((id) => handle.services.tokens.signAccess(id))),
   };
   const sampleCpu = cpuSampler(database);
   reply({ type: "ready", info: { engine, port, serverVersion: version, data, generateMs, tokens } });
