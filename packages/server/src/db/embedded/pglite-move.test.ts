@@ -7,12 +7,15 @@ import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { drizzle } from "drizzle-orm/pglite";
 import { afterAll, describe, expect, it } from "vitest";
 import { type Database, type Db, openDatabase } from "../client.js";
-import { migrate } from "../migrate.js";
+import { listMigrations, migrate } from "../migrate.js";
 import { seed } from "../seed.js";
 import { MOVED_PGLITE_DIR, PGLITE_DIR } from "./pglite-move.js";
 
 const dataDir = mkdtempSync(join(tmpdir(), "zapdesk-move-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const MIGRATIONS = listMigrations().map((m) => m.name);
+const OLD_LEVEL = MIGRATIONS.slice(0, -1);
 
 const countsSql = `select c.relname as name from pg_class c where c.relnamespace = 'public'::regnamespace and c.relkind = 'r' order by 1`;
 
@@ -20,7 +23,8 @@ const countsSql = `select c.relname as name from pg_class c where c.relnamespace
 async function pgliteInstall(): Promise<{ counts: Record<string, number>; sequences: Record<string, string | null> }> {
   const pglite = await PGlite.create(join(dataDir, PGLITE_DIR), { extensions: { pg_trgm, unaccent } });
   const db = drizzle(pglite) as unknown as Db;
-  await migrate({ db, kind: "embedded" } as unknown as Database);
+  // An install one migration behind this version's.
+  await migrate({ db, kind: "embedded" } as unknown as Database, { only: new Set(OLD_LEVEL) });
   await seed(db, { email: "admin@old.install", password: "old-pass", name: "Old Admin" });
   const q = async <T>(sql: string, params?: unknown[]) => (await pglite.query<T>(sql, params)).rows;
   const contacts = await q<{ id: number }>(
@@ -94,12 +98,20 @@ describe("an embedded PGlite install, on its first start as PostgreSQL", () => {
       });
       const [admin] = await database.query<{ email: string }>("select email from users where profile = 'admin'");
       expect(admin!.email).toBe("admin@old.install");
+      // Moved at the old level; the start then applies what the old version lacked.
+      expect(await migrate(database)).toEqual(MIGRATIONS.slice(-1));
     } finally {
       await database.close();
     }
     const keptAt = join(dataDir, MOVED_PGLITE_DIR);
     expect(existsSync(join(dataDir, PGLITE_DIR))).toBe(false);
     expect(existsSync(join(keptAt, "PG_VERSION"))).toBe(true);
+    // Only read: the kept folder is still the old version's database, at its level.
+    const kept = await PGlite.create(keptAt, { extensions: { pg_trgm, unaccent } });
+    expect(
+      (await kept.query<{ name: string }>("select name from zapdesk_migrations order by name")).rows.map((r) => r.name),
+    ).toEqual(OLD_LEVEL);
+    await kept.close();
     expect(lines.join("\n")).toContain(`The old PGlite folder is kept at ${keptAt}`);
 
     // The next start finds nothing to move.

@@ -1,5 +1,6 @@
 import { existsSync, renameSync } from "node:fs";
 import { join } from "node:path";
+import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import type { Database } from "../client.js";
 import { migrate } from "../migrate.js";
@@ -7,9 +8,10 @@ import { migrate } from "../migrate.js";
 /**
  * Until issue 19 the embedded database was PGlite in DATA_DIR/pgdata. On the first start of the
  * embedded PostgreSQL, that data is copied over, checked, and the old folder renamed (kept until
- * the admin removes it). The whole copy is one transaction on the new server, committed only once
- * every table's row count and content checksum and every sequence match: an interrupted or failed
- * move leaves the new database empty and the PGlite folder untouched, and is tried again next start.
+ * the admin removes it, unchanged: it is only read). PGlite has no other role any more. The whole
+ * copy is one transaction on the new server, committed only once every table's row count and
+ * content checksum and every sequence match: an interrupted or failed move leaves the new database
+ * empty and the PGlite folder untouched, and is tried again next start.
  */
 export const PGLITE_DIR = "pgdata";
 export const MOVED_PGLITE_DIR = "pgdata-pglite-moved";
@@ -96,23 +98,17 @@ async function copyAll(from: string, target: pg.Client, log: (message: string) =
   const { PGlite } = await import("@electric-sql/pglite");
   const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
   const { unaccent } = await import("@electric-sql/pglite/contrib/unaccent");
-  const { drizzle } = await import("drizzle-orm/pglite");
   const pglite = await PGlite.create(from, { extensions: { pg_trgm, unaccent } });
   const source: Source = { query: async <T>(sql: string, params?: unknown[]) => (await pglite.query<T>(sql, params)).rows };
   try {
-    // Both sides at the same schema first: an old install may be some migrations behind.
-    const asDatabase = {
-      db: drizzle(pglite),
-      kind: "embedded",
-      exec: async () => {},
-      query: source.query,
-      close: async () => {},
-    };
-    await migrate(asDatabase as unknown as Database);
-    await migrate({
-      db: (await import("drizzle-orm/node-postgres")).drizzle(target),
-      kind: "embedded",
-    } as unknown as Database);
+    // The new database at the old one's schema (an old install may be some migrations behind; the
+    // start migrates the rest after the move): the old folder is only read, and stays usable by the old version.
+    const applied = await source
+      .query<{ name: string }>("select name from zapdesk_migrations")
+      .catch(() => [] as { name: string }[]);
+    await migrate({ db: drizzle(target), kind: "embedded" } as unknown as Database, {
+      only: new Set(applied.map((m) => m.name)),
+    });
     for (const statement of SESSION) {
       await pglite.exec(statement);
       await target.query(statement);
