@@ -166,6 +166,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
           detached: true,
           ...(runAs.kind === "system-user" ? { uid: runAs.uid, gid: runAs.gid } : {}),
         });
+  // The guardian gone first (killed with its group) must not crash Zapdesk with an EPIPE on its pipe.
+  child.stdin?.on("error", () => {});
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
