@@ -22,7 +22,8 @@ export function countQueries(): void {
 }
 
 /**
- * CPU time used so far by this process and by the PostgreSQL backends serving its database.
+ * CPU time used so far by this process and by the PostgreSQL backends serving its database (the
+ * embedded server's too: its processes are this machine's).
  * On a shared machine wall-clock latencies move with the neighbours' load; CPU per request
  * does not, so both are reported. A backend's time is remembered after it exits (pool churn).
  */
@@ -31,7 +32,6 @@ export function cpuSampler(database: Database) {
   return async (): Promise<CpuSample> => {
     const usage = process.cpuUsage();
     const nodeMs = (usage.user + usage.system) / 1000;
-    if (database.kind !== "postgres") return { nodeMs, dbMs: 0, queries: 0 };
     const sampling = queries;
     const rows = await database.query<{ pid: number }>(
       "select pid from pg_stat_activity where datname = current_database() and backend_type = 'client backend'",

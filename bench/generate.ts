@@ -18,6 +18,11 @@ export interface DataSet {
   /** Agent k serves queues k and k+1 (mod 4); agent 0 is the one whose inbox is measured. */
   agentIds: number[];
   adminId: number;
+  /**
+   * Issue 19: ten agents with agent 0's queues and ten more admins. Heavy reads are one per user in
+   * flight, so ten searches or dashboards at once come from ten people, as they would.
+   */
+  crowd: { agentIds: number[]; adminIds: number[] };
   mainWhatsappId: number;
   /** A connection with one queue: ingest assigns it silently (no menu, no outbound). */
   ingestWhatsappId: number;
@@ -78,7 +83,7 @@ export async function generate(database: Database, scale: number): Promise<DataS
 
     const [{ existing }] = await raw<{ existing: number }>("select count(*)::int as existing from tickets");
     if (existing > 0) throw new Error("the benchmark database must be empty");
-    await raw(`set local maintenance_work_mem = '${database.kind === "pglite" ? "128MB" : "256MB"}'`);
+    await raw(`set local maintenance_work_mem = '256MB'`);
     // Foreign keys hold by construction; skipping their per-row triggers keeps the load set-based.
     await raw("set local session_replication_role = replica");
 
@@ -108,6 +113,17 @@ export async function generate(database: Database, scale: number): Promise<DataS
     ).map((r) => r.id);
     for (const [k, id] of agentIds.entries()) {
       await raw(`insert into user_queues (user_id, queue_id) values (${id}, ${queueIds[k]}), (${id}, ${queueIds[(k + 1) % 4]})`);
+    }
+    const crowdOf = async (profile: "user" | "admin") =>
+      (
+        await raw<{ id: number }>(
+          `insert into users (name, email, password_hash, profile) select '${profile} ' || k, '${profile}-crowd' || k || '@bench.test',
+           'not-a-hash: bench users sign in with tokens', '${profile}' from generate_series(0, 9) k order by k returning id`,
+        )
+      ).map((r) => r.id);
+    const crowd = { agentIds: await crowdOf("user"), adminIds: await crowdOf("admin") };
+    for (const id of crowd.agentIds) {
+      await raw(`insert into user_queues (user_id, queue_id) values (${id}, ${queueIds[0]}), (${id}, ${queueIds[1]})`);
     }
     const [main, ingest] = await raw<{ id: number }>(
       `insert into whatsapps (name, provider, status, is_default) -- CONNECTED: paired phones, resumed at start
@@ -210,7 +226,15 @@ export async function generate(database: Database, scale: number): Promise<DataS
     await step("createIndexes", async () => {
       for (const index of indexes) await raw(index.def);
     });
-    return { queueIds, agentIds, adminId: admin.id, mainWhatsappId: main.id, ingestWhatsappId: ingest.id, hotTicketIds: hotIds };
+    return {
+      queueIds,
+      agentIds,
+      adminId: admin.id,
+      crowd,
+      mainWhatsappId: main.id,
+      ingestWhatsappId: ingest.id,
+      hotTicketIds: hotIds,
+    };
   });
 
   const started = performance.now();

@@ -9,7 +9,7 @@
  * - "flush": BENCH_BAILEYS_FLUSH such upserts emitted back to back (the offline messages Baileys
  *   flushes after a reconnect), then waited for.
  *
- *   BENCH_ENGINE=postgres|pglite BENCH_BAILEYS_MESSAGES=2000 npx tsx bench/ingest-baileys.ts
+ *   BENCH_ENGINE=postgres|embedded BENCH_BAILEYS_MESSAGES=2000 npx tsx bench/ingest-baileys.ts
  *
  * PostgreSQL: a uniquely named database on BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres),
  * dropped afterwards. Completion is watched with one count query every 10 ms; those queries are
@@ -33,7 +33,7 @@ import { fakeBaileys } from "../packages/server/test/baileys/baileys-test-rig.js
 import { benchConfig } from "./app-config.js";
 import { countQueries, cpuSampler } from "./cpu.js";
 
-const engine = (process.env.BENCH_ENGINE ?? "postgres") as "postgres" | "pglite";
+const engine = (process.env.BENCH_ENGINE ?? "postgres") as "postgres" | "embedded";
 const total = Number(process.env.BENCH_BAILEYS_MESSAGES ?? "2000");
 const burst = Number(process.env.BENCH_BAILEYS_BURST ?? "10");
 const flush = Number(process.env.BENCH_BAILEYS_FLUSH ?? "20");
@@ -157,9 +157,9 @@ async function main() {
         messages: sent,
         "msg/s": Math.round(sent / seconds),
         "node CPU ms/msg": +((after.nodeMs - before.nodeMs - checks * pollNodeMs) / sent).toFixed(3),
-        "db CPU ms/msg": engine === "postgres" ? +((after.dbMs - before.dbMs - checks * pollDbMs) / sent).toFixed(3) : "-",
+        "db CPU ms/msg": +((after.dbMs - before.dbMs - checks * pollDbMs) / sent).toFixed(3),
         checks,
-        "SQL/msg": engine === "postgres" ? +(statements / sent).toFixed(2) : "-",
+        "SQL/msg": +(statements / sent).toFixed(2),
       });
     }
     const [stored] = await database.query<{ n: number }>("select count(*)::int as n from messages where whatsapp_id = $1", [

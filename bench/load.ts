@@ -50,6 +50,8 @@ export interface Scenario {
   /** The request of the i-th iteration (some scenarios rotate over several tickets). */
   path(i: number): string;
   token: string;
+  /** One per worker instead of `token` (heavy reads: one per user in flight, so a crowd of users). */
+  tokens?: string[];
   /** Throws when an answer is not what the scenario expects (an empty search would measure nothing). */
   check(result: HttpResult): void;
 }
@@ -86,11 +88,12 @@ export async function runScenario(port: number, scenario: Scenario, concurrency:
     await closedLoop(
       concurrency,
       () => issued >= bounds.maxRequests || performance.now() >= deadline,
-      async () => {
+      async (worker) => {
         const i = issued++;
         const begin = performance.now();
         try {
-          const result = await call(t, "GET", scenario.path(i), scenario.token);
+          const token = scenario.tokens?.[worker % scenario.tokens.length] ?? scenario.token;
+          const result = await call(t, "GET", scenario.path(i), token);
           if (result.status !== 200) throw new Error(`${result.status} ${result.body.slice(0, 200)}`);
           latencies.push(performance.now() - begin);
         } catch (error) {

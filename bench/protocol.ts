@@ -2,7 +2,8 @@ import type { Plan } from "./explain.js";
 import type { DataSet } from "./generate.js";
 import type { IngestOptions, IngestResult } from "./ingest.js";
 
-export type Engine = "pglite" | "postgres";
+/** "embedded": the PostgreSQL that `npm start` runs in DATA_DIR (issue 19); "postgres": a server (DATABASE_URL). */
+export type Engine = "embedded" | "postgres";
 
 /** What the benchmark server process reports once it listens. */
 export interface ReadyInfo {
@@ -12,7 +13,8 @@ export interface ReadyInfo {
   data: DataSet;
   generateMs: number;
   /** `queueAgents`: agents who see the ingest connection's queue (the fan-out's sockets). */
-  tokens: { agent: string; admin: string; queueAgents: string[] };
+  /** `agents` and `admins`: the crowd's (DataSet.crowd), one per worker of a heavy scenario. */
+  tokens: { agent: string; admin: string; queueAgents: string[]; agents: string[]; admins: string[] };
 }
 
 export interface IngestCheck {
@@ -25,7 +27,7 @@ export interface IngestCheck {
 export interface CpuSample {
   nodeMs: number;
   dbMs: number;
-  /** Statements sent to PostgreSQL so far (0 on PGlite, which is not instrumented). */
+  /** Statements sent to PostgreSQL so far. */
   queries: number;
 }
 

@@ -1,15 +1,15 @@
 /**
- * `npm run bench`: for each engine, start bench/server.ts on a fresh database (PGlite in a temp
+ * `npm run bench`: for each engine, start bench/server.ts on a fresh database (the embedded PostgreSQL in a temp
  * dir, or a uniquely named PostgreSQL database dropped afterwards), measure the read scenarios at
  * concurrency 1 and 10 over real HTTP on 127.0.0.1, then ingest bursts through the simulator
  * (over HTTP and straight into the hub), EXPLAIN ANALYZE the scenario queries, and write
  * bench/results/<engine>.json and the generated section of docs/benchmarks.md.
  *
- * Env: BENCH_SCALE (default 1), BENCH_SCALE_PGLITE / BENCH_SCALE_POSTGRES (per-engine override),
- * BENCH_ENGINES (default "postgres,pglite"), BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres),
+ * Env: BENCH_SCALE (default 1), BENCH_SCALE_EMBEDDED / BENCH_SCALE_POSTGRES (per-engine override),
+ * BENCH_ENGINES (default "postgres,embedded"), BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_REQUESTS (2000) and BENCH_SECONDS (15) per scenario and concurrency, BENCH_INGEST_MESSAGES (5000),
  * BENCH_INGEST_SECONDS (20), BENCH_INGEST_CONTACTS (10 customers writing at once), BENCH_INGEST_BURST (10); for investigations,
- * BENCH_SCENARIOS=inbox,chat (a subset; "fanout" is the realtime fan-out, BENCH_FANOUT_SOCKETS (50,200,500) sockets,
+ * BENCH_SCENARIOS=inbox,chat (a subset; "mixed" is the inbox beside a dashboard, an export or a broad search (mixed.ts); "fanout" is the realtime fan-out, BENCH_FANOUT_SOCKETS (50,200,500) sockets,
  * BENCH_FANOUT_MESSAGES (20) inbound messages each), BENCH_INGEST=0 (skip ingest), BENCH_REPORT=0 (write no results), BENCH_PROPOSED_INDEXES=1 (see proposed.ts), BENCH_PUSH=1 (web push configured, see app-config.ts), BENCH_CPU_PROF=<dir> (server CPU profile);
  * BENCH_WEB=0 skips the web first load (bundle sizes and tickets-page TTI, see web.ts), BENCH_WEB_BUILD=0 measures the existing build, BENCH_TTI_RUNS (5).
  */
@@ -24,6 +24,7 @@ import { CONTACT_TERM, PROBE_WORD } from "./corpus.js";
 import { type FanoutResult, runFanout } from "./fanout.js";
 import { type IngestOptions, runIngest } from "./ingest.js";
 import { type Bounds, call, runScenario, type Scenario, target, warmup } from "./load.js";
+import { type MixedResult, runMixed } from "./mixed.js";
 import type { Engine, FromServer, ReadyInfo, ToServer } from "./protocol.js";
 import { type EngineReport, machine, renderEngine, writeDoc } from "./report.js";
 import { type Sampler, withCpu } from "./stats.js";
@@ -33,7 +34,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const env = (name: string, fallback: string) => process.env[name] ?? fallback;
 const num = (name: string, fallback: number) => Number(env(name, String(fallback)));
 
-const engines = env("BENCH_ENGINES", "postgres,pglite").split(",") as Engine[];
+const engines = env("BENCH_ENGINES", "postgres,embedded").split(",") as Engine[];
 const pgUrl = new URL(env("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432/postgres"));
 const bounds: Bounds = { maxRequests: num("BENCH_REQUESTS", 2000), maxSeconds: num("BENCH_SECONDS", 15) };
 const ingestBase = {
@@ -167,6 +168,7 @@ function scenarios(info: ReadyInfo): Scenario[] {
       name: "search",
       path: () => `/api/tickets?searchParam=${PROBE_WORD}&pageNumber=1`,
       token: tokens.agent,
+      tokens: tokens.agents,
       check: nonEmpty("tickets"),
     },
     {
@@ -179,13 +181,21 @@ function scenarios(info: ReadyInfo): Scenario[] {
       name: "contacts",
       path: () => `/api/contacts?searchParam=${CONTACT_TERM}`,
       token: tokens.agent,
+      tokens: tokens.agents,
       check: nonEmpty("contacts"),
     },
     // Issue 13: the dashboard's queries (the spec's counts and charts, and the service-time metrics).
-    { name: "dashboard", path: () => "/api/dashboard?tz=America/Sao_Paulo", token: tokens.admin, check: ok },
-    { name: "metrics30", path: () => metricsPath(30), token: tokens.admin, check: nonEmpty("byDay") },
-    { name: "metrics365", path: () => metricsPath(365), token: tokens.admin, check: nonEmpty("byDay") },
-    { name: "metricsAgent", path: () => metricsPath(30), token: tokens.agent, check: nonEmpty("byDay") },
+    // Issue 19: heavy reads, so ten at once come from ten users (the crowd).
+    {
+      name: "dashboard",
+      path: () => "/api/dashboard?tz=America/Sao_Paulo",
+      token: tokens.admin,
+      tokens: tokens.admins,
+      check: ok,
+    },
+    { name: "metrics30", path: () => metricsPath(30), token: tokens.admin, tokens: tokens.admins, check: nonEmpty("byDay") },
+    { name: "metrics365", path: () => metricsPath(365), token: tokens.admin, tokens: tokens.admins, check: nonEmpty("byDay") },
+    { name: "metricsAgent", path: () => metricsPath(30), token: tokens.agent, tokens: tokens.agents, check: nonEmpty("byDay") },
   ];
 }
 
@@ -249,6 +259,18 @@ async function runEngine(engine: Engine): Promise<EngineReport> {
       }
     }
 
+    const mixed: MixedResult[] = [];
+    if (!only || only.includes("mixed")) {
+      for (const background of ["dashboard+export", "broad search"] as const) {
+        const result = await withCpu(cpu, () => runMixed(info, background, bounds.maxSeconds));
+        console.log(
+          `[${engine}] inbox c=10 beside ${background}: p50 ${result.p50} p95 ${result.p95} p99 ${result.p99} ms; ` +
+            `${result.heavy.count} heavy (p50 ${result.heavy.p50}, max ${result.heavy.max} ms); health max ${result.health.max} ms`,
+        );
+        mixed.push(result);
+      }
+    }
+
     const fanout: FanoutResult[] = [];
     if (!only || only.includes("fanout")) await measureFanout(engine, info, cpu, fanout);
 
@@ -261,6 +283,7 @@ async function runEngine(engine: Engine): Promise<EngineReport> {
       info,
       scale,
       load,
+      mixed,
       ingest,
       fanout,
       plans,

@@ -1,6 +1,6 @@
 /**
  * The server under test, in a process of its own (spawned by run.ts): it owns the database
- * (PGlite lives in-process), generates the data set, listens on 127.0.0.1 and runs the
+ * (the embedded PostgreSQL is started by it, as `npm start` does), generates the data set, listens on 127.0.0.1 and runs the
  * in-process parts of the benchmark (hub ingest, EXPLAIN) when the runner asks over IPC.
  * The load generator stays in the parent, so it does not share this event loop.
  */
@@ -68,6 +68,8 @@ async function main() {
     admin: await handle.services.tokens.signAccess(data.adminId),
     // Agents 0 and 3 both hold the first queue, the ingest connection's (generate.ts).
     queueAgents: await Promise.all([data.agentIds[0], data.agentIds[3]].map((id) => handle.services.tokens.signAccess(id))),
+    agents: await Promise.all(data.crowd.agentIds.map((id) => handle.services.tokens.signAccess(id))),
+    admins: await Promise.all(data.crowd.adminIds.map((id) => handle.services.tokens.signAccess(id))),
   };
   const sampleCpu = cpuSampler(database);
   reply({ type: "ready", info: { engine, port, serverVersion: version, data, generateMs, tokens } });

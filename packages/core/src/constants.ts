@@ -239,6 +239,16 @@ export const PUBLIC_SETTING_KEYS: readonly SettingKey[] = [
 
 export const AUDIO_MIN_BYTES = 10000;
 export const DEBOUNCE_MS = 500;
+/**
+ * Issue 19: the shortest search term (characters, after trimming); shorter ones answer
+ * ERR_SEARCH_TOO_SHORT. One letter matches almost every message: a scan of the whole history.
+ */
+export const SEARCH_MIN_LENGTH = 2;
+/** A search term the server refuses: not empty, and shorter than SEARCH_MIN_LENGTH characters. */
+export const isSearchTooShort = (term: string) => {
+  const length = [...term.trim()].length;
+  return length > 0 && length < SEARCH_MIN_LENGTH;
+};
 export const TOAST_AUTO_CLOSE_MS = 3000;
 
 /** A user's notification preferences until they change them (kept out of the zod schemas so the web app can read it without zod). */

@@ -65,6 +65,10 @@ export const ERROR_STATUS = {
   ERR_TAG_NAME_EXISTS: 409,
   // Issue 13: push
   ERR_PUSH_ENDPOINT_NOT_ALLOWED: 400,
+  // Issue 19: heavy reads (searches, dashboards)
+  ERR_SEARCH_TOO_SHORT: 400,
+  ERR_HEAVY_READ_BUSY: 429,
+  ERR_QUERY_TIMEOUT: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -132,6 +136,9 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_NO_TAG_FOUND: "No tag found with this ID.",
   ERR_TAG_NAME_EXISTS: "A tag with this name already exists.",
   ERR_PUSH_ENDPOINT_NOT_ALLOWED: "This push service address is not allowed (it must be a public https address).",
+  ERR_SEARCH_TOO_SHORT: "Type at least 2 characters to search.",
+  ERR_HEAVY_READ_BUSY: "Your previous search or report is still running: try again when it finishes.",
+  ERR_QUERY_TIMEOUT: "This search or report took too long: narrow it down and try again.",
 };
 
 export interface ErrorDetail {

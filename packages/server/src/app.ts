@@ -27,6 +27,7 @@ import type { MediaRetry } from "./jobs/media-retry.js";
 import type { OutboxWorker } from "./jobs/outbox-worker.js";
 import { AppError } from "./lib/app-error.js";
 import { type Clock, systemClock } from "./lib/clock.js";
+import { createHeavyReadGate } from "./lib/heavy-reads.js";
 import {
   createMemoryFailureLimiter,
   createMemoryRateLimiter,
@@ -192,6 +193,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   const conversations = createConversations({
     config,
     db,
+    heavy: database.heavy,
     clock,
     events,
     logger: app.log,
@@ -213,7 +215,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     }),
     users: createUserService({ db, events, tokens, announceTicket: (id) => tickets.announce(id) }),
     queues: createQueueService({ db, events }),
-    contacts: createContactService({ db, events }),
+    contacts: createContactService({ db, heavy: database.heavy, events }),
     quickAnswers: createQuickAnswerService({ db, events }),
     tags: createTagService({ db, events }),
     settings: createSettingService({ db, events, onChange: () => pipeline.settingsChanged() }),
@@ -229,7 +231,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     contactWhatsApp: conversations.contactWhatsApp,
     dashboard: conversations.dashboard,
     dashboardMetrics: conversations.dashboardMetrics,
-    csatDashboard: createCsatDashboard({ db, clock }),
+    csatDashboard: createCsatDashboard({ db: database.heavy, clock }),
     schedules: conversations.schedules,
     notes: createNoteService({ db, clock, events, tickets, messages }),
     push,
@@ -253,7 +255,12 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   await app.register(multipart, { limits: UPLOAD_LIMITS });
   await registerOpenApi(app);
 
-  const context: RouteContext = { config, services, authenticate: createAuthenticate({ db, tokens }) };
+  const context: RouteContext = {
+    config,
+    services,
+    authenticate: createAuthenticate({ db, tokens }),
+    heavyReads: createHeavyReadGate(),
+  };
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { database });

@@ -39,6 +39,8 @@ import type { Publisher } from "./realtime/publisher.js";
 export interface ConversationOptions {
   config: Config;
   db: Db;
+  /** Issue 19: the heavy-read pool (searches, dashboards); the main pool when absent. */
+  heavy?: Db;
   clock: Clock;
   events: Publisher;
   logger: FastifyBaseLogger;
@@ -56,6 +58,7 @@ export interface ConversationOptions {
  */
 export function createConversations(options: ConversationOptions) {
   const { config, db, clock, events, logger } = options;
+  const heavy = options.heavy ?? db;
   // Scaled out, every process must serve every file: an S3-compatible bucket instead of DATA_DIR/media.
   const storage =
     config.mediaStorage?.kind === "s3" ? createS3Storage(config.mediaStorage) : createMediaStorage(join(config.dataDir, "media"));
@@ -77,6 +80,7 @@ export function createConversations(options: ConversationOptions) {
   });
   const tickets = createTicketService({
     db,
+    heavy,
     events,
     clock,
     notifyOutbox,
@@ -207,8 +211,8 @@ export function createConversations(options: ConversationOptions) {
     protocol: createProtocolService({ db, tickets, clock, logger, notifyOutbox }),
     apiSend: createApiSend({ db, session, notifyOutbox, announce, present: messages.present }),
     contactWhatsApp: createContactWhatsApp({ db, events, session }),
-    dashboard: createDashboardService({ db, clock }),
-    dashboardMetrics: createMetricsService({ db, clock }),
+    dashboard: createDashboardService({ db: heavy, clock }),
+    dashboardMetrics: createMetricsService({ db: heavy, clock }),
     cloud,
     cloudWebhooks,
     templates,

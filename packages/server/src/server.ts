@@ -22,9 +22,25 @@ export function configOrExit(source: Record<string, string | undefined> = proces
   }
 }
 
+/** Lines before the app's logger exists (the embedded server starting, PGlite moved over), at info level. */
+function startupLog(config: Config): (message: string) => void {
+  const quiet = ["silent", "fatal", "error", "warn"].includes(config.logLevel);
+  return (message) => {
+    if (!quiet) console.log(JSON.stringify({ level: 30, time: Date.now(), msg: message }));
+  };
+}
+
+function listeningPort(address: ReturnType<AppHandle["app"]["server"]["address"]>): number | undefined {
+  return typeof address === "object" && address ? address.port : undefined;
+}
+
 /** Open the database, migrate, seed, listen, start sessions; stop cleanly on SIGINT/SIGTERM. */
 export async function startServer(config: Config): Promise<RunningServer> {
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    embedded: { log: startupLog(config) },
+  });
   const applied = await migrate(database);
   const seeded = await seed(database.db, { email: config.adminEmail, password: config.adminPassword, name: config.adminName });
 
@@ -54,9 +70,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
   await app.listen({ port: config.port, host: config.host });
+  database.embedded?.announce({ httpPort: listeningPort(app.server.address()) ?? config.port });
   await handle.start();
   app.log.info(
-    { mode: config.databaseUrl ? (config.redisUrl ? "scaled-out" : "postgres") : "embedded" },
+    {
+      mode: config.databaseUrl ? (config.redisUrl ? "scaled-out" : "postgres") : "embedded",
+      ...(database.embedded ? { postgres: database.embedded.pgdata, postgresPid: database.embedded.postmasterPid } : {}),
+    },
     `Zapdesk listening on http://localhost:${config.port}`,
   );
   return { ...handle, config, database };

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -37,31 +37,26 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   };
 }
 
-/** A fresh, migrated database of its own: PGlite from the run's dump, or a clone of the PostgreSQL template. */
-export async function openTestDatabase(): Promise<Database & { url?: string; drop(): Promise<void> }> {
-  const serverUrl = process.env.TEST_DATABASE_URL;
-  if (serverUrl) {
-    const name = `zapdesk_t_${inject("pgRunId")}_${randomBytes(4).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`create database ${name} template ${inject("pgTemplate")}`);
-    await admin.end();
-    const url = withDatabase(serverUrl, name);
-    const database = await openDatabase({ url, poolSize: 5 });
-    return {
-      ...database,
-      url,
-      drop: async () => {
-        const client = new pg.Client({ connectionString: serverUrl });
-        await client.connect();
-        await client.query(`drop database if exists ${name} with (force)`);
-        await client.end();
-      },
-    };
-  }
-  const dump = new Blob([readFileSync(inject("pgliteDump"))]);
-  const database = await openDatabase({ loadDataDir: dump });
-  return { ...database, drop: async () => {} };
+/** A fresh, migrated database of its own: a clone of the run's template on the run's PostgreSQL (global-setup.ts). */
+export async function openTestDatabase(): Promise<Database & { url: string; drop(): Promise<void> }> {
+  const serverUrl = inject("pgServerUrl");
+  const name = `zapdesk_t_${inject("pgRunId")}_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name} template ${inject("pgTemplate")}`);
+  await admin.end();
+  const url = withDatabase(serverUrl, name);
+  const database = await openDatabase({ url, poolSize: 5 });
+  return {
+    ...database,
+    url,
+    drop: async () => {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
 }
 
 export interface TestApp extends AppHandle {

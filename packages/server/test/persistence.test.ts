@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.js";
 import { type Config, loadConfig } from "../src/config.js";
 import { openDatabase } from "../src/db/client.js";
@@ -10,7 +10,7 @@ import { seed } from "../src/db/seed.js";
 import { openTestDatabase } from "./harness.js";
 
 const dataDir = mkdtempSync(join(tmpdir(), "zapdesk-persist-"));
-/** PostgreSQL runs restart against a database of their own on the server; embedded runs use PGlite in DATA_DIR. */
+/** PostgreSQL runs restart against a database of their own on the server; embedded runs start the embedded PostgreSQL of DATA_DIR. */
 let serverDatabase: { url?: string; drop(): Promise<void> } | undefined;
 
 beforeAll(async () => {
@@ -32,16 +32,15 @@ const env = {
   WEB_DIST: "/nonexistent",
 };
 
-async function openStore(first: boolean) {
+async function openStore() {
   if (serverDatabase?.url) return openDatabase({ url: serverDatabase.url, poolSize: 2 });
-  // initdb on disk costs seconds: the first start begins from the run's migrated dump instead.
-  return openDatabase({ dataDir, loadDataDir: first ? new Blob([readFileSync(inject("pgliteDump"))]) : undefined });
+  return openDatabase({ dataDir, poolSize: 2 });
 }
 
 /** What main.ts does on start, without listening. */
-async function start(options: { first?: boolean } = {}) {
+async function start() {
   const config: Config = loadConfig(env);
-  const database = await openStore(options.first ?? false);
+  const database = await openStore();
   const applied = await migrate(database);
   const seeded = await seed(database.db, { email: config.adminEmail, password: config.adminPassword, name: config.adminName });
   const { app } = await buildApp({ config, database, logger: false });
@@ -60,7 +59,7 @@ async function start(options: { first?: boolean } = {}) {
 
 describe(`the ${process.env.TEST_DATABASE_URL ? "PostgreSQL-backed" : "embedded"} server across a restart`, () => {
   it("keeps its data and JWT secrets in DATA_DIR", async () => {
-    const first = await start({ first: true });
+    const first = await start();
     expect(first.seeded.adminCreated).toBe(true);
     const login = await first.app.inject({
       method: "POST",

@@ -1,76 +1,105 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
+import { type EmbeddedOptions, type EmbeddedServer, startEmbeddedPostgres } from "./embedded/embedded-postgres.js";
+import { moveFromPglite } from "./embedded/pglite-move.js";
 import * as schema from "./schema.js";
 
+export { type EmbeddedConnection, embeddedConnection } from "./embedded/embedded-postgres.js";
+
 export type Schema = typeof schema;
-/** One type for both drivers: repositories run unchanged on PGlite and PostgreSQL. */
+/** One type for every connection: repositories run unchanged on the embedded server and on any PostgreSQL. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 
 export interface Database {
   db: Db;
-  kind: "pglite" | "postgres";
+  /**
+   * Issue 19: searches and dashboard reads. A few connections of their own, each with a
+   * statement_timeout (HEAVY_READ_TIMEOUT_MS): a scan of the whole history can neither take every
+   * connection of the main pool nor run for minutes.
+   */
+  heavy: Db;
+  /** "postgres" for DATABASE_URL, "embedded" for the PostgreSQL that Zapdesk runs itself in DATA_DIR. */
+  kind: "embedded" | "postgres";
+  /** The embedded server (start details, connection, stop), when Zapdesk runs it. */
+  embedded?: EmbeddedServer;
   /** Run raw SQL (migrations, health checks). */
   exec(sql: string): Promise<void>;
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   close(): Promise<void>;
-  /** PGlite only: the data directory as a tarball, for fast test clones. */
-  dump?(): Promise<Blob>;
 }
 
 export interface OpenDatabaseOptions {
+  /** A PostgreSQL server (DATABASE_URL). */
   url?: string;
+  /** Without a url: the embedded PostgreSQL of this DATA_DIR, started here and stopped by close(). */
   dataDir?: string;
-  /** PGlite: start from a dump instead of running initdb (tests). */
-  loadDataDir?: Blob;
   poolSize?: number;
+  /** The heavy-read pool: its size (default 3) and statement_timeout (default 15 s). */
+  heavyReads?: { poolSize?: number; timeoutMs?: number };
+  /** Embedded server options (settings, log). */
+  embedded?: Omit<EmbeddedOptions, "dataDir">;
 }
+
+export const HEAVY_READ_TIMEOUT_MS = 15_000;
+export const HEAVY_READ_APPLICATION = "zapdesk heavy read";
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
-  if (options.url) return openPostgres(options.url, options.poolSize ?? 10);
-  return openPglite(options.dataDir, options.loadDataDir);
+  if (options.url) return openPostgres(options.url, options);
+  if (!options.dataDir) throw new Error("openDatabase needs a url or a dataDir");
+  return openEmbedded(options.dataDir, options);
 }
 
-async function openPglite(dataDir: string | undefined, loadDataDir?: Blob): Promise<Database> {
-  let dir: string | undefined;
-  if (dataDir) {
-    dir = join(dataDir, "pgdata");
-    mkdirSync(dir, { recursive: true });
+/**
+ * Start the embedded server of a DATA_DIR, move an embedded PGlite install over on its first
+ * start (pglite-move.ts), and connect. close() ends the pool, then stops the server.
+ */
+async function openEmbedded(dataDir: string, options: OpenDatabaseOptions): Promise<Database> {
+  const server = await startEmbeddedPostgres({ ...options.embedded, dataDir });
+  try {
+    await moveFromPglite(dataDir, server.connection.url, options.embedded?.log);
+    const database = await openPostgres(server.connection.url, options);
+    return {
+      ...database,
+      kind: "embedded",
+      embedded: server,
+      close: async () => {
+        await database.close();
+        await server.stop();
+      },
+    };
+  } catch (error) {
+    await server.stop();
+    throw error;
   }
-  const client = await PGlite.create(dir ?? "memory://", { extensions: { pg_trgm, unaccent }, loadDataDir });
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
-  return {
-    db,
-    kind: "pglite",
-    exec: async (sql) => {
-      await client.exec(sql);
-    },
-    query: async <T>(sql: string, params?: unknown[]) => (await client.query<T>(sql, params)).rows,
-    close: () => client.close(),
-    dump: () => client.dumpDataDir("none") as Promise<Blob>,
-  };
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+  const timeout = options.heavyReads?.timeoutMs ?? HEAVY_READ_TIMEOUT_MS;
+  const heavyPool = new pg.Pool({
+    connectionString: url,
+    max: options.heavyReads?.poolSize ?? 3,
+    // Named, so pg_stat_activity tells heavy reads apart (the admin's eye, and the tests).
+    application_name: HEAVY_READ_APPLICATION,
+    options: `-c statement_timeout=${Math.max(1, Math.round(timeout))}`,
+  });
   // An idle client that errors (server restart) must not crash the process.
   pool.on("error", () => {});
+  heavyPool.on("error", () => {});
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     db,
+    heavy: drizzlePg(heavyPool, { schema }) as unknown as Db,
     kind: "postgres",
     exec: async (sql) => {
       await pool.query(sql);
     },
     query: async <T>(sql: string, params?: unknown[]) => (await pool.query(sql, params as unknown[])).rows as T[],
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([pool.end(), heavyPool.end()]);
+    },
   };
 }

@@ -21,8 +21,11 @@ export function listMigrations(dir = MIGRATIONS_DIR): { name: string; statements
     }));
 }
 
-/** Apply every committed migration not applied yet, each in its own transaction. */
-export async function migrate(database: Database): Promise<string[]> {
+/**
+ * Apply every committed migration not applied yet, in one transaction. `only`: just these (the
+ * move from PGlite brings the new database to the old one's level first, then copies).
+ */
+export async function migrate(database: Database, options: { only?: ReadonlySet<string> } = {}): Promise<string[]> {
   const applied: string[] = [];
   await database.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_KEY})`);
@@ -32,7 +35,7 @@ export async function migrate(database: Database): Promise<string[]> {
     const done = (await tx.execute(sql`select name from zapdesk_migrations`)) as unknown as { rows: { name: string }[] };
     const seen = new Set(done.rows.map((r) => r.name));
     for (const migration of listMigrations()) {
-      if (seen.has(migration.name)) continue;
+      if (seen.has(migration.name) || (options.only && !options.only.has(migration.name))) continue;
       for (const statement of migration.statements) await tx.execute(sql.raw(statement));
       await tx.execute(sql`insert into zapdesk_migrations (name) values (${migration.name})`);
       applied.push(migration.name);

@@ -74,6 +74,8 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
       unexpected: false,
     };
   }
+  // Issue 19: a search or dashboard read that ran past the heavy-read pool's statement_timeout.
+  if (sqlState === "57014") return appErrorResponse(new AppError("ERR_QUERY_TIMEOUT"));
   if (sqlState === "22P02" || sqlState === "22003" || sqlState === "22001") {
     return { status: 400, body: { error: "ERR_VALIDATION", message: "A value is out of range" }, unexpected: false };
   }

@@ -1,5 +1,6 @@
 import type { onRequestHookHandler } from "fastify";
 import type { Config } from "../config.js";
+import type { HeavyReadGate } from "../lib/heavy-reads.js";
 import type { MediaStorage } from "../media/storage.js";
 import type { AuthService } from "../modules/auth/auth.service.js";
 import type { TokenService } from "../modules/auth/tokens.js";
@@ -59,4 +60,6 @@ export interface RouteContext {
   config: Config;
   services: Services;
   authenticate: onRequestHookHandler;
+  /** Issue 19: at most one search or dashboard read in flight per user (lib/heavy-reads.ts). */
+  heavyReads: HeavyReadGate;
 }

@@ -3,7 +3,7 @@
  * receives one real encrypted message through the real makeWASocket, and the process dies
  * (process.exit, no cleanup) at the moment the pipeline would start storing it. Prints one JSON
  * line: the message id and whether Baileys had already receipted it to the server.
- * Env: KILL_DB_URL (PostgreSQL) or KILL_DB_DIR (PGlite data dir), KILL_WHATSAPP_ID.
+ * Env: KILL_DB_URL (PostgreSQL) or KILL_DB_DIR (a DATA_DIR: its embedded PostgreSQL), KILL_WHATSAPP_ID.
  */
 import { writeSync } from "node:fs";
 import type { ChannelHandlers } from "../../src/channels/channel.js";

@@ -1,12 +1,13 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertConnection } from "../../src/channels/test-support.js";
 import { type Database, openDatabase } from "../../src/db/client.js";
+import { migrate } from "../../src/db/migrate.js";
 import { inboundEvents, messages } from "../../src/db/schema.js";
 import { eventually } from "../conversation.js";
 import { createTestApp, openTestDatabase } from "../harness.js";
@@ -23,10 +24,13 @@ const dataDir = mkdtempSync(join(tmpdir(), "zapdesk-kill-"));
 let server: { url?: string; drop(): Promise<void> } | undefined;
 let whatsappId: number;
 
-const open = (first = false): Promise<Database> =>
-  server?.url
-    ? openDatabase({ url: server.url, poolSize: 3 })
-    : openDatabase({ dataDir, loadDataDir: first ? new Blob([readFileSync(inject("pgliteDump"))]) : undefined });
+/** The server's own database, or the embedded PostgreSQL of the test's DATA_DIR (created on the first open). */
+async function open(first = false): Promise<Database> {
+  if (server?.url) return openDatabase({ url: server.url, poolSize: 3 });
+  const database = await openDatabase({ dataDir, poolSize: 3 });
+  if (first) await migrate(database);
+  return database;
+}
 
 beforeAll(async () => {
   if (process.env.TEST_DATABASE_URL) {

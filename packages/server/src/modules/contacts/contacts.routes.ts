@@ -11,15 +11,20 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { actorOf } from "../../http/auth.js";
 import type { RouteContext } from "../../http/route-context.js";
+import { clientGone } from "../../lib/heavy-reads.js";
 
-export const contactRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { services, authenticate }) => {
+export const contactRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { services, authenticate, heavyReads }) => {
   app.addHook("onRequest", authenticate);
   const tags = ["contacts"];
 
   app.get(
     "/contacts",
     { schema: { tags, querystring: contactListQuerySchema, response: { 200: contactListSchema } } },
-    (request) => services.contacts.list(request.query),
+    (request) =>
+      // A search is a heavy read (issue 19): one per user in flight.
+      request.query.searchParam
+        ? heavyReads.run(actorOf(request).id, () => services.contacts.list(request.query), clientGone(request))
+        : services.contacts.list(request.query),
   );
 
   app.get("/contacts/:id", { schema: { tags, params: idParamsSchema, response: { 200: contactSchema } } }, (request) =>

@@ -14,6 +14,7 @@ import {
 import type { z } from "zod";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../lib/app-error.js";
+import { checkSearchTerm } from "../../lib/heavy-reads.js";
 import { isUniqueViolation } from "../../lib/pg-errors.js";
 import type { Publisher } from "../../realtime/publisher.js";
 import { setContactTags } from "../tags/tag-links.js";
@@ -66,7 +67,7 @@ function duplicated(error: unknown): never {
   throw error;
 }
 
-export function createContactService(deps: { db: Db; events: Publisher }) {
+export function createContactService(deps: { db: Db; events: Publisher; heavy?: Db }) {
   const { db, events } = deps;
 
   async function load(id: number): Promise<Contact> {
@@ -77,8 +78,10 @@ export function createContactService(deps: { db: Db; events: Publisher }) {
 
   return {
     async list(query: ListQuery) {
+      checkSearchTerm(query.searchParam);
       const limit = PAGE_SIZE.contacts;
-      const { rows, count } = await repo.listContacts(db, {
+      // A search scans names and numbers: the heavy-read pool (issue 19); the plain page is cheap.
+      const { rows, count } = await repo.listContacts(query.searchParam ? (deps.heavy ?? db) : db, {
         search: query.searchParam,
         limit,
         offset: (query.pageNumber - 1) * limit,

@@ -2,9 +2,10 @@ import { dashboardQuerySchema, ratingDashboardSchema } from "@zapdesk/core";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { actorOf } from "../../http/auth.js";
 import type { RouteContext } from "../../http/route-context.js";
+import { clientGone } from "../../lib/heavy-reads.js";
 
 /** Issue 11 CSAT: the dashboard's satisfaction figures (same period filters as GET /dashboard). */
-export const csatRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { services, authenticate }) => {
+export const csatRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { services, authenticate, heavyReads }) => {
   app.addHook("onRequest", authenticate);
   app.get(
     "/dashboard/ratings",
@@ -16,6 +17,7 @@ export const csatRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { ser
         response: { 200: ratingDashboardSchema },
       },
     },
-    (request) => services.csatDashboard(actorOf(request), request.query),
+    (request) =>
+      heavyReads.run(actorOf(request).id, () => services.csatDashboard(actorOf(request), request.query), clientGone(request)),
   );
 };

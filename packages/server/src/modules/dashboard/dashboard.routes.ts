@@ -2,13 +2,16 @@ import { dashboardQuerySchema, dashboardSchema, metricsQuerySchema, metricsSchem
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { actorOf } from "../../http/auth.js";
 import type { RouteContext } from "../../http/route-context.js";
+import { clientGone } from "../../lib/heavy-reads.js";
 
-export const dashboardRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { services, authenticate }) => {
+/** Both reads aggregate a month of tickets: heavy reads (issue 19), one per user in flight. */
+export const dashboardRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { services, authenticate, heavyReads }) => {
   app.addHook("onRequest", authenticate);
   app.get(
     "/dashboard",
     { schema: { tags: ["dashboard"], querystring: dashboardQuerySchema, response: { 200: dashboardSchema } } },
-    (request) => services.dashboard(actorOf(request), request.query),
+    (request) =>
+      heavyReads.run(actorOf(request).id, () => services.dashboard(actorOf(request), request.query), clientGone(request)),
   );
   // Issue 13: first response, resolution and waiting (median, p90) per day, queue and agent.
   app.get(
@@ -21,6 +24,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, 
         response: { 200: metricsSchema },
       },
     },
-    (request) => services.dashboardMetrics(actorOf(request), request.query),
+    (request) =>
+      heavyReads.run(actorOf(request).id, () => services.dashboardMetrics(actorOf(request), request.query), clientGone(request)),
   );
 };

@@ -85,7 +85,8 @@ describe("ticket search", () => {
         headers: admin.auth,
         query: { showAll: "true", searchParam: query },
       });
-      expect(res.statusCode, `${query}: ${res.body}`).toBe(200);
+      // One character is not a search (issue 19): refused before it reaches the database.
+      expect(res.statusCode, `${query}: ${res.body}`).toBe([...query].length < 2 ? 400 : 200);
     }
     expect((await search(`d’água ${tag}`)).tickets.map((x) => x.id)).toEqual([ticket.id]);
     expect((await search(`${tag} | zzzz`)).tickets.map((x) => x.id)).toEqual([]);

@@ -14,14 +14,22 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf } from "../../http/auth.js";
 import type { RouteContext } from "../../http/route-context.js";
+import { clientGone } from "../../lib/heavy-reads.js";
 
-export const ticketRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { services, authenticate }) => {
+export const ticketRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { services, authenticate, heavyReads }) => {
   app.addHook("onRequest", authenticate);
   const tags = ["tickets"];
   const { tickets } = services;
 
-  app.get("/tickets", { schema: { tags, querystring: ticketListQuerySchema, response: { 200: ticketListSchema } } }, (request) =>
-    tickets.list(actorOf(request), request.query),
+  app.get(
+    "/tickets",
+    { schema: { tags, querystring: ticketListQuerySchema, response: { 200: ticketListSchema } } },
+    (request) => {
+      const actor = actorOf(request);
+      // A search is a heavy read (issue 19): one per user in flight; the plain lists are not.
+      if (!request.query.searchParam) return tickets.list(actor, request.query);
+      return heavyReads.run(actor.id, () => tickets.list(actor, request.query), clientGone(request));
+    },
   );
   // Issue 13: where an agent lands after Resolve, Return, Transfer or Protocolo.
   app.get(

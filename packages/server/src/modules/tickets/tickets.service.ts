@@ -14,6 +14,7 @@ import type { z } from "zod";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../lib/app-error.js";
 import { type Clock, systemClock } from "../../lib/clock.js";
+import { checkSearchTerm } from "../../lib/heavy-reads.js";
 import { isUniqueViolation } from "../../lib/pg-errors.js";
 import type { Publisher, TicketScope } from "../../realtime/publisher.js";
 import { findConnection, findDefaultConnection } from "../connections/connections.repo.js";
@@ -37,6 +38,8 @@ export const scopeOf = (ticket: Parameters<typeof isChoosingQueue>[0]): TicketSc
 
 export interface TicketServiceDeps {
   db: Db;
+  /** Issue 19: the heavy-read pool, for searches (the main pool when absent). */
+  heavy?: Db;
   events: Publisher;
   /** Wake the outbox after a commit that enqueued messages. */
   notifyOutbox: () => void;
@@ -82,9 +85,11 @@ export function createTicketService(deps: TicketServiceDeps) {
 
     async list(actor: AuthUser, query: TicketListQuery) {
       if (query.showAll && !can(actor, "tickets-manager:showall")) throw new AppError("ERR_NO_PERMISSION");
+      checkSearchTerm(query.searchParam);
       const limit = PAGE_SIZE.tickets;
       const { rows, count } = await repo.listTickets(
-        db,
+        // A search reads the messages' history: the heavy-read pool (issue 19); the lists themselves stay on the main one.
+        query.searchParam ? (deps.heavy ?? db) : db,
         {
           actor: {
             id: actor.id,

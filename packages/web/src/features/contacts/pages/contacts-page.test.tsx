@@ -1,5 +1,6 @@
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { DEBOUNCE_MS } from "@zapdesk/core";
 import { describe, expect, it } from "vitest";
 import i18n from "../../../lib/i18n";
 import { ADMIN, AGENT, fakeApi, signedInAs } from "../../../testing/fake-api";
@@ -106,5 +107,23 @@ describe("contacts page", () => {
     renderApp("/contacts");
     await screen.findByRole("cell", { name: "Lia" });
     await waitFor(() => expect(document.querySelector('img[src="https://pps.whatsapp.net/maria.jpg"]')).not.toBeNull());
+  });
+
+  it("searches from the second character: one alone says so and keeps the whole list (issue 19)", async () => {
+    await i18n.changeLanguage("en");
+    const server = fakeApi({ "GET /api/contacts": LIST });
+    signedInAs(server, AGENT);
+    const user = userEvent.setup();
+    renderApp("/contacts");
+    await screen.findByRole("button", { name: "Edit Maria" });
+    await user.type(screen.getByRole("searchbox", { name: "Search" }), "m");
+    expect(await screen.findByText("Type at least 2 characters to search.")).toBeInTheDocument();
+    // Past the debounce: an "m" search would have been sent by now.
+    await new Promise((r) => setTimeout(r, DEBOUNCE_MS + 200));
+    const searched = () => server.callsTo("GET", "/api/contacts").map((call) => call.query.get("searchParam") ?? "");
+    expect(searched()).not.toContain("m");
+    await user.type(screen.getByRole("searchbox", { name: "Search" }), "a");
+    await waitFor(() => expect(searched()).toContain("ma"));
+    expect(screen.queryByText("Type at least 2 characters to search.")).not.toBeInTheDocument();
   });
 });

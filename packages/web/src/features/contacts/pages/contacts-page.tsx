@@ -11,7 +11,7 @@ import TableBody from "@mui/material/TableBody";
 import TableCell from "@mui/material/TableCell";
 import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
-import { type Contact, can } from "@zapdesk/core";
+import { type Contact, can, isSearchTooShort } from "@zapdesk/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
@@ -40,7 +40,9 @@ export default function ContactsPage() {
   const navigate = useNavigate();
   const { user } = useAuth();
   const [search, setSearch] = useState("");
-  const debounced = useDebounce(search);
+  const typed = useDebounce(search);
+  // One character is not a search (the server refuses it): the list stays whole until a second one.
+  const debounced = isSearchTooShort(typed) ? "" : typed;
   const { data, isLoading, hasNextPage, isFetchingNextPage, fetchNextPage } = useContacts(debounced);
   const contacts = data?.pages.flatMap((p) => p.contacts) ?? [];
   const onScroll = useInfiniteScroll({ hasNextPage, isFetching: isFetchingNextPage, fetchNextPage });
@@ -78,7 +80,7 @@ export default function ContactsPage() {
       onScroll={onScroll}
       actions={
         <>
-          <SearchField value={search} onChange={setSearch} />
+          <SearchField value={search} onChange={setSearch} heavy />
           {can(user, "contacts:import") && canImport && (
             <Button variant="contained" onClick={() => setConfirmImport(true)} disabled={busy}>
               {t("contacts.buttons.import")}
