@@ -26,8 +26,8 @@ describe("Cloud API, current: unknown outcomes, limits and types", () => {
   let cloud: CloudConnection;
 
   beforeAll(async () => {
-    // Short deadlines: a Graph answer held back 2 s is past the send's deadline, not the upload's.
-    app = await startCloudApp({ config: { graphTimeouts: { callMs: 500, mediaMs: 5000 } } });
+    // A short send deadline (with room for a loaded machine): an answer held back 4 s is past it.
+    app = await startCloudApp({ config: { graphTimeouts: { callMs: 1500, mediaMs: 10_000 } } });
     admin = await makeAdmin(app.t);
     cloud = await makeCloudConnection(app, admin);
   });
@@ -91,7 +91,7 @@ describe("Cloud API, current: unknown outcomes, limits and types", () => {
       const [row] = await rowsOf(ticketId);
       expect(row.wid).toMatch(/^3EB0/);
 
-      app.fake.delayNext({ on: "messages", ms: 2000 });
+      app.fake.delayNext({ on: "messages", ms: 4000 });
       const live = app.t.sessions.get(cloud.connection.id);
       const outcome = await live.send({ id: row.wid ?? undefined, to: from, isGroup: false, body: row.body }).catch((e) => e);
       expect(outcome).toBeInstanceOf(SendOutcomeUnknown);

@@ -77,7 +77,9 @@ export function createGraphServer(version: string) {
   const revoked = new Set<string>();
   let origin = "";
 
-  const app = Fastify({ logger: false, bodyLimit: 110 * 1024 * 1024 });
+  // Closing drops every connection: a held-back answer or an upload its client gave up on mid-body
+  // (the multipart reader then waits for bytes that never come) must not keep the fake open.
+  const app = Fastify({ logger: false, bodyLimit: 110 * 1024 * 1024, forceCloseConnections: true });
   void app.register(multipart, { limits: { fileSize: 100 * 1024 * 1024 } });
 
   const bearer = (request: FastifyRequest) => /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];

@@ -153,9 +153,10 @@ describe("Cloud API channel session", () => {
 
   it("a send whose answer does not come in time is an unknown outcome: Meta has it, the session stays up", async () => {
     const { id, phoneNumberId } = await connection();
-    const { channel, events } = session(id, fake.url, { timeoutMs: 300 });
+    // Deadlines with room for a loaded machine: the answer is held three times the send's deadline.
+    const { channel, events } = session(id, fake.url, { timeoutMs: 1000 });
     await channel.start();
-    fake.delayNext({ on: "messages", ms: 1500 });
+    fake.delayNext({ on: "messages", ms: 3000 });
     const outcome = await channel
       .send({ id: "3EB0SLOWANSWER", to: "5511999990001", isGroup: false, body: "slow" })
       .catch((e) => e);
@@ -175,7 +176,7 @@ describe("Cloud API channel session", () => {
     const own = await startGraphFake();
     const { id, phoneNumberId, accessToken } = await connection();
     own.addAccount({ phoneNumberId, businessAccountId: "20", accessToken });
-    const { channel, events } = session(id, own.url, { timeoutMs: 300 });
+    const { channel, events } = session(id, own.url, { timeoutMs: 1000 });
     await channel.start();
     await own.close();
     const outcome = await channel.send({ id: "3EB0REFUSED", to: "5511999990002", isGroup: false, body: "x" }).catch((e) => e);
@@ -188,9 +189,9 @@ describe("Cloud API channel session", () => {
 
   it("uploads have their own, longer deadline; a voice note is sent with voice: true", async () => {
     const { id, phoneNumberId } = await connection();
-    const { channel, events } = session(id, fake.url, { timeoutMs: 300, mediaTimeoutMs: 5000 });
+    const { channel, events } = session(id, fake.url, { timeoutMs: 1000, mediaTimeoutMs: 10_000 });
     await channel.start();
-    fake.delayNext({ on: "media", ms: 800 });
+    fake.delayNext({ on: "media", ms: 2500 });
     const voice = { data: Buffer.from("OggS-voice"), mimetype: "audio/ogg; codecs=opus", filename: "voice.ogg", asVoice: true };
     const sent = await channel.send({ id: "3EB0VOICE", to: "5511999990003", isGroup: false, body: "", media: voice });
     expect(sent.wid).toMatch(/^wamid\./);
@@ -211,9 +212,9 @@ describe("Cloud API channel session", () => {
 
   it("an upload past its deadline fails the send for a retry, without closing the session", async () => {
     const { id } = await connection();
-    const { channel, events } = session(id, fake.url, { timeoutMs: 300, mediaTimeoutMs: 300 });
+    const { channel, events } = session(id, fake.url, { timeoutMs: 2000, mediaTimeoutMs: 1000 });
     await channel.start();
-    fake.delayNext({ on: "media", ms: 1000 });
+    fake.delayNext({ on: "media", ms: 3000 });
     const image = { data: Buffer.from("jpeg"), mimetype: "image/jpeg", filename: "a.jpg" };
     const outcome = await channel.send({ to: "5511999990004", isGroup: false, body: "", media: image }).catch((e) => e);
     // Nothing of the message itself was posted: sending it again is safe.
