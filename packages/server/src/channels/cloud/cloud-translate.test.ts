@@ -11,6 +11,7 @@ import {
   translateMessage,
   translateStatus,
   type WebhookPayload,
+  withChosenWid,
 } from "./cloud-translate.js";
 
 const business = { phoneNumberId: "106540352242922", businessAccountId: "102290129340398", displayPhoneNumber: "15550783881" };
@@ -186,7 +187,9 @@ describe("Cloud API webhook translation", () => {
     const value = changeValue(
       build.statuses(business, [{ id: "wamid.lost", status: "delivered", recipientId: from, bizOpaqueCallbackData: "3EB0ABC" }]),
     );
-    expect(translateStatus(value.statuses![0])).toEqual({
+    const status = value.statuses![0];
+    expect(translateStatus(status)).not.toHaveProperty("chosenWid");
+    expect(withChosenWid(translateStatus(status)!, status)).toEqual({
       wid: "wamid.lost",
       chat: from,
       chosenWid: "3EB0ABC",

@@ -68,12 +68,12 @@ interface CloudError {
 
 export interface CloudStatus {
   id: string;
+  /** What the send carried as `biz_opaque_callback_data` (Zapdesk: the row's own id). */
+  biz_opaque_callback_data?: string;
   status?: string;
   timestamp?: string;
   recipient_id?: string;
-  /** What the send carried as `biz_opaque_callback_data` (Zapdesk: the row's own id). */
-  biz_opaque_callback_data?: string;
-  errors?: CloudError[];
+  errors?: { code?: number; title?: string; message?: string; error_data?: { details?: string } }[];
 }
 
 export interface CloudValue {
@@ -285,19 +285,30 @@ export function translateMessage(
 export function translateStatus(status: CloudStatus): MessageUpdate | undefined {
   if (typeof status?.id !== "string") return undefined;
   const chat = (status.recipient_id ?? "").replace(/\D/g, "");
-  const opaque = status.biz_opaque_callback_data;
-  const chosen = typeof opaque === "string" && opaque ? { chosenWid: opaque } : {};
   if (status.status === "failed") {
     const error = status.errors?.[0];
+    const details = error?.error_data?.details;
+    const title = error?.title ?? error?.message ?? "Failed";
     return {
       wid: status.id,
       chat,
-      ...chosen,
       fromMe: true,
       ack: -1,
-      error: { code: String(error?.code ?? "unknown"), title: errorText(error) },
+      error: {
+        code: String(error?.code ?? "unknown"),
+        title: details && details !== title ? `${title}: ${details}` : title,
+      },
     };
   }
   const ack = STATUS_ACK[status.status ?? ""];
-  return ack === undefined ? undefined : { wid: status.id, chat, ...chosen, fromMe: true, ack };
+  return ack === undefined ? undefined : { wid: status.id, chat, fromMe: true, ack };
+}
+
+/**
+ * The id Zapdesk chose for the message, as the send carried it in `biz_opaque_callback_data` and
+ * Meta echoes it in every status: it names the row when the send's answer (the wamid) was lost.
+ */
+export function withChosenWid(update: MessageUpdate, status: CloudStatus): MessageUpdate {
+  const opaque = status.biz_opaque_callback_data;
+  return typeof opaque === "string" && opaque ? { ...update, chosenWid: opaque } : update;
 }

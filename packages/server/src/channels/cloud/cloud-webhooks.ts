@@ -15,6 +15,7 @@ import {
   translateMessage,
   translateStatus,
   type WebhookPayload,
+  withChosenWid,
 } from "./cloud-translate.js";
 
 export const WEBHOOK_KIND = "cloud.webhook";
@@ -106,8 +107,9 @@ export function createCloudWebhooks(deps: CloudWebhookDeps) {
     await allStored(storing);
     let waiting = false;
     for (const status of Array.isArray(value.statuses) ? value.statuses : []) {
-      const update = translateStatus(status);
-      if (!update) continue;
+      const translated = translateStatus(status);
+      if (!translated) continue;
+      const update = withChosenWid(translated, status);
       if (!(await knows(whatsappId, update))) {
         const age = Date.now() - Number(status.timestamp ?? 0) * 1000;
         if (age < UNKNOWN_STATUS_GRACE_MS) waiting = true;
