@@ -250,6 +250,8 @@ describe("Cloud API, current: unknown outcomes, limits and types", () => {
       const calls = (await messagesOf(app.t, admin, ticketId)).filter((m) => m.mediaType === "call");
       expect(calls).toEqual([expect.objectContaining({ id: line.id, body: "Chamada de voz perdida" })]);
     });
+    const [ticket] = await db().select({ lastMessage: tickets.lastMessage }).from(tickets).where(eq(tickets.id, ticketId));
+    expect(ticket.lastMessage).toBe("Chamada de voz perdida");
     // A call whose ringing never reached us is still a line, missed.
     await cloud.meta.deliver(cloud.meta.calls([{ from, to, event: "terminate", status: "FAILED" }]));
     await eventually(async () =>

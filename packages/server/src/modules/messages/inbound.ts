@@ -363,8 +363,8 @@ export function createInboundPipeline(deps: InboundDeps) {
       if (!stored && call.ended) {
         const line = await repo.findMessageByWid(db, whatsappId, wid);
         if (line && line.body !== body) {
-          await repo.updateMessage(db, line.id, { body });
-          await publishUpdated(line.id);
+          const updated = await repo.updateMessage(db, line.id, { body });
+          await publishUpdated(line.id, !!updated && (await refreshPreview(db, updated)));
         }
       }
       if (config.acceptCalls || !stored) return;
