@@ -23,7 +23,7 @@ export function benchConfig(dataDir: string, databaseUrl: string | undefined): C
     webDist: join(dataDir, "no-web"),
     rateLimit: { windowMs: 60_000, perIp: 1_000, perEmail: 1_000 },
     encryptionKey: randomBytes(32).toString("hex"),
-    graphUrl: "http://127.0.0.1:9/v21.0",
+    graphUrl: "http://127.0.0.1:9/v25.0",
     mediaMaxBytes: 64 * 1024 * 1024,
     // BENCH_PUSH=1: web push configured, so every inbound message also asks who has push on
     // (nobody in the bench's data: the lookup's cost, not deliveries).

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { z } from "zod";
+import { GRAPH_DEFAULT_URL } from "./channels/cloud/graph-version.js";
 import type { S3StorageOptions } from "./media/s3-storage.js";
 
 const optionalText = z
@@ -27,9 +28,11 @@ const envSchema = z.object({
   WEB_DIST: optionalText,
   ENCRYPTION_KEY: optionalText.pipe(z.string().min(32, "at least 32 characters").optional()),
   WHATSAPP_GRAPH_URL: z
-    .url({ protocol: /^https?$/, error: "an http(s) URL including the version, e.g. https://graph.facebook.com/v21.0" })
-    .default("https://graph.facebook.com/v21.0")
+    .url({ protocol: /^https?$/, error: "an http(s) URL including the version, e.g. https://graph.facebook.com/v25.0" })
+    .default(GRAPH_DEFAULT_URL)
     .transform((v) => v.replace(/\/+$/, "")),
+  WHATSAPP_GRAPH_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(20_000),
+  WHATSAPP_GRAPH_MEDIA_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(120_000),
   WHATSAPP_MEDIA_MAX_MB: z.coerce.number().int().min(1).max(2048).default(64),
   WHATSAPP_WEB_URL: optionalText.pipe(z.url({ protocol: /^wss?$/, error: "a ws:// or wss:// URL" }).optional()),
   MEDIA_STORAGE: z.enum(["local", "s3"], { error: "local or s3" }).default("local"),
@@ -103,6 +106,11 @@ export interface Config {
   encryptionKey: string;
   /** Meta's Graph API base, version included (tests and staging point it at a local fake). */
   graphUrl: string;
+  /**
+   * How long a Graph call may take (a send whose answer does not come in time is an unknown
+   * outcome, never resent), and a media upload or download (files take longer). Defaults 20 s / 120 s.
+   */
+  graphTimeouts?: { callMs: number; mediaMs: number };
   /** Largest inbound WhatsApp media downloaded, in bytes. */
   mediaMaxBytes: number;
   /** The WhatsApp Web WebSocket QR connections open; Baileys' own (web.whatsapp.com) when unset. */
@@ -208,6 +216,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     encryptionKey: resolveSecret("ENCRYPTION_KEY", env.ENCRYPTION_KEY, env, dataDir),
     graphUrl: env.WHATSAPP_GRAPH_URL,
+    graphTimeouts: { callMs: env.WHATSAPP_GRAPH_TIMEOUT_MS, mediaMs: env.WHATSAPP_GRAPH_MEDIA_TIMEOUT_MS },
     mediaMaxBytes: env.WHATSAPP_MEDIA_MAX_MB * 1024 * 1024,
     whatsappWebUrl: env.WHATSAPP_WEB_URL,
     mediaStorage: mediaStorageOf(env),

@@ -7,6 +7,7 @@ import type { ChannelFactories } from "./channels/channel.js";
 import type { CloudDeps } from "./channels/cloud/cloud-account.js";
 import { createCloudChannelFactory } from "./channels/cloud/cloud-channel.js";
 import { createCloudWebhooks } from "./channels/cloud/cloud-webhooks.js";
+import { graphVersionWarning } from "./channels/cloud/graph-version.js";
 import { LEASE_TIMING } from "./channels/session-lease.js";
 import { createSessionManager, type SessionManager } from "./channels/session-manager.js";
 import { createSimulatorHub, type SimulatorHubOptions } from "./channels/simulator/simulator-hub.js";
@@ -141,7 +142,12 @@ export function createConversations(options: ConversationOptions) {
   const cloud: CloudDeps = {
     graphUrl: config.graphUrl,
     openSecret: (sealed) => connections.openSecret(sealed),
+    timeoutMs: config.graphTimeouts?.callMs,
+    mediaTimeoutMs: config.graphTimeouts?.mediaMs,
   };
+  // A retired Graph version stops every Cloud API connection at once: say so at boot, months ahead.
+  const graphWarning = graphVersionWarning(config.graphUrl, clock.now());
+  if (graphWarning) logger.warn({ graphUrl: config.graphUrl }, graphWarning);
   // Meta's webhooks reach any process: stored, then processed here or by any process's sweeper.
   const cloudWebhooks = createCloudWebhooks({
     db,
@@ -150,6 +156,7 @@ export function createConversations(options: ConversationOptions) {
     mediaMaxBytes: config.mediaMaxBytes,
     logger,
     onActivity: (id) => connections.touch(id),
+    onAccountError: (id, error) => connections.applyState(id, { lastError: error }),
   });
   const templates = createTemplateService({ db, cloud });
 

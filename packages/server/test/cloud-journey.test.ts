@@ -97,6 +97,8 @@ describe("Cloud API journey: webhook in, Graph out", () => {
       recipient_type: "individual",
       to: from,
       context: { message_id: firstWid },
+      // The row's own id, echoed by Meta in the message's statuses (a lost answer is settled by them).
+      biz_opaque_callback_data: expect.stringMatching(/^3EB0/),
       type: "text",
       text: { body: "Oi Maria, como posso ajudar?", preview_url: false },
     });
@@ -156,6 +158,7 @@ describe("Cloud API journey: webhook in, Graph out", () => {
       messaging_product: "whatsapp",
       recipient_type: "individual",
       to: from,
+      biz_opaque_callback_data: expect.stringMatching(/^3EB0/),
       type: "template",
       template: {
         name: "pedido_pronto",

@@ -31,7 +31,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     rateLimit: { windowMs: 60_000, perIp: 1000, perEmail: 1000 },
     redisUrl: process.env.TEST_REDIS_URL,
     encryptionKey: randomBytes(32).toString("hex"),
-    graphUrl: "http://127.0.0.1:9/v21.0",
+    graphUrl: "http://127.0.0.1:9/v25.0",
     mediaMaxBytes: 64 * 1024 * 1024,
     ...overrides,
   };

@@ -71,6 +71,12 @@ export type Ack = -1 | 0 | 1 | 2 | 3 | 4;
 export interface MessageUpdate {
   wid: string;
   chat: ChatNumber;
+  /**
+   * The id Zapdesk chose for its own message before sending, when the provider echoes it (the
+   * Cloud API's `biz_opaque_callback_data`). A status whose `wid` is unknown names the row by it:
+   * the send's answer was lost, so the row adopts `wid` as its provider id.
+   */
+  chosenWid?: string;
   fromMe?: boolean;
   ack?: Ack;
   /** Why WhatsApp refused the message (with ack -1): the provider's code and a readable reason. */
@@ -96,12 +102,17 @@ export interface IdentityMapping {
   pn: string;
 }
 
+/** A call is stored as a line of the ticket under this prefix plus its call id (no WhatsApp message). */
+export const CALL_WID_PREFIX = "call-";
+
 export interface InboundCall {
   callId: string;
   from: ChatNumber;
   isGroup: boolean;
   isVideo: boolean;
   timestamp: Date;
+  /** The call is over (the Cloud API reports its end): answered or missed, and how long it lasted. */
+  ended?: { answered: boolean; durationSeconds?: number };
 }
 
 export interface PhoneContact {

@@ -30,10 +30,20 @@
  *   https://developers.facebook.com/documentation/business-messaging/whatsapp/messages/reaction-messages
  * - Send response { messaging_product, contacts: [{ input, wa_id }], messages: [{ id }] }: the
  *   messages API reference (the same shape Meta's SDKs type as ServerSentMessageResponse).
+ * - Limits: text.body up to 4,096 characters, captions up to 1,024 (error 100 beyond); voice notes
+ *   as `audio: { id, voice: true }`: .../messages/text-messages, .../messages/audio-messages
+ * - `biz_opaque_callback_data` (up to 512 characters since the Cloud API changelog raised it from
+ *   256) on a send, echoed in every status webhook of that message: .../webhooks/reference/messages/status/
+ * - Flow answers `interactive: { type: "nfm_reply", nfm_reply: { name, body, response_json } }`:
+ *   https://developers.facebook.com/documentation/business-messaging/whatsapp/flows/guides/flowswebhooks
+ * - The `calls` field: `connect` (with the SDP offer) and `terminate` (status COMPLETED/FAILED,
+ *   start_time, end_time, duration), direction USER_INITIATED / BUSINESS_INITIATED:
+ *   https://developers.facebook.com/documentation/business-messaging/whatsapp/calling/user-initiated-calls
+ * - Graph versions and their expiry (v21.0 2027-01-21 … v25.0 2028-07-29): the Graph API changelog.
  */
 import { createHmac } from "node:crypto";
 import { createServer } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createWebhookDriver, type GraphFake, payloads, startGraphFake } from "./index.js";
 
 const account = { phoneNumberId: "106540352242922", businessAccountId: "102290129340398", accessToken: "EAAJB-good" };
@@ -55,7 +65,7 @@ describe("Graph API fake", () => {
   afterAll(async () => fake?.close());
 
   it("serves the phone number with a valid token and answers 190 in Graph's error body otherwise", async () => {
-    expect(fake.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v21\.0$/);
+    expect(fake.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v25\.0$/);
     const ok = await call(`/${account.phoneNumberId}`);
     expect(ok.status).toBe(200);
     expect(await ok.json()).toMatchObject({ id: account.phoneNumberId, display_phone_number: expect.any(String) });
@@ -85,6 +95,55 @@ describe("Graph API fake", () => {
     expect(((await refused.json()) as { error: { code: number } }).error.code).toBe(100);
     const read = await send({ messaging_product: "whatsapp", status: "read", message_id: "wamid.X" });
     expect(await read.json()).toEqual({ success: true });
+  });
+
+  it("refuses what Meta refuses: a text over 4,096, a caption over 1,024, opaque data over 512", async () => {
+    const send = (body: Record<string, unknown>) =>
+      call(`/${account.phoneNumberId}/messages`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ messaging_product: "whatsapp", to: "5511999990000", ...body }),
+      });
+    const codeOf = async (res: Response) => ((await res.json()) as { error?: { code: number } }).error?.code;
+    expect(await codeOf(await send({ type: "text", text: { body: "x".repeat(4097) } }))).toBe(100);
+    expect((await send({ type: "text", text: { body: "x".repeat(4096) } })).status).toBe(200);
+    expect(await codeOf(await send({ type: "text", text: { body: "x" }, biz_opaque_callback_data: "o".repeat(513) }))).toBe(100);
+    const media = fake.putMedia(Buffer.from("jpeg"), "image/jpeg", account.phoneNumberId);
+    expect(await codeOf(await send({ type: "image", image: { id: media, caption: "c".repeat(1025) } }))).toBe(100);
+  });
+
+  it("a held-back answer: the send is taken at once (with its opaque data) and answered later", async () => {
+    fake.delayNext({ on: "messages", ms: 300 });
+    const started = Date.now();
+    const pending = call(`/${account.phoneNumberId}/messages`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        messaging_product: "whatsapp",
+        to: "5511999990042",
+        type: "text",
+        text: { body: "held" },
+        biz_opaque_callback_data: "3EB0HELD",
+      }),
+    });
+    await vi.waitFor(() => expect(fake.accepted(account.phoneNumberId).some((m) => m.to === "5511999990042")).toBe(true));
+    const answer = (await (await pending).json()) as { messages: { id: string }[] };
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    const taken = fake.accepted(account.phoneNumberId).filter((m) => m.to === "5511999990042");
+    expect(taken).toEqual([
+      expect.objectContaining({ id: answer.messages[0].id, bizOpaqueCallbackData: "3EB0HELD", type: "text" }),
+    ]);
+    const business = { ...account, displayPhoneNumber: "15550783881" };
+    const meta = createWebhookDriver({ url: "http://127.0.0.1:9/unused", appSecret: "s", business });
+    const { statuses } = meta.statusesOf(taken, "delivered").entry[0].changes[0].value as { statuses?: unknown[] };
+    expect(statuses).toEqual([
+      expect.objectContaining({
+        id: taken[0].id,
+        status: "delivered",
+        recipient_id: "5511999990042",
+        biz_opaque_callback_data: "3EB0HELD",
+      }),
+    ]);
   });
 
   it("scripted errors carry Meta's code, '(#code) title' message and error_data.details, once", async () => {

@@ -39,7 +39,30 @@ export interface ScriptedError {
   details?: string;
 }
 
+/** A send Meta accepted: what the status webhooks of a real message would name. */
+export interface AcceptedMessage {
+  phoneNumberId: string;
+  /** The wamid Meta gave it (in the answer, when the answer came). */
+  id: string;
+  to: string;
+  type: string;
+  body: Record<string, unknown>;
+  /** Echoed by Meta in every status webhook of the message. */
+  bizOpaqueCallbackData?: string;
+}
+
+export interface ScriptedDelay {
+  /** "messages": the send is accepted at once, its answer held back; "media": the upload likewise. */
+  on: "messages" | "media";
+  ms: number;
+  times?: number;
+}
+
 const MEDIA_URL_TTL_MS = 5 * 60 * 1000;
+/** Meta's limits: error 100 beyond them. */
+const TEXT_MAX = 4096;
+const CAPTION_MAX = 1024;
+const OPAQUE_MAX = 512;
 const SEND_TYPES = ["text", "image", "audio", "video", "document", "sticker", "template", "reaction", "location"] as const;
 
 /** The fake's state and routes; `startGraphFake` (index.ts) puts it on a port. */
@@ -49,10 +72,14 @@ export function createGraphServer(version: string) {
   const templates = new Map<string, Record<string, unknown>[]>();
   const requests: RecordedRequest[] = [];
   const scripted: { code: MetaErrorCode; on: ScriptedError["on"]; times: number; details?: string }[] = [];
+  const delays: { on: ScriptedDelay["on"]; ms: number; times: number }[] = [];
+  const accepted: AcceptedMessage[] = [];
   const revoked = new Set<string>();
   let origin = "";
 
-  const app = Fastify({ logger: false, bodyLimit: 110 * 1024 * 1024 });
+  // Closing drops every connection: a held-back answer or an upload its client gave up on mid-body
+  // (the multipart reader then waits for bytes that never come) must not keep the fake open.
+  const app = Fastify({ logger: false, bodyLimit: 110 * 1024 * 1024, forceCloseConnections: true });
   void app.register(multipart, { limits: { fileSize: 100 * 1024 * 1024 } });
 
   const bearer = (request: FastifyRequest) => /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
@@ -69,6 +96,16 @@ export function createGraphServer(version: string) {
     script.times -= 1;
     if (script.times <= 0) scripted.splice(index, 1);
     return script;
+  }
+
+  /** How long to hold back this kind of answer (the work is done first, as Meta's slow answers are). */
+  async function holdBack(on: ScriptedDelay["on"]) {
+    const index = delays.findIndex((d) => d.on === on);
+    if (index < 0) return;
+    const delay = delays[index];
+    delay.times -= 1;
+    if (delay.times <= 0) delays.splice(index, 1);
+    await new Promise((resolve) => setTimeout(resolve, delay.ms));
   }
 
   /** Graph answers 190 for a missing, unknown or revoked token; a token of another account cannot reach this one. */
@@ -154,10 +191,21 @@ export function createGraphServer(version: string) {
     const problem = checkSend(body);
     if (problem) return fail(reply, 100, { details: problem });
     const to = String(body.to);
+    const id = `wamid.${randomBytes(24).toString("base64")}`;
+    // Taken before answering: a client that gives up waiting has still sent it, and statuses follow.
+    accepted.push({
+      phoneNumberId: account.phoneNumberId,
+      id,
+      to: to.replace(/\D/g, ""),
+      type: String(body.type),
+      body,
+      ...(typeof body.biz_opaque_callback_data === "string" ? { bizOpaqueCallbackData: body.biz_opaque_callback_data } : {}),
+    });
+    await holdBack("messages");
     return {
       messaging_product: "whatsapp",
       contacts: [{ input: to, wa_id: to.replace(/\D/g, "") }],
-      messages: [{ id: `wamid.${randomBytes(24).toString("base64")}` }],
+      messages: [{ id }],
     };
   });
 
@@ -169,6 +217,15 @@ export function createGraphServer(version: string) {
     const object = body[type] as Record<string, unknown> | undefined;
     if (!object || typeof object !== "object") return `${type} object is required`;
     if (type === "text" && (typeof object.body !== "string" || !object.body)) return "text.body is required";
+    if (type === "text" && String(object.body).length > TEXT_MAX)
+      return `Param text['body'] must be at most ${TEXT_MAX} characters long`;
+    if (typeof object.caption === "string" && object.caption.length > CAPTION_MAX)
+      return `Param ${type}['caption'] must be at most ${CAPTION_MAX} characters long`;
+    if (type === "audio" && object.voice !== undefined && typeof object.voice !== "boolean")
+      return "audio.voice must be a boolean";
+    const opaque = body.biz_opaque_callback_data;
+    if (opaque !== undefined && (typeof opaque !== "string" || opaque.length > OPAQUE_MAX))
+      return `biz_opaque_callback_data must be a string of at most ${OPAQUE_MAX} characters`;
     if (["image", "audio", "video", "document", "sticker"].includes(type)) {
       if (typeof object.id !== "string" && typeof object.link !== "string") return `${type}.id or ${type}.link is required`;
       if (typeof object.id === "string" && !media.has(object.id)) return `Media ${object.id} not found`;
@@ -204,6 +261,7 @@ export function createGraphServer(version: string) {
     }
     const id = String(BigInt(`0x${randomBytes(7).toString("hex")}`));
     media.set(id, { id, data: file.data, mimeType: fields.type, filename: file.filename, owner: account.phoneNumberId });
+    await holdBack("media");
     return { id };
   });
 
@@ -241,6 +299,8 @@ export function createGraphServer(version: string) {
     templates,
     requests,
     scripted,
+    delays,
+    accepted,
     revoked,
     setOrigin(value: string) {
       origin = value;

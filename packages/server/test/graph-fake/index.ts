@@ -5,25 +5,42 @@
  *
  *   const fake = await startGraphFake();              // Fastify on 127.0.0.1, random port
  *   fake.addAccount({ phoneNumberId, businessAccountId, accessToken });
- *   // point the server at it: WHATSAPP_GRAPH_URL=fake.url  (the version is included: …/v21.0)
+ *   // point the server at it: WHATSAPP_GRAPH_URL=fake.url  (the version is included: …/v25.0)
  *   fake.failNext({ code: 131047 });                   // the next send answers Meta's error body
  *   fake.setTemplates(businessAccountId, [...]);       // GET /{waba-id}/message_templates, paged
  *   const mediaId = fake.putMedia(bytes, "image/jpeg", phoneNumberId); // media a customer sent
  *   fake.sentMessages(phoneNumberId);                  // bodies POSTed to /{phone-number-id}/messages
+ *   fake.delayNext({ on: "messages", ms: 2000 });      // the next send is taken at once, its answer held back
+ *   fake.accepted(phoneNumberId);                      // sends Meta took (even those whose answer was lost)
+ *   meta.statusesOf(fake.accepted(phoneNumberId), "delivered"); // their statuses, biz_opaque_callback_data echoed
  *   fake.requests;                                     // every request, with its Authorization header
  *   const meta = createWebhookDriver({ url: webhookUrl, appSecret, business });
  *   await meta.deliver(meta.message(text({ from, body: "hi" })), { times: 3 });
  *   await fake.close();
  *
- * Routes (all but the media download under /v21.0): GET /{phone-number-id}, GET /{media-id} (a
+ * Routes (all but the media download under /v25.0): GET /{phone-number-id}, GET /{media-id} (a
  * 5-minute URL on the fake), GET /whatsapp_business/attachments/?mid=… (bytes, bearer required),
  * POST /{phone-number-id}/messages (sends and mark-as-read), POST /{phone-number-id}/media
  * (multipart: messaging_product, type, file), GET /{waba-id}/message_templates (limit, after).
  * A missing, unknown or revoked token answers 190; a token of another account answers 100.
  */
-import { createGraphServer, type GraphFakeAccount, type ScriptedError, type StoredMedia } from "./graph-server.js";
+import {
+  type AcceptedMessage,
+  createGraphServer,
+  type GraphFakeAccount,
+  type ScriptedDelay,
+  type ScriptedError,
+  type StoredMedia,
+} from "./graph-server.js";
 
-export type { GraphFakeAccount, RecordedRequest, ScriptedError, StoredMedia } from "./graph-server.js";
+export type {
+  AcceptedMessage,
+  GraphFakeAccount,
+  RecordedRequest,
+  ScriptedDelay,
+  ScriptedError,
+  StoredMedia,
+} from "./graph-server.js";
 export { META_ERRORS, type MetaErrorCode, metaErrorBody } from "./meta-errors.js";
 export * as payloads from "./payloads.js";
 export { createWebhookDriver, type DeliverOptions, type WebhookDelivery, type WebhookDriver } from "./webhook-driver.js";
@@ -36,6 +53,13 @@ export interface GraphFake {
   addAccount(account: GraphFakeAccount): void;
   /** Answer the next call(s) of a kind with Meta's error body for `code` (default: the next send). */
   failNext(error: ScriptedError): void;
+  /**
+   * Hold back the answer of the next call(s) of a kind: the send (or upload) is taken at once, as
+   * Meta takes a send whose answer is slow, so a client that stops waiting has still sent it.
+   */
+  delayNext(delay: ScriptedDelay): void;
+  /** The sends Meta took, in order, with the wamid each got and the opaque data it echoes. */
+  accepted(phoneNumberId?: string): AcceptedMessage[];
   /** Make a token invalid from now on (190), as when it expires or is revoked. */
   revokeToken(token: string): void;
   /** The message templates of a business account, returned page by page. */
@@ -50,7 +74,7 @@ export interface GraphFake {
 }
 
 export async function startGraphFake(options: { version?: string; port?: number } = {}): Promise<GraphFake> {
-  const version = options.version ?? "v21.0";
+  const version = options.version ?? "v25.0";
   const server = createGraphServer(version);
   const address = await server.app.listen({ host: "127.0.0.1", port: options.port ?? 0 });
   server.setOrigin(address);
@@ -60,6 +84,8 @@ export async function startGraphFake(options: { version?: string; port?: number 
     requests: server.requests,
     addAccount: (account) => server.accounts.set(account.phoneNumberId, account),
     failNext: (error) => server.scripted.push({ on: "messages", times: 1, ...error }),
+    delayNext: (delay) => server.delays.push({ times: 1, ...delay }),
+    accepted: (phoneNumberId) => server.accepted.filter((m) => !phoneNumberId || m.phoneNumberId === phoneNumberId),
     revokeToken: (token) => server.revoked.add(token),
     setTemplates: (wabaId, templates) => server.templates.set(wabaId, templates),
     putMedia(data, mimeType, phoneNumberId, filename) {

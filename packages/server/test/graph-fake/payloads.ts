@@ -18,7 +18,7 @@ export const newWamid = () => `wamid.${randomBytes(24).toString("base64")}`;
 const unix = (at: Date = new Date()) => String(Math.floor(at.getTime() / 1000));
 
 /** `{ object, entry: [{ id: WABA, changes: [{ value: { messaging_product, metadata, ... }, field: "messages" }] }] }` */
-export function envelope(business: Business, value: Record<string, unknown>) {
+export function envelope(business: Business, value: Record<string, unknown>, field: "messages" | "calls" = "messages") {
   return {
     object: "whatsapp_business_account",
     entry: [
@@ -31,7 +31,7 @@ export function envelope(business: Business, value: Record<string, unknown>) {
               metadata: { display_phone_number: business.displayPhoneNumber, phone_number_id: business.phoneNumberId },
               ...value,
             },
-            field: "messages",
+            field,
           },
         ],
       },
@@ -113,6 +113,23 @@ export const listReply = (c: Common & { replyId: string; title: string; descript
   interactive: { type: "list_reply", list_reply: { id: c.replyId, title: c.title, description: c.description ?? "" } },
 });
 
+/**
+ * A WhatsApp Flow's answer: `interactive.nfm_reply` with `name: "flow"`, `body: "Sent"` and the
+ * answered fields as a JSON string (with the flow_token the business gave the flow), replying to
+ * the flow message (Meta's "Response Message Webhook" reference).
+ */
+export const flowReply = (c: Common & { response: Record<string, unknown>; flowToken?: string }): WebhookMessage => ({
+  ...base("interactive", c),
+  interactive: {
+    type: "nfm_reply",
+    nfm_reply: {
+      name: "flow",
+      body: "Sent",
+      response_json: JSON.stringify({ flow_token: c.flowToken ?? "unused", ...c.response }),
+    },
+  },
+});
+
 /** A reaction to a message the business sent; withdrawing it sends no `emoji`. */
 export const reaction = (c: Common & { messageId: string; emoji?: string }): WebhookMessage => ({
   ...base("reaction", c),
@@ -133,9 +150,11 @@ export const unsupported = (c: Common): WebhookMessage => ({
 
 export interface StatusInput {
   id: string;
-  status: "sent" | "delivered" | "read" | "failed";
+  status: "sent" | "delivered" | "read" | "played" | "failed";
   recipientId: string;
   at?: Date;
+  /** What the send carried as `biz_opaque_callback_data`: Meta echoes it in every status. */
+  bizOpaqueCallbackData?: string;
   errors?: { code: number; title: string; message?: string; details?: string }[];
 }
 
@@ -147,6 +166,7 @@ export function statuses(business: Business, list: StatusInput[]) {
       status: s.status,
       timestamp: unix(s.at),
       recipient_id: s.recipientId,
+      ...(s.bizOpaqueCallbackData !== undefined ? { biz_opaque_callback_data: s.bizOpaqueCallbackData } : {}),
       ...(s.errors
         ? {
             errors: s.errors.map((e) => ({
@@ -163,4 +183,75 @@ export function statuses(business: Business, list: StatusInput[]) {
           }),
     })),
   });
+}
+
+/**
+ * Errors of the app or account rather than of a message (`value.errors`, Meta's "errors messages
+ * webhook reference"): e.g. 130429 when the number's throughput is exceeded, 131031 when the
+ * account is locked. Title and message are the same text.
+ */
+export function accountErrors(business: Business, list: { code: number; title: string; details?: string }[]) {
+  return envelope(business, {
+    errors: list.map((e) => ({
+      code: e.code,
+      title: e.title,
+      message: e.title,
+      error_data: { details: e.details ?? e.title },
+      href: "/docs/whatsapp/cloud-api/support/error-codes/",
+    })),
+  });
+}
+
+export interface CallInput {
+  /** The caller: the customer's number. */
+  from: string;
+  /** The business number called. */
+  to: string;
+  id?: string;
+  event: "connect" | "terminate";
+  at?: Date;
+  /** terminate: COMPLETED (answered) or FAILED (not answered); duration in seconds when answered. */
+  status?: "COMPLETED" | "FAILED";
+  durationSeconds?: number;
+}
+
+export const newCallId = () => `wacid.${randomBytes(18).toString("base64url")}`;
+
+/**
+ * The `calls` field (Meta's Calling API "user-initiated calls" webhooks): `connect` when a customer
+ * calls (with the SDP offer), `terminate` when the call ends, with its status and, for an
+ * answered call, start, end and duration.
+ */
+export function calls(business: Business, list: CallInput[]) {
+  return envelope(
+    business,
+    {
+      calls: list.map((c) => {
+        const common = {
+          id: c.id ?? newCallId(),
+          from: c.from,
+          to: c.to,
+          event: c.event,
+          timestamp: unix(c.at),
+          direction: "USER_INITIATED",
+        };
+        if (c.event === "connect")
+          return { ...common, session: { sdp_type: "offer", sdp: "v=0\r\no=- 0 0 IN IP4 127.0.0.1\r\n" } };
+        const end = c.at ?? new Date();
+        const answered = c.status === "COMPLETED" && c.durationSeconds !== undefined;
+        return {
+          ...common,
+          status: c.status ?? "FAILED",
+          ...(answered
+            ? {
+                start_time: unix(new Date(end.getTime() - (c.durationSeconds as number) * 1000)),
+                end_time: unix(end),
+                duration: c.durationSeconds,
+              }
+            : {}),
+        };
+      }),
+    },
+    "calls",
+  );
 }

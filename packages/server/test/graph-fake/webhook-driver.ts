@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import type { AcceptedMessage } from "./graph-server.js";
 import * as build from "./payloads.js";
 
 export interface WebhookDelivery {
@@ -62,6 +63,16 @@ export function createWebhookDriver(options: { url: string; appSecret: string; b
     /** The envelope of a customer message (`contacts[]` with wa_id and profile name, `messages[]`). */
     message: (message: build.WebhookMessage, profileName?: string) => build.inbound(business, message, profileName),
     statuses: (list: build.StatusInput[]) => build.statuses(business, list),
+    /** Statuses of sends the fake took, as Meta reports them: to the recipient, the opaque data echoed. */
+    statusesOf: (sent: AcceptedMessage[], status: build.StatusInput["status"]) =>
+      build.statuses(
+        business,
+        sent.map((m) => ({ id: m.id, status, recipientId: m.to, bizOpaqueCallbackData: m.bizOpaqueCallbackData })),
+      ),
+    /** Account-level errors (`value.errors` of a `messages` change). */
+    accountErrors: (list: Parameters<typeof build.accountErrors>[1]) => build.accountErrors(business, list),
+    /** The `calls` field: a customer's call ringing (connect) or ended (terminate). */
+    calls: (list: build.CallInput[]) => build.calls(business, list),
   };
 }
 

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { whatsapps } from "../../db/schema.js";
+import { createGraphClient, type GraphClient } from "./graph-client.js";
 
 /** A Cloud API connection's settings with its secrets opened (never leaves the server). */
 export interface CloudAccount {
@@ -17,7 +18,21 @@ export interface CloudDeps {
   graphUrl: string;
   openSecret(sealed: string | null): string;
   fetch?: typeof fetch;
+  /** A Graph call's deadline (a send past it is an unknown outcome). */
   timeoutMs?: number;
+  /** An upload's or media download's deadline. */
+  mediaTimeoutMs?: number;
+}
+
+/** A Graph client with the account's token and the configured deadlines. */
+export function graphClientFor(deps: CloudDeps, account: Pick<CloudAccount, "accessToken">): GraphClient {
+  return createGraphClient({
+    baseUrl: deps.graphUrl,
+    accessToken: account.accessToken,
+    fetch: deps.fetch,
+    timeoutMs: deps.timeoutMs,
+    mediaTimeoutMs: deps.mediaTimeoutMs,
+  });
 }
 
 /** The connection's Cloud API settings, or undefined when it is not a Cloud API connection (or is gone). */

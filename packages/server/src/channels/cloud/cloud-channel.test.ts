@@ -7,7 +7,7 @@ import { openTestDatabase } from "../../../test/harness.js";
 import { whatsapps } from "../../db/schema.js";
 import { AppError } from "../../lib/app-error.js";
 import { createSecretBox } from "../../lib/secret-box.js";
-import { type ChannelHandlers, SendFailure } from "../channel.js";
+import { type ChannelHandlers, SendFailure, SendOutcomeUnknown } from "../channel.js";
 import { channelContext, insertConnection } from "../test-support.js";
 import { createCloudChannelFactory } from "./cloud-channel.js";
 
@@ -64,9 +64,9 @@ describe("Cloud API channel session", () => {
     return { id, phoneNumberId, accessToken };
   }
 
-  function session(id: number, graphUrl = fake.url) {
+  function session(id: number, graphUrl = fake.url, timeouts: { timeoutMs?: number; mediaTimeoutMs?: number } = {}) {
     const { events, handlers } = recorder();
-    const channel = createCloudChannelFactory({ graphUrl, openSecret, timeoutMs: 2000 })(
+    const channel = createCloudChannelFactory({ graphUrl, openSecret, timeoutMs: 2000, ...timeouts })(
       channelContext(database.db, id, handlers, { mediaMaxBytes: 1024 }),
     );
     return { channel, events };
@@ -97,7 +97,7 @@ describe("Cloud API channel session", () => {
 
   it("drops (to be retried) with CLOUD_UNREACHABLE when the Graph API does not answer", async () => {
     const { id } = await connection();
-    const { channel, events } = session(id, "http://127.0.0.1:9/v21.0");
+    const { channel, events } = session(id, "http://127.0.0.1:9/v25.0");
     await channel.start();
     expect(events).toEqual([{ closed: { reason: "dropped", statusReason: "CLOUD_UNREACHABLE", error: expect.any(String) } }]);
   });
@@ -149,5 +149,89 @@ describe("Cloud API channel session", () => {
     expect((await buffer(await channel.downloadMedia({ type: "image", image: { id: small } }))).toString()).toBe("tiny");
     const big = fake.putMedia(Buffer.alloc(4096), "video/mp4", phoneNumberId);
     await expect(channel.downloadMedia({ type: "video", video: { id: big } })).rejects.toThrow(/size limit/);
+  });
+
+  it("a send whose answer does not come in time is an unknown outcome: Meta has it, the session stays up", async () => {
+    const { id, phoneNumberId } = await connection();
+    // Deadlines with room for a loaded machine: the answer is held three times the send's deadline.
+    const { channel, events } = session(id, fake.url, { timeoutMs: 1000 });
+    await channel.start();
+    fake.delayNext({ on: "messages", ms: 3000 });
+    const outcome = await channel
+      .send({ id: "3EB0SLOWANSWER", to: "5511999990001", isGroup: false, body: "slow" })
+      .catch((e) => e);
+    expect(outcome).toBeInstanceOf(SendOutcomeUnknown);
+    expect(outcome).not.toBeInstanceOf(SendFailure);
+    // Meta took it (and will report its statuses, naming our id), and nothing closed the session.
+    expect(fake.accepted(phoneNumberId).filter((m) => m.to === "5511999990001")).toEqual([
+      expect.objectContaining({ bizOpaqueCallbackData: "3EB0SLOWANSWER", type: "text" }),
+    ]);
+    expect(events).toEqual([{ status: "CONNECTED" }]);
+    // The next send goes as usual.
+    expect(await channel.send({ to: "5511999990001", isGroup: false, body: "next" })).toMatchObject({ wid: /^wamid\./ });
+  });
+
+  it("a send that could not connect is a failure to retry (it never left) and drops the session", async () => {
+    // A Graph API of its own, gone after the session started: its port then refuses connections.
+    const own = await startGraphFake();
+    const { id, phoneNumberId, accessToken } = await connection();
+    own.addAccount({ phoneNumberId, businessAccountId: "20", accessToken });
+    const { channel, events } = session(id, own.url, { timeoutMs: 1000 });
+    await channel.start();
+    await own.close();
+    const outcome = await channel.send({ id: "3EB0REFUSED", to: "5511999990002", isGroup: false, body: "x" }).catch((e) => e);
+    expect(outcome).toBeInstanceOf(SendFailure);
+    expect(outcome).toMatchObject({ code: "CLOUD_UNREACHABLE", permanent: false });
+    expect(events.at(-1)).toEqual({
+      closed: { reason: "dropped", statusReason: "CLOUD_UNREACHABLE", error: expect.stringContaining("ECONNREFUSED") },
+    });
+  });
+
+  it("uploads have their own, longer deadline; a voice note is sent with voice: true", async () => {
+    const { id, phoneNumberId } = await connection();
+    const { channel, events } = session(id, fake.url, { timeoutMs: 1000, mediaTimeoutMs: 10_000 });
+    await channel.start();
+    fake.delayNext({ on: "media", ms: 2500 });
+    const voice = { data: Buffer.from("OggS-voice"), mimetype: "audio/ogg; codecs=opus", filename: "voice.ogg", asVoice: true };
+    const sent = await channel.send({ id: "3EB0VOICE", to: "5511999990003", isGroup: false, body: "", media: voice });
+    expect(sent.wid).toMatch(/^wamid\./);
+    const body = fake.sentMessages(phoneNumberId).at(-1);
+    expect(body).toMatchObject({
+      type: "audio",
+      audio: { id: expect.any(String), voice: true },
+      biz_opaque_callback_data: "3EB0VOICE",
+    });
+    // A plain audio file is no voice note.
+    const song = { data: Buffer.from("ID3-song"), mimetype: "audio/mpeg", filename: "song.mp3" };
+    await channel.send({ to: "5511999990003", isGroup: false, body: "", media: song });
+    const plain = fake.sentMessages(phoneNumberId).at(-1) as { type: string; audio: Record<string, unknown> };
+    expect(plain.type).toBe("audio");
+    expect(Object.keys(plain.audio)).toEqual(["id"]);
+    expect(events).toEqual([{ status: "CONNECTED" }]);
+  });
+
+  it("an upload past its deadline fails the send for a retry, without closing the session", async () => {
+    const { id } = await connection();
+    const { channel, events } = session(id, fake.url, { timeoutMs: 2000, mediaTimeoutMs: 1000 });
+    await channel.start();
+    fake.delayNext({ on: "media", ms: 3000 });
+    const image = { data: Buffer.from("jpeg"), mimetype: "image/jpeg", filename: "a.jpg" };
+    const outcome = await channel.send({ to: "5511999990004", isGroup: false, body: "", media: image }).catch((e) => e);
+    // Nothing of the message itself was posted: sending it again is safe.
+    expect(outcome).toBeInstanceOf(SendFailure);
+    expect(outcome).toMatchObject({ permanent: false });
+    expect(events).toEqual([{ status: "CONNECTED" }]);
+  });
+
+  it("the read receipt names the newest message Meta knows, never a call line", async () => {
+    const { id, phoneNumberId } = await connection();
+    const { channel } = session(id);
+    await channel.start();
+    await channel.markRead({ chat: "5511999990000", isGroup: false, wids: ["wamid.a", "wamid.b", "call-wacid.x"] });
+    expect(fake.sentMessages(phoneNumberId).at(-1)).toEqual({
+      messaging_product: "whatsapp",
+      status: "read",
+      message_id: "wamid.b",
+    });
   });
 });

@@ -1,24 +1,29 @@
 import { AppError } from "../../lib/app-error.js";
 import {
+  CALL_WID_PREFIX,
   type ChannelContext,
   type ChannelFactory,
   type ChannelSession,
   type OutboundMessage,
   SendFailure,
+  SendOutcomeUnknown,
   type SentMessage,
 } from "../channel.js";
-import { type CloudAccount, type CloudDeps, loadCloudAccount } from "./cloud-account.js";
+import { type CloudAccount, type CloudDeps, graphClientFor, loadCloudAccount } from "./cloud-account.js";
 import { downloadMedia, mediaKind, uploadMedia } from "./cloud-media.js";
 import { mediaIdOf } from "./cloud-translate.js";
 import {
-  createGraphClient,
   type GraphClient,
   GraphError,
+  GraphNoAnswer,
   GraphUnreachable,
   isTransient,
   TOKEN_INVALID_CODE,
   toSendFailure,
 } from "./graph-client.js";
+
+/** Meta echoes up to 512 characters of `biz_opaque_callback_data` in the message's status webhooks. */
+const OPAQUE_MAX = 512;
 
 interface SendResponse {
   messaging_product?: string;
@@ -30,6 +35,8 @@ interface SendResponse {
 export async function buildSendBody(message: OutboundMessage, upload: () => Promise<string>): Promise<Record<string, unknown>> {
   const body: Record<string, unknown> = { messaging_product: "whatsapp", recipient_type: "individual", to: message.to };
   if (message.quoted?.wid) body.context = { message_id: message.quoted.wid };
+  // Our own id for the row: when the send's answer is lost, its statuses still name the row.
+  if (message.id && message.id.length <= OPAQUE_MAX) body.biz_opaque_callback_data = message.id;
   if (message.template) {
     body.type = "template";
     body.template = {
@@ -45,6 +52,8 @@ export async function buildSendBody(message: OutboundMessage, upload: () => Prom
     // Audio carries no caption on WhatsApp; documents keep their file name.
     if (kind !== "audio" && message.body.trim()) object.caption = message.body;
     if (kind === "document") object.filename = message.media.filename;
+    // A voice note (the play-button bubble) rather than an audio file.
+    if (kind === "audio" && message.media.asVoice) object.voice = true;
     body.type = kind;
     body[kind] = object;
     return body;
@@ -58,7 +67,9 @@ export async function buildSendBody(message: OutboundMessage, upload: () => Prom
  * A Cloud API connection. There is no socket: "connected" means a Graph call with the token
  * succeeded. Inbound events arrive by webhook in any process (modules/webhooks), so this session
  * only sends, marks as read and re-downloads media. A 190 closes it for good (TOKEN_INVALID, an
- * admin must paste a new token); an unreachable Graph API drops it and the manager retries.
+ * admin must paste a new token); a Graph API that refuses connections drops it and the manager
+ * retries. A slow answer never does: it is that request's problem (a send whose answer never came
+ * is an unknown outcome, settled by its status webhooks), not the connection's.
  */
 function createCloudSession(context: ChannelContext, deps: CloudDeps): ChannelSession {
   const { handlers, logger } = context;
@@ -79,7 +90,7 @@ function createCloudSession(context: ChannelContext, deps: CloudDeps): ChannelSe
   /** A failed Graph call that says something about the whole connection, not just this request. */
   function observe(error: unknown) {
     if (error instanceof GraphError && error.code === TOKEN_INVALID_CODE) close("terminal", "TOKEN_INVALID", error.message);
-    else if (error instanceof GraphUnreachable) close("dropped", "CLOUD_UNREACHABLE", error.message);
+    else if (error instanceof GraphUnreachable && !error.timedOut) close("dropped", "CLOUD_UNREACHABLE", error.message);
   }
 
   function current() {
@@ -101,23 +112,25 @@ function createCloudSession(context: ChannelContext, deps: CloudDeps): ChannelSe
         close("terminal", "CLOUD_ERROR", "the Cloud API settings are incomplete");
         return;
       }
-      const client = createGraphClient({
-        baseUrl: deps.graphUrl,
-        accessToken: account.accessToken,
-        fetch: deps.fetch,
-        timeoutMs: deps.timeoutMs,
-      });
+      const client = graphClientFor(deps, account);
       try {
         await client.get(account.phoneNumberId, { fields: "id,display_phone_number,verified_name" });
       } catch (error) {
-        if (error instanceof GraphError && error.code !== TOKEN_INVALID_CODE) {
+        if (error instanceof GraphError && error.code === TOKEN_INVALID_CODE) {
+          close("terminal", "TOKEN_INVALID", error.message);
+          return;
+        }
+        if (error instanceof GraphError) {
           const transient = isTransient(error.code) || error.httpStatus >= 500;
           close(transient ? "dropped" : "terminal", "CLOUD_ERROR", error.message);
           return;
         }
-        observe(error);
-        if (!closed) throw error;
-        return;
+        // Not connected yet: even a slow check leaves nothing up, so the manager tries again.
+        if (error instanceof GraphUnreachable || error instanceof GraphNoAnswer) {
+          close("dropped", "CLOUD_UNREACHABLE", error.message);
+          return;
+        }
+        throw error;
       }
       if (closed) return;
       live = { client, account };
@@ -138,8 +151,11 @@ function createCloudSession(context: ChannelContext, deps: CloudDeps): ChannelSe
     async send(message: OutboundMessage): Promise<SentMessage> {
       const { client, account } = current();
       if (message.isGroup) throw new SendFailure("ERR_WAPP_NOT_SUPPORTED", "The Cloud API does not write to groups", true);
+      // Before the message itself is posted, nothing reached the customer: a lost upload is uploaded again.
+      let posted = false;
       try {
         const body = await buildSendBody(message, () => uploadMedia(client, account.phoneNumberId, message.media!));
+        posted = true;
         const res = await client.postJson<SendResponse>(`${account.phoneNumberId}/messages`, body);
         const wid = res.messages?.[0]?.id;
         if (!wid) throw new SendFailure("CLOUD_ERROR", "Meta answered without a message id", false);
@@ -147,6 +163,7 @@ function createCloudSession(context: ChannelContext, deps: CloudDeps): ChannelSe
       } catch (error) {
         if (error instanceof SendFailure) throw error;
         observe(error);
+        if (posted && error instanceof GraphNoAnswer) throw new SendOutcomeUnknown(error.message);
         throw toSendFailure(error);
       }
     },
@@ -155,9 +172,10 @@ function createCloudSession(context: ChannelContext, deps: CloudDeps): ChannelSe
       throw new AppError("ERR_WAPP_NOT_SUPPORTED");
     },
 
-    // Marking the newest message read marks the earlier ones of the conversation too (Meta).
+    // Marking the newest message read marks the earlier ones of the conversation too (Meta). The
+    // wids come oldest first; Zapdesk's own call lines ("call-…") are no message Meta knows.
     async markRead(target) {
-      const wid = target.wids.at(-1);
+      const wid = target.wids.filter((w) => !w.startsWith(CALL_WID_PREFIX)).at(-1);
       if (!wid || !live) return;
       try {
         await live.client.postJson(`${live.account.phoneNumberId}/messages`, {

@@ -2,13 +2,16 @@ import { Readable } from "node:stream";
 import { buffer } from "node:stream/consumers";
 import { describe, expect, it } from "vitest";
 import * as build from "../../../test/graph-fake/payloads.js";
+import { translateCall } from "./cloud-calls.js";
 import {
+  accountErrorsOf,
   type CloudValue,
   changesOf,
   mediaIdOf,
   translateMessage,
   translateStatus,
   type WebhookPayload,
+  withChosenWid,
 } from "./cloud-translate.js";
 
 const business = { phoneNumberId: "106540352242922", businessAccountId: "102290129340398", displayPhoneNumber: "15550783881" };
@@ -151,6 +154,77 @@ describe("Cloud API webhook translation", () => {
     ]);
     expect(translateStatus({ id: "w3", status: "played", recipient_id: from })?.ack).toBe(4);
     expect(translateStatus({ id: "w3", status: "deleted", recipient_id: from })).toBeUndefined();
+  });
+
+  it("a WhatsApp Flow's answer shows the answered fields, without the flow token", () => {
+    const answer = build.flowReply({
+      from,
+      flowToken: "zapdesk-survey-7",
+      response: { nome: "Ana", plano: "Pro", canais: ["email", "whatsapp"], aceite: true },
+      replyTo: { from: business.displayPhoneNumber, id: "wamid.flow" },
+    });
+    expect(stored(answer)).toMatchObject({
+      type: "chat",
+      body: "nome: Ana\nplano: Pro\ncanais: email, whatsapp\naceite: true",
+      quotedWid: "wamid.flow",
+      raw: answer,
+    });
+    const garbled = {
+      ...answer,
+      interactive: { type: "nfm_reply", nfm_reply: { name: "flow", body: "Sent", response_json: "{oops" } },
+    };
+    expect(stored(garbled as never).body).toBe("Sent\n{oops");
+  });
+
+  it("an inbound voice note keeps voice: true in what is stored", () => {
+    const voice = build.media("audio", { from, mediaId: "m-voice", mimeType: "audio/ogg; codecs=opus", voice: true });
+    const message = stored(voice);
+    expect(message.type).toBe("audio");
+    expect((message.raw as { audio: { voice: boolean } }).audio.voice).toBe(true);
+  });
+
+  it("a status names our own id (biz_opaque_callback_data) when the send carried it", () => {
+    const value = changeValue(
+      build.statuses(business, [{ id: "wamid.lost", status: "delivered", recipientId: from, bizOpaqueCallbackData: "3EB0ABC" }]),
+    );
+    const status = value.statuses![0];
+    expect(translateStatus(status)).not.toHaveProperty("chosenWid");
+    expect(withChosenWid(translateStatus(status)!, status)).toEqual({
+      wid: "wamid.lost",
+      chat: from,
+      chosenWid: "3EB0ABC",
+      fromMe: true,
+      ack: 2,
+    });
+  });
+
+  it("account-level errors (value.errors) read as Meta's code, title and details", () => {
+    const value = changeValue(
+      build.accountErrors(business, [{ code: 131031, title: "Business Account locked", details: "The account is locked" }]),
+    );
+    expect(accountErrorsOf(value)).toEqual(["Meta 131031: Business Account locked: The account is locked"]);
+    expect(accountErrorsOf({})).toEqual([]);
+  });
+
+  it("calls: the customer's call ringing, then its end, answered or missed; the business's own calls are not stored", () => {
+    const payload = build.calls(business, [
+      { id: "wacid.1", from, to: business.displayPhoneNumber, event: "connect", at: new Date("2026-11-02T10:00:00Z") },
+      { id: "wacid.1", from, to: business.displayPhoneNumber, event: "terminate", status: "FAILED" },
+      { id: "wacid.2", from, to: business.displayPhoneNumber, event: "terminate", status: "COMPLETED", durationSeconds: 65 },
+    ]);
+    const [change] = changesOf(payload as WebhookPayload);
+    expect(change.field).toBe("calls");
+    const [ringing, missed, answered] = change.value.calls!.map(translateCall);
+    expect(ringing).toEqual({
+      callId: "wacid.1",
+      from,
+      isGroup: false,
+      isVideo: false,
+      timestamp: new Date("2026-11-02T10:00:00Z"),
+    });
+    expect(missed).toMatchObject({ callId: "wacid.1", ended: { answered: false } });
+    expect(answered).toMatchObject({ callId: "wacid.2", ended: { answered: true, durationSeconds: 65 } });
+    expect(translateCall({ ...change.value.calls![0], direction: "BUSINESS_INITIATED" })).toBeUndefined();
   });
 
   it("ignores fields other than messages and garbage shapes", () => {

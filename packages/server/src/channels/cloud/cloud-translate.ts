@@ -1,6 +1,7 @@
 import type { MediaType } from "@zapdesk/core";
 import type { MediaSource } from "../../media/storage.js";
 import type { Ack, InboundMedia, InboundMessage, MessageUpdate } from "../channel.js";
+import type { CloudCall } from "./cloud-calls.js";
 
 /**
  * Meta's `messages` webhook (entry[].changes[].value) as Zapdesk's channel events. Shapes from
@@ -44,6 +45,8 @@ export interface CloudMessage {
     type?: string;
     button_reply?: { id?: string; title?: string };
     list_reply?: { id?: string; title?: string; description?: string };
+    /** A WhatsApp Flow's answer: the answered fields as a JSON string in `response_json`. */
+    nfm_reply?: { name?: string; body?: string; response_json?: string };
   };
   reaction?: { message_id?: string; emoji?: string };
   system?: { body?: string };
@@ -56,8 +59,17 @@ interface VCardContact {
   org?: { company?: string };
 }
 
+interface CloudError {
+  code?: number;
+  title?: string;
+  message?: string;
+  error_data?: { details?: string };
+}
+
 export interface CloudStatus {
   id: string;
+  /** What the send carried as `biz_opaque_callback_data` (Zapdesk: the row's own id). */
+  biz_opaque_callback_data?: string;
   status?: string;
   timestamp?: string;
   recipient_id?: string;
@@ -70,6 +82,9 @@ export interface CloudValue {
   contacts?: CloudContact[];
   messages?: CloudMessage[];
   statuses?: CloudStatus[];
+  /** Errors of the app or account, not of one message (e.g. throughput, a locked account). */
+  errors?: CloudError[];
+  calls?: CloudCall[];
 }
 
 export interface WebhookPayload {
@@ -77,18 +92,57 @@ export interface WebhookPayload {
   entry?: { id?: string; changes?: { field?: string; value?: CloudValue }[] }[];
 }
 
-/** The `messages` changes of a payload, each with the business phone number it is for. */
-export function changesOf(payload: WebhookPayload): { phoneNumberId: string; value: CloudValue }[] {
-  const out: { phoneNumberId: string; value: CloudValue }[] = [];
+/** The webhook fields Zapdesk reads; the others (templates, account updates…) are acknowledged and ignored. */
+const FIELDS = ["messages", "calls"] as const;
+export type CloudField = (typeof FIELDS)[number];
+
+/** The `messages` and `calls` changes of a payload, each with the business phone number it is for. */
+export function changesOf(payload: WebhookPayload): { phoneNumberId: string; field: CloudField; value: CloudValue }[] {
+  const out: { phoneNumberId: string; field: CloudField; value: CloudValue }[] = [];
   for (const entry of Array.isArray(payload?.entry) ? payload.entry : []) {
     for (const change of Array.isArray(entry?.changes) ? entry.changes : []) {
       const phoneNumberId = change?.value?.metadata?.phone_number_id;
-      if (change?.field === "messages" && change.value && typeof phoneNumberId === "string") {
-        out.push({ phoneNumberId, value: change.value });
-      }
+      const field = FIELDS.find((f) => f === change?.field);
+      if (field && change.value && typeof phoneNumberId === "string") out.push({ phoneNumberId, field, value: change.value });
     }
   }
   return out;
+}
+
+const errorText = (error: CloudError | undefined) => {
+  const title = error?.title ?? error?.message ?? "Failed";
+  const details = error?.error_data?.details;
+  return details && details !== title ? `${title}: ${details}` : title;
+};
+
+/** The account-level errors of a change, as the line an admin reads ("Meta 131031: Business account locked: …"). */
+export function accountErrorsOf(value: CloudValue): string[] {
+  const errors = Array.isArray(value?.errors) ? value.errors : [];
+  return errors.map((error) => `Meta ${error?.code ?? "error"}: ${errorText(error)}`);
+}
+
+/**
+ * A Flow's answer as text the agent reads: each answered field on its own line ("name: value"),
+ * the flow_token (the business's own tag for the flow) left out. An answer that is not JSON is
+ * shown as it came.
+ */
+export function flowAnswerText(reply: NonNullable<NonNullable<CloudMessage["interactive"]>["nfm_reply"]>): string {
+  let fields: Record<string, unknown>;
+  try {
+    fields = JSON.parse(reply.response_json ?? "{}");
+  } catch {
+    return [reply.body, reply.response_json].filter(Boolean).join("\n");
+  }
+  if (!fields || typeof fields !== "object" || Array.isArray(fields)) return reply.response_json ?? reply.body ?? "";
+  const show = (value: unknown): string => {
+    if (Array.isArray(value)) return value.map(show).join(", ");
+    if (value && typeof value === "object") return JSON.stringify(value);
+    return String(value);
+  };
+  const lines = Object.entries(fields)
+    .filter(([key]) => key !== "flow_token")
+    .map(([key, value]) => `${key}: ${show(value)}`);
+  return lines.length ? lines.join("\n") : (reply.body ?? "");
 }
 
 const STATUS_ACK: Record<string, Ack> = { sent: 1, delivered: 2, read: 3, played: 4 };
@@ -204,6 +258,10 @@ export function translateMessage(
       result.body = message.button?.text ?? message.button?.payload ?? "";
       break;
     case "interactive": {
+      if (message.interactive?.type === "nfm_reply" && message.interactive.nfm_reply) {
+        result.body = flowAnswerText(message.interactive.nfm_reply);
+        break;
+      }
       const reply = message.interactive?.button_reply ?? message.interactive?.list_reply;
       if (!reply) {
         result.type = "unsupported";
@@ -244,4 +302,13 @@ export function translateStatus(status: CloudStatus): MessageUpdate | undefined 
   }
   const ack = STATUS_ACK[status.status ?? ""];
   return ack === undefined ? undefined : { wid: status.id, chat, fromMe: true, ack };
+}
+
+/**
+ * The id Zapdesk chose for the message, as the send carried it in `biz_opaque_callback_data` and
+ * Meta echoes it in every status: it names the row when the send's answer (the wamid) was lost.
+ */
+export function withChosenWid(update: MessageUpdate, status: CloudStatus): MessageUpdate {
+  const opaque = status.biz_opaque_callback_data;
+  return typeof opaque === "string" && opaque ? { ...update, chosenWid: opaque } : update;
 }

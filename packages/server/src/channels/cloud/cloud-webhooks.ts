@@ -5,10 +5,18 @@ import { createKeyedSerial } from "../../lib/keyed-serial.js";
 import { findMessageByWid } from "../../modules/messages/messages.repo.js";
 import { claimStale, createInboundLog } from "../inbound-log.js";
 import type { InboundSink } from "../session-types.js";
-import { type CloudDeps, connectionOfPhoneNumber, loadCloudAccount } from "./cloud-account.js";
+import { type CloudDeps, connectionOfPhoneNumber, graphClientFor, loadCloudAccount } from "./cloud-account.js";
+import { translateCall } from "./cloud-calls.js";
 import { downloadMedia } from "./cloud-media.js";
-import { changesOf, translateMessage, translateStatus, type WebhookPayload } from "./cloud-translate.js";
-import { createGraphClient } from "./graph-client.js";
+import {
+  accountErrorsOf,
+  type CloudValue,
+  changesOf,
+  translateMessage,
+  translateStatus,
+  type WebhookPayload,
+  withChosenWid,
+} from "./cloud-translate.js";
 
 export const WEBHOOK_KIND = "cloud.webhook";
 
@@ -24,6 +32,8 @@ export interface CloudWebhookDeps {
   mediaMaxBytes: number;
   logger: FastifyBaseLogger;
   onActivity?(whatsappId: number): void;
+  /** Meta reported an error of the app or account (`value.errors`): shown to admins on the connection. */
+  onAccountError?(whatsappId: number, error: string): Promise<void>;
   sweepIntervalMs?: number;
 }
 
@@ -50,15 +60,35 @@ export function createCloudWebhooks(deps: CloudWebhookDeps) {
   // One connection's events run one after another here, so its acks apply in arrival order.
   const perConnection = createKeyedSerial<number>();
 
-  async function applyChange(whatsappId: number, value: ReturnType<typeof changesOf>[number]["value"]) {
+  /** A customer's calls: each a line in their ticket, through the pipeline like a QR call. */
+  async function applyCalls(whatsappId: number, value: CloudValue) {
+    for (const call of Array.isArray(value.calls) ? value.calls : []) {
+      const inbound = translateCall(call);
+      if (inbound) await deps.sink.onCall(whatsappId, inbound);
+      else logger.info({ whatsappId, callId: call?.id, event: call?.event }, "cloud call event not stored");
+    }
+  }
+
+  /**
+   * Whether a status names a message stored here: by its wamid, or (the send's answer was lost)
+   * by the id Zapdesk chose for the row, which Meta echoes as biz_opaque_callback_data.
+   */
+  async function knows(whatsappId: number, update: { wid: string; chosenWid?: string }) {
+    if (await findMessageByWid(db, whatsappId, update.wid)) return true;
+    if (!update.chosenWid) return false;
+    const chosen = await findMessageByWid(db, whatsappId, update.chosenWid);
+    return !!chosen?.fromMe;
+  }
+
+  async function applyChange(whatsappId: number, field: string, value: CloudValue) {
+    if (field === "calls") return applyCalls(whatsappId, value);
+    for (const error of accountErrorsOf(value)) {
+      logger.warn({ whatsappId, error }, "Meta reported an account error");
+      await deps.onAccountError?.(whatsappId, error);
+    }
     const account = await loadCloudAccount(db, whatsappId, deps.cloud.openSecret);
     if (!account) return;
-    const client = createGraphClient({
-      baseUrl: deps.cloud.graphUrl,
-      accessToken: account.accessToken,
-      fetch: deps.cloud.fetch,
-      timeoutMs: deps.cloud.timeoutMs,
-    });
+    const client = graphClientFor(deps.cloud, account);
     const download = (mediaId: string) => downloadMedia(client, mediaId, deps.mediaMaxBytes);
     const contacts = Array.isArray(value.contacts) ? value.contacts : [];
     // Consecutive messages are handed over together (the pipeline writes them in one batch, in order);
@@ -77,9 +107,10 @@ export function createCloudWebhooks(deps: CloudWebhookDeps) {
     await allStored(storing);
     let waiting = false;
     for (const status of Array.isArray(value.statuses) ? value.statuses : []) {
-      const update = translateStatus(status);
-      if (!update) continue;
-      if (!(await findMessageByWid(db, whatsappId, update.wid))) {
+      const translated = translateStatus(status);
+      if (!translated) continue;
+      const update = withChosenWid(translated, status);
+      if (!(await knows(whatsappId, update))) {
         const age = Date.now() - Number(status.timestamp ?? 0) * 1000;
         if (age < UNKNOWN_STATUS_GRACE_MS) waiting = true;
         continue;
@@ -102,7 +133,7 @@ export function createCloudWebhooks(deps: CloudWebhookDeps) {
             : await connectionOfPhoneNumber(db, change.phoneNumberId);
         if (target === undefined) continue;
         deps.onActivity?.(target);
-        await perConnection.run(target, () => applyChange(target, change.value));
+        await perConnection.run(target, () => applyChange(target, change.field, change.value));
       }
       await log.done(event.id);
     } catch (error) {

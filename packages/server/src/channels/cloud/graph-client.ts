@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { SendFailure } from "../channel.js";
+import { type SendingState, trackSending } from "./graph-sent.js";
 
 /** What Meta answered with an error body: `{ error: { message, type, code, error_subcode, error_data, fbtrace_id } }`. */
 export class GraphError extends Error {
@@ -17,11 +18,36 @@ export class GraphError extends Error {
   }
 }
 
-/** The Graph API did not answer (connection refused, DNS, timeout). */
+const reasonOf = (cause: unknown) => {
+  const error = cause as Error & { cause?: { code?: string; message?: string } };
+  const detail = error?.cause?.code ?? error?.cause?.message;
+  return `${error?.message ?? String(cause)}${detail ? ` (${detail})` : ""}`;
+};
+
+/**
+ * The request never left: connection refused, DNS, TLS, or the deadline passed before its body
+ * was written. Nothing reached Meta, so it may be sent again. `timedOut`: only slow, which says
+ * nothing about the Graph API as a whole.
+ */
 export class GraphUnreachable extends Error {
-  constructor(cause: unknown) {
-    super(`Graph API unreachable: ${(cause as Error)?.message ?? String(cause)}`);
+  constructor(
+    cause: unknown,
+    readonly timedOut = false,
+  ) {
+    super(`Graph API unreachable: ${reasonOf(cause)}`);
     this.name = "GraphUnreachable";
+  }
+}
+
+/**
+ * The request left but its answer did not come: the deadline passed, or the connection broke
+ * after the body was written. Meta may well have acted on it (a send may be delivered), so a send
+ * must not be repeated; one slow answer says nothing about the connection either.
+ */
+export class GraphNoAnswer extends Error {
+  constructor(cause: unknown) {
+    super(`Graph API did not answer in time: ${reasonOf(cause)}`);
+    this.name = "GraphNoAnswer";
   }
 }
 
@@ -53,6 +79,7 @@ export function toSendFailure(error: unknown): SendFailure {
     return new SendFailure(String(error.code), error.title, !transient, TRANSIENT_WAIT_MS[error.code]);
   }
   if (error instanceof GraphUnreachable) return new SendFailure("CLOUD_UNREACHABLE", error.message, false);
+  if (error instanceof GraphNoAnswer) return new SendFailure("CLOUD_TIMEOUT", error.message, false);
   return new SendFailure("CLOUD_ERROR", String((error as Error)?.message ?? error), false);
 }
 
@@ -60,11 +87,23 @@ export interface GraphClientOptions {
   /** WHATSAPP_GRAPH_URL: the base including the version. */
   baseUrl: string;
   accessToken: string;
+  /** A call's deadline, answer included. */
   timeoutMs?: number;
+  /** An upload's or a media download's deadline: files take longer than calls. */
+  mediaTimeoutMs?: number;
   fetch?: typeof fetch;
 }
 
 const DEFAULT_TIMEOUT_MS = 20_000;
+const DEFAULT_MEDIA_TIMEOUT_MS = 120_000;
+
+/** How a failed fetch is told apart: not sent (safe to repeat) or sent without an answer. */
+function fetchFailure(error: unknown, state: SendingState): Error {
+  const timedOut = (error as Error)?.name === "TimeoutError";
+  // A fetch undici did not report (an injected one) may have sent anything: a timeout is no answer.
+  if (state.sent || (!state.seen && timedOut)) return new GraphNoAnswer(error);
+  return new GraphUnreachable(error, timedOut);
+}
 
 async function readError(res: Response): Promise<GraphError> {
   const text = await res.text().catch(() => "");
@@ -88,22 +127,35 @@ export function createGraphClient(options: GraphClientOptions) {
   const base = options.baseUrl.replace(/\/+$/, "");
   const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const mediaTimeoutMs = options.mediaTimeoutMs ?? DEFAULT_MEDIA_TIMEOUT_MS;
   const auth = { authorization: `Bearer ${options.accessToken}` };
 
-  async function call(url: string, init: RequestInit = {}): Promise<Response> {
+  async function call(url: string, init: RequestInit = {}, deadlineMs = timeoutMs): Promise<Response> {
+    const state: SendingState = { seen: false, sent: false };
     let res: Response;
     try {
-      res = await doFetch(url, {
-        ...init,
-        headers: { ...auth, ...(init.headers as Record<string, string>) },
-        signal: AbortSignal.timeout(timeoutMs),
-        redirect: "error",
-      });
+      res = await trackSending(state, () =>
+        doFetch(url, {
+          ...init,
+          headers: { ...auth, ...(init.headers as Record<string, string>) },
+          signal: AbortSignal.timeout(deadlineMs),
+          redirect: "error",
+        }),
+      );
     } catch (error) {
-      throw new GraphUnreachable(error);
+      throw fetchFailure(error, state);
     }
     if (!res.ok) throw await readError(res);
     return res;
+  }
+
+  /** The answer's JSON; one that stops coming before its end is no answer (the request did arrive). */
+  async function json<T>(res: Response): Promise<T> {
+    try {
+      return (await res.json()) as T;
+    } catch (error) {
+      throw new GraphNoAnswer(error);
+    }
   }
 
   const path = (p: string, query?: Record<string, string | number | undefined>) => {
@@ -115,7 +167,7 @@ export function createGraphClient(options: GraphClientOptions) {
 
   return {
     async get<T>(p: string, query?: Record<string, string | number | undefined>): Promise<T> {
-      return (await call(path(p, query))).json() as Promise<T>;
+      return json<T>(await call(path(p, query)));
     },
     async postJson<T>(p: string, body: unknown): Promise<T> {
       const res = await call(path(p), {
@@ -123,17 +175,18 @@ export function createGraphClient(options: GraphClientOptions) {
         headers: { "content-type": "application/json" },
         body: JSON.stringify(body),
       });
-      return res.json() as Promise<T>;
+      return json<T>(res);
     },
+    /** A multipart upload, under the media deadline. */
     async postForm<T>(p: string, form: FormData): Promise<T> {
-      return (await call(path(p), { method: "POST", body: form })).json() as Promise<T>;
+      return json<T>(await call(path(p), { method: "POST", body: form }, mediaTimeoutMs));
     },
     /**
      * Fetch a media URL Meta handed out, with the bearer token, as a stream; refuses what declares
      * more than `maxBytes` before reading any of it (storage caps what does not declare its size).
      */
     async download(url: string, maxBytes: number): Promise<Readable> {
-      const res = await call(url);
+      const res = await call(url, {}, mediaTimeoutMs);
       const declared = Number(res.headers.get("content-length") ?? 0);
       if (declared > maxBytes) {
         await res.body?.cancel();

@@ -10,7 +10,7 @@ import { type RateLimiter, rateLimitedError } from "../../lib/rate-limiter.js";
 import { findDefaultConnection } from "../connections/connections.repo.js";
 import { getSettingValue } from "../settings/settings.repo.js";
 import * as ticketsRepo from "../tickets/tickets.repo.js";
-import { enqueueOutbound } from "./outbound.js";
+import { enqueueOutboundParts } from "./outbound.js";
 import type { UploadedMedia } from "./uploads.js";
 
 /** POST /api/messages/send: Whaticket-compatible sending for integrations, authorised by userApiToken only. */
@@ -52,9 +52,10 @@ export function createApiSend(deps: {
         });
         if (!ticket) throw new AppError("ERR_CREATING_TICKET");
         const created: number[] = [];
-        if (medias.length === 0) created.push((await enqueueOutbound(tx, { ticket, body: input.body })).id);
+        const add = (rows: { id: number }[]) => created.push(...rows.map((row) => row.id));
+        if (medias.length === 0) add(await enqueueOutboundParts(tx, { ticket, body: input.body }));
         for (const [index, media] of medias.entries()) {
-          created.push((await enqueueOutbound(tx, { ticket, body: index === 0 ? input.body : "", media })).id);
+          add(await enqueueOutboundParts(tx, { ticket, body: index === 0 ? input.body : "", media }));
         }
         return { ticketId: ticket.id, ids: created };
       });

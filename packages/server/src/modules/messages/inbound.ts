@@ -1,7 +1,14 @@
 import { MEDIA_STATE } from "@zapdesk/core";
 import { eq, inArray } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import type { ChannelSession, IdentityMapping, InboundCall, InboundMessage, MessageUpdate } from "../../channels/channel.js";
+import {
+  CALL_WID_PREFIX,
+  type ChannelSession,
+  type IdentityMapping,
+  type InboundCall,
+  type InboundMessage,
+  type MessageUpdate,
+} from "../../channels/channel.js";
 import type { Db } from "../../db/client.js";
 import { contacts, settings } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
@@ -13,7 +20,9 @@ import type { ContactIdentity } from "../contacts/contact-identity.js";
 import { presentTicket } from "../tickets/tickets.presenter.js";
 import * as ticketsRepo from "../tickets/tickets.repo.js";
 import { scopeOf } from "../tickets/tickets.service.js";
+import { findUpdateTarget } from "./inbound-adopt.js";
 import { type BatchStored, HasQueueMenu, isBatchable, NotBatchable, storeBatch } from "./inbound-batch.js";
+import { callLine } from "./inbound-calls.js";
 import { createBatchQueue } from "./inbound-queue.js";
 import { createInboundStore, type Ingest } from "./inbound-store.js";
 import { createUpdateApplier } from "./inbound-updates.js";
@@ -316,9 +325,11 @@ export function createInboundPipeline(deps: InboundDeps) {
       // Read and write under the row's lock: two statuses handled at once (two processes of a
       // scaled-out install, a webhook and a retry) can never move an ack backwards.
       const changed = await db.transaction(async (tx) => {
-        const message = await repo.findMessageByWid(tx, whatsappId, update.wid, { lock: true });
-        if (!message) return undefined;
+        const target = await findUpdateTarget(tx, whatsappId, update);
+        if (!target) return undefined;
+        const { message } = target;
         const changes = await changesFor(message, update, tx);
+        if (target.adopt) changes.wid = target.adopt;
         if (Object.keys(changes).length === 0) return undefined;
         const updated = await repo.updateMessage(tx, message.id, changes);
         const textChanged = changes.isDeleted || changes.body !== undefined;
@@ -334,18 +345,28 @@ export function createInboundPipeline(deps: InboundDeps) {
     async onCall(whatsappId: number, call: InboundCall): Promise<void> {
       const config = await readSettings();
       const session = deps.session(whatsappId);
-      if (!config.acceptCalls && session) {
+      if (!config.acceptCalls && session && !call.ended) {
         await session.rejectCall(call).catch((error) => logger.warn({ err: error }, "could not reject call"));
       }
+      const wid = `${CALL_WID_PREFIX}${call.callId}`;
+      const body = callLine(call);
       const stored = await ingest(whatsappId, {
-        wid: `call-${call.callId}`,
+        wid,
         chat: call.from,
         isGroup: call.isGroup,
         fromMe: false,
         timestamp: call.timestamp,
         type: "call",
-        body: call.isVideo ? "Chamada de vídeo recebida" : "Chamada de voz recebida",
+        body,
       });
+      // The end of a call already shown ringing: its line now says how it ended.
+      if (!stored && call.ended) {
+        const line = await repo.findMessageByWid(db, whatsappId, wid);
+        if (line && line.body !== body) {
+          const updated = await repo.updateMessage(db, line.id, { body });
+          await publishUpdated(line.id, !!updated && (await refreshPreview(db, updated)));
+        }
+      }
       if (config.acceptCalls || !stored) return;
       const ticket = await ticketsRepo.findTicket(db, stored.ticketId);
       if (!ticket || (ticket.status !== "pending" && ticket.status !== "open")) return;

@@ -143,13 +143,19 @@ export async function updateMessage(
   return row;
 }
 
-/** Mark the customer's messages of a ticket read (opening the ticket). */
+/**
+ * Mark the customer's messages of a ticket read (opening the ticket); their wids oldest first, so
+ * that the last one is the newest (the Cloud API's read receipt names one message, and all before
+ * it count as read). UPDATE … RETURNING has no order of its own: a message that arrived late (an
+ * older one redelivered, a backfill) would otherwise come last.
+ */
 export async function markTicketRead(db: Db, ticketId: number): Promise<string[]> {
   const rows = await db
     .update(messages)
     .set({ read: true })
     .where(and(eq(messages.ticketId, ticketId), eq(messages.read, false), eq(messages.fromMe, false)))
-    .returning({ wid: messages.wid });
+    .returning({ id: messages.id, wid: messages.wid, createdAt: messages.createdAt });
+  rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id);
   return rows.flatMap((r) => (r.wid ? [r.wid] : []));
 }
 

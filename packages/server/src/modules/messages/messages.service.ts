@@ -21,7 +21,7 @@ import { scopeOf, type TicketService } from "../tickets/tickets.service.js";
 import type { AuthUser } from "../users/users.repo.js";
 import { presentMessage } from "./messages.presenter.js";
 import * as repo from "./messages.repo.js";
-import { enqueueOutbound, newWid, refreshPreview } from "./outbound.js";
+import { enqueueOutboundParts, newWid, refreshPreview } from "./outbound.js";
 import { NO_UPLOAD, type PendingUpload, removeStored, storeUpload, type UploadedMedia } from "./uploads.js";
 
 export interface MessageServiceDeps {
@@ -166,17 +166,18 @@ export function createMessageService(deps: MessageServiceDeps) {
         db.transaction(async (tx) => {
           const created: number[] = [];
           if (medias.length === 0) {
-            created.push((await enqueueOutbound(tx, { ticket, body: input.body, userId: actor.id, quotedMsgId })).id);
+            const parts = await enqueueOutboundParts(tx, { ticket, body: input.body, userId: actor.id, quotedMsgId });
+            created.push(...parts.map((row) => row.id));
           }
           for (const [index, media] of medias.entries()) {
-            const row = await enqueueOutbound(tx, {
+            const parts = await enqueueOutboundParts(tx, {
               ticket,
               body: index === 0 ? input.body : "",
               userId: actor.id,
               quotedMsgId: index === 0 ? quotedMsgId : null,
               media,
             });
-            created.push(row.id);
+            created.push(...parts.map((row) => row.id));
           }
           return created;
         }),

@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { messages, outbox, tickets } from "../../db/schema.js";
+import { messages, outbox, tickets, whatsapps } from "../../db/schema.js";
 import * as ticketsRepo from "../tickets/tickets.repo.js";
 import * as repo from "./messages.repo.js";
+import { CLOUD_CAPTION_MAX, CLOUD_TEXT_MAX, cloudParts } from "./outbound-split.js";
 
 /**
  * Our own WhatsApp message ids, chosen before sending: the echo WhatsApp sends back
@@ -92,10 +93,48 @@ export async function refreshPreview(tx: Db, changed: repo.MessageRow): Promise<
 }
 
 /**
+ * The bodies a message goes as on its ticket's connection: one, unless a Cloud API connection
+ * cannot take it whole (a text over 4,096, a caption over 1,024). The connection is looked up
+ * only for a body that long.
+ */
+async function bodiesOf(tx: Db, input: OutboundInput): Promise<string[]> {
+  const limit = input.media ? CLOUD_CAPTION_MAX : CLOUD_TEXT_MAX;
+  if (input.template || input.body.length <= limit || input.ticket.whatsappId === null) return [input.body];
+  const [connection] = await tx
+    .select({ provider: whatsapps.provider })
+    .from(whatsapps)
+    .where(eq(whatsapps.id, input.ticket.whatsappId));
+  return connection?.provider === "cloud" ? cloudParts(input.body, !!input.media) : [input.body];
+}
+
+/**
+ * Store an outbound message and its outbox rows in the caller's transaction, as several messages
+ * when the connection cannot take it whole (see bodiesOf): the first carries the media and the
+ * quote, the others follow it as text, in order (the outbox sends a chat's rows by id). Returns
+ * every row, first first.
+ */
+export async function enqueueOutboundParts(tx: Db, input: OutboundInput): Promise<repo.MessageRow[]> {
+  const bodies = await bodiesOf(tx, input);
+  const rows: repo.MessageRow[] = [];
+  for (const [index, body] of bodies.entries()) {
+    const part = index === 0 ? { ...input, body } : { ...input, body, media: undefined, quotedMsgId: null };
+    rows.push(await enqueueOne(tx, part));
+  }
+  return rows;
+}
+
+/**
  * Store an outbound message (ack 0) and its outbox row in the caller's transaction:
- * it is sent by the outbox worker, after commit, and survives a restart.
+ * it is sent by the outbox worker, after commit, and survives a restart. A message too long for
+ * its connection is stored as several (enqueueOutboundParts); this returns the first, and the
+ * others are published when they are sent.
  */
 export async function enqueueOutbound(tx: Db, input: OutboundInput): Promise<repo.MessageRow> {
+  const [first] = await enqueueOutboundParts(tx, input);
+  return first;
+}
+
+async function enqueueOne(tx: Db, input: OutboundInput): Promise<repo.MessageRow> {
   const at = input.at ?? new Date();
   const row = await repo.insertMessage(tx, {
     wid: newWid(),

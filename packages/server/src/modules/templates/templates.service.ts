@@ -1,8 +1,8 @@
 import { CHANNEL_CAPABILITIES, type ConnectionProvider, type Template } from "@zapdesk/core";
 import { and, asc, eq, max } from "drizzle-orm";
-import { type CloudDeps, loadCloudAccount } from "../../channels/cloud/cloud-account.js";
+import { type CloudDeps, graphClientFor, loadCloudAccount } from "../../channels/cloud/cloud-account.js";
 import { fetchApprovedTemplates } from "../../channels/cloud/cloud-templates.js";
-import { createGraphClient, GraphError, GraphUnreachable } from "../../channels/cloud/graph-client.js";
+import { GraphError, GraphNoAnswer, GraphUnreachable } from "../../channels/cloud/graph-client.js";
 import type { Db } from "../../db/client.js";
 import { whatsapps, whatsappTemplates } from "../../db/schema.js";
 import { AppError } from "../../lib/app-error.js";
@@ -61,18 +61,15 @@ export function createTemplateService(deps: { db: Db; cloud: CloudDeps }) {
       await templateConnection(whatsappId);
       const account = await loadCloudAccount(db, whatsappId, deps.cloud.openSecret);
       if (!account?.accessToken || !account.businessAccountId) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
-      const client = createGraphClient({
-        baseUrl: deps.cloud.graphUrl,
-        accessToken: account.accessToken,
-        fetch: deps.cloud.fetch,
-        timeoutMs: deps.cloud.timeoutMs,
-      });
+      const client = graphClientFor(deps.cloud, account);
       let fetched: Awaited<ReturnType<typeof fetchApprovedTemplates>>;
       try {
         fetched = await fetchApprovedTemplates(client, account.businessAccountId);
       } catch (error) {
         if (error instanceof GraphError) throw new AppError("ERR_CLOUD_API", { message: `Meta (${error.code}): ${error.title}` });
-        if (error instanceof GraphUnreachable) throw new AppError("ERR_CLOUD_API", { message: "The Graph API did not answer." });
+        if (error instanceof GraphUnreachable || error instanceof GraphNoAnswer) {
+          throw new AppError("ERR_CLOUD_API", { message: "The Graph API did not answer." });
+        }
         throw error;
       }
       const unique = new Map(fetched.map((t) => [`${t.name}\u0000${t.language}`, t]));
