@@ -9,7 +9,7 @@ import {
   jidDecode,
   type WAMessageKey,
 } from "@whiskeysockets/baileys";
-import type { ChatNumber, IdentityMapping } from "../channel.js";
+import type { ChatNumber, LidMapping } from "../channel.js";
 
 const isLid = (jid: string | null | undefined): jid is string =>
   !!jid && (isLidUser(jid) === true || isHostedLidUser(jid) === true);
@@ -78,7 +78,7 @@ export function unresolvedLids(key: WAMessageKey): string[] {
 }
 
 /** A LID and a phone number known to be one person, as the pipeline records it; undefined unless it is one of each. */
-export function identityOf(a: string | null | undefined, b: string | null | undefined): IdentityMapping | undefined {
+export function identityOf(a: string | null | undefined, b: string | null | undefined): LidMapping | undefined {
   const lid = isLid(a) ? a : isLid(b) ? b : undefined;
   const pn = isPn(a) ? a : isPn(b) ? b : undefined;
   if (!lid || !pn) return undefined;
@@ -86,10 +86,10 @@ export function identityOf(a: string | null | undefined, b: string | null | unde
 }
 
 /** Every LID <-> phone pair a message key reveals (the chat's and the group participant's *Alt fields). */
-export function keyIdentities(key: WAMessageKey): IdentityMapping[] {
+export function keyIdentities(key: WAMessageKey): LidMapping[] {
   const legacy = key as LegacyKey;
   return [
     identityOf(key.remoteJid, key.remoteJidAlt ?? legacy.senderPn),
     identityOf(key.participant, key.participantAlt ?? legacy.participantPn),
-  ].filter((m): m is IdentityMapping => m !== undefined);
+  ].filter((m): m is LidMapping => m !== undefined);
 }
