@@ -9,7 +9,8 @@ import {
   jidDecode,
   type WAMessageKey,
 } from "@whiskeysockets/baileys";
-import type { ChatNumber, LidMapping } from "../channel.js";
+import { type ChatNumber, type LidMapping, SendFailure } from "../channel.js";
+import { isBsuidAddress } from "../chat-address.js";
 
 const isLid = (jid: string | null | undefined): jid is string =>
   !!jid && (isLidUser(jid) === true || isHostedLidUser(jid) === true);
@@ -28,9 +29,15 @@ export function jidToNumber(jid: string): ChatNumber {
   return user.replace(/\D/g, "");
 }
 
-/** The JID to send to: an address with a server ("…@lid") is already one. */
+/**
+ * The JID to send to: an address with a server ("…@lid") is already one. A Cloud API BSUID has no
+ * JID: its digits dialled as a number would reach a stranger, so it is refused for good.
+ */
 export function numberToJid(number: ChatNumber, isGroup: boolean): string {
   if (number.includes("@")) return number;
+  if (!isGroup && isBsuidAddress(number)) {
+    throw new SendFailure("ERR_WAPP_INVALID_CONTACT", "A Cloud API user id cannot be reached from a QR connection", true);
+  }
   return isGroup ? `${number}@g.us` : `${number.replace(/\D/g, "")}@s.whatsapp.net`;
 }
 

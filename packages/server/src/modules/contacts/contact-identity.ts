@@ -143,6 +143,18 @@ export function createContactIdentity(deps: {
     return { ...emptyOutcome(row.id), movedTicketIds: await ticketsOf(tx, row.id) };
   }
 
+  /** The person contact under the other ninth-digit form of a number, locked; undefined when there is none. */
+  async function twinContact(tx: Db, number: string): Promise<ContactRow | undefined> {
+    const twin = twinOf(number);
+    if (!twin) return undefined;
+    const [row] = await tx
+      .select()
+      .from(contacts)
+      .where(and(eq(contacts.number, twin), eq(contacts.isGroup, false)))
+      .for("update");
+    return row;
+  }
+
   /** Lock the rows an alias and a number name, in id order (two merges of one pair never deadlock). */
   const lockPair = (tx: Db, alias: string, aliasColumn: typeof contacts.lid | typeof contacts.bsuid, pn: string) =>
     tx
@@ -200,6 +212,9 @@ export function createContactIdentity(deps: {
     }
     if (byAlias) return aliasBecomesNumber(tx, byAlias, pn, { bsuid, username: username ?? byAlias.username });
     if (byPn?.bsuid === bsuid && (username === undefined || byPn.username === username)) return emptyOutcome();
+    // A first payload from WhatsApp's form of a number kept under its ninth-digit twin: the twin moves here.
+    const twin = byPn ? undefined : await twinContact(tx, pn);
+    if (twin) return moveContact(tx, twin, pn, { bsuid, ...(username !== undefined ? { username } : {}) });
     await tx
       .insert(contacts)
       .values({ number: pn, name: pn, bsuid, username: username ?? null })
@@ -288,12 +303,14 @@ export function createContactIdentity(deps: {
      * this form and the empty new row is folded away. The staying contact, as it now is.
      */
     async adoptTwin(tx: Db, created: ContactRow): Promise<{ contact: ContactRow; outcome: MergeOutcome }> {
-      const twin = twinOf(created.number);
-      const [row] = twin ? await tx.select().from(contacts).where(eq(contacts.number, twin)).for("update") : [];
-      if (!row || row.isGroup) return { contact: created, outcome: emptyOutcome() };
+      const row = await twinContact(tx, created.number);
+      if (!row) return { contact: created, outcome: emptyOutcome() };
       const outcome = await moveContact(tx, row, created.number);
       const [contact] = await tx.select().from(contacts).where(eq(contacts.id, row.id));
-      deps.logger.info({ contactId: row.id, from: twin, to: created.number }, "a contact took WhatsApp's form of its number");
+      deps.logger.info(
+        { contactId: row.id, from: row.number, to: created.number },
+        "a contact took WhatsApp's form of its number",
+      );
       return { contact, outcome };
     },
 
