@@ -23,11 +23,11 @@ const phone = "5511988887777";
 const bsuid = build.bsuidOf(phone);
 const noMedia = async () => Readable.from([]);
 
-const valueOf = (payload: unknown): CloudValue => changesOf(payload as WebhookPayload)[0].value;
+const changeOf = (payload: unknown): CloudValue => changesOf(payload as WebhookPayload)[0].value;
 
 describe("Cloud API addressing (2026 shapes)", () => {
   it("every message carries the BSUID: a number and its BSUID are reported as one customer, with the username", () => {
-    const value = valueOf(build.inbound(business, build.text({ from: phone, body: "oi" }), "Rita", "rita.s"));
+    const value = changeOf(build.inbound(business, build.text({ from: phone, body: "oi" }), "Rita", "rita.s"));
     expect(value.contacts).toEqual([{ profile: { name: "Rita", username: "rita.s" }, wa_id: phone, user_id: bsuid }]);
     expect(value.messages?.[0]).toMatchObject({ from: phone, from_user_id: bsuid });
     expect(identitiesOf(value.contacts)).toEqual([{ kind: "bsuid", bsuid, pn: phone, username: "rita.s" }]);
@@ -37,7 +37,7 @@ describe("Cloud API addressing (2026 shapes)", () => {
   });
 
   it("a withheld number: the message is the BSUID's, shown by the username when there is no profile name", () => {
-    const value = valueOf(build.inbound(business, build.text({ from: phone, hidePhone: true, body: "oi" }), "", "rita.s"));
+    const value = changeOf(build.inbound(business, build.text({ from: phone, hidePhone: true, body: "oi" }), "", "rita.s"));
     value.contacts = [{ profile: { username: "rita.s" }, user_id: bsuid }];
     expect(value.messages?.[0]).not.toHaveProperty("from");
     expect(identitiesOf(value.contacts)).toEqual([]);
@@ -48,11 +48,11 @@ describe("Cloud API addressing (2026 shapes)", () => {
 
   it("a group member's message belongs to the group; a reaction in the group too", () => {
     const group = "Y2FwaV9ncm91cDoxNzA1NTU1MDEzOToxMjAzNjM0MDQ2OTQyMzM4MjA=";
-    const value = valueOf(build.inbound(business, build.text({ from: phone, groupId: group, body: "oi" }), "Rita"));
+    const value = changeOf(build.inbound(business, build.text({ from: phone, groupId: group, body: "oi" }), "Rita"));
     expect(translateMessage(value.messages![0], value.contacts!, noMedia)).toMatchObject({
       message: { chat: group, isGroup: true, sender: { number: phone, name: "Rita" } },
     });
-    const reaction = valueOf(
+    const reaction = changeOf(
       build.inbound(business, build.reaction({ from: phone, groupId: group, messageId: "wamid.X", emoji: "👍" })),
     );
     expect(translateMessage(reaction.messages![0], reaction.contacts!, noMedia)).toMatchObject({
