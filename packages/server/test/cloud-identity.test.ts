@@ -132,6 +132,31 @@ describe("Cloud API: one customer is one contact", () => {
     expect(twin.json()).toMatchObject({ error: "ERR_DUPLICATED_CONTACT" });
   });
 
+  it("ninth digit: the API-token send to the typed form reaches the customer's contact and ticket under WhatsApp's form", async () => {
+    const { typed, waId } = brazilianTwins();
+    await cloud.meta.deliver(cloud.meta.message(text({ from: waId, body: "quero saber do pedido" }), "Téo"));
+    const ticket = await eventually(async () => {
+      const [contact] = await contactsAt([waId]);
+      const [row] = await ticketsOf(contact.id);
+      expect(row).toBeDefined();
+      return row;
+    });
+    const settings = await call("GET", "/api/settings");
+    const token = (settings.json() as { key: string; value: string }[]).find((x) => x.key === "userApiToken")?.value;
+    const sent = await app.t.app.inject({
+      method: "POST",
+      url: "/api/messages/send",
+      headers: { authorization: `Bearer ${token}` },
+      payload: { number: typed, body: "Seu pedido saiu" },
+    });
+    expect(sent.statusCode, sent.body).toBe(201);
+    expect(sent.json()).toMatchObject({ ticketId: ticket.id });
+    await eventually(() =>
+      expect(app.fake.sentMessages(cloud.phoneNumberId).at(-1)).toMatchObject({ to: waId, text: { body: "Seu pedido saiu" } }),
+    );
+    expect(await contactsAt([typed])).toEqual([]);
+  });
+
   it("a username customer whose number is withheld: a contact keyed by the BSUID, answered with `recipient`, acked by recipient_user_id", async () => {
     const phone = customerPhone();
     const bsuid = bsuidOf(phone);
