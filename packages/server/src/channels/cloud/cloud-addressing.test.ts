@@ -3,15 +3,8 @@ import { describe, expect, it } from "vitest";
 import * as build from "../../../test/graph-fake/payloads.js";
 import type { OutboundMessage } from "../channel.js";
 import { buildSendBody } from "./cloud-channel.js";
-import {
-  addressChangeOf,
-  type CloudValue,
-  changesOf,
-  identitiesOf,
-  translateMessage,
-  translateStatus,
-  type WebhookPayload,
-} from "./cloud-translate.js";
+import { addressChangeOf, identitiesOf } from "./cloud-identity.js";
+import { type CloudValue, changesOf, translateMessage, translateStatus, type WebhookPayload } from "./cloud-translate.js";
 
 /**
  * Issue 18 §3 on the Cloud API's side of the channel, in Meta's 2026 shapes: who a message is

@@ -1,6 +1,7 @@
 import type { MediaType } from "@zapdesk/core";
 import type { MediaSource } from "../../media/storage.js";
-import type { Ack, AddressChange, BsuidMapping, InboundMedia, InboundMessage, MessageUpdate } from "../channel.js";
+import type { Ack, InboundMedia, InboundMessage, MessageUpdate } from "../channel.js";
+import { addressChangeOf, authorOf, digits } from "./cloud-identity.js";
 
 /**
  * Meta's `messages` webhook (entry[].changes[].value) as Zapdesk's channel events. Shapes from
@@ -21,7 +22,7 @@ export interface CloudContact {
 }
 
 /** Meta's `system` object: a customer changed number (`user_changed_number`) or BSUID (`user_changed_user_id`). */
-interface SystemObject {
+export interface SystemObject {
   body?: string;
   type?: string;
   /** The new phone number (user_changed_number). */
@@ -151,63 +152,6 @@ function vcardOf(contacts: VCardContact[]): string {
       return lines.join("\n");
     })
     .join("\n");
-}
-
-const digits = (value: string | undefined) => (value ?? "").replace(/\D/g, "");
-
-/**
- * Who wrote a message, as an address: the phone number WhatsApp knows (`wa_id`, which can differ
- * from `from`, e.g. a Brazilian number without the ninth digit), else the BSUID of a customer
- * whose number Meta withholds (`from`/`wa_id` absent since 2026-06). Shown by profile name, or
- * by username when there is no name.
- */
-function authorOf(message: CloudMessage, contacts: CloudContact[]) {
-  const entry =
-    contacts.find(
-      (c) => (message.from && c.wa_id === message.from) || (message.from_user_id && c.user_id === message.from_user_id),
-    ) ?? (contacts.length === 1 ? contacts[0] : undefined);
-  const phone = digits(entry?.wa_id ?? message.from);
-  const bsuid = entry?.user_id ?? message.from_user_id;
-  const address = phone || bsuid;
-  if (!address) return undefined;
-  const username = entry?.profile?.username;
-  return { address, name: entry?.profile?.name ?? username, username };
-}
-
-/**
- * The `contacts[]` of a payload (messages, or sent/delivered/read statuses) that name both a
- * phone number and a BSUID: one customer, whom later payloads may name by the BSUID alone.
- */
-export function identitiesOf(contacts: CloudContact[] | undefined): BsuidMapping[] {
-  const out: BsuidMapping[] = [];
-  for (const c of Array.isArray(contacts) ? contacts : []) {
-    const pn = digits(c?.wa_id);
-    if (!pn || typeof c.user_id !== "string" || !c.user_id) continue;
-    out.push({ kind: "bsuid", bsuid: c.user_id, pn, ...(c.profile?.username ? { username: c.profile.username } : {}) });
-  }
-  return out;
-}
-
-/**
- * A `system` message saying the customer moved (system messages carry no `contacts[]`):
- * `user_changed_number` names the new number in `system.wa_id` (and the new BSUID in
- * `system.user_id`); `user_changed_user_id` names the old BSUID in `previous_user_id`.
- */
-export function addressChangeOf(message: CloudMessage): AddressChange | undefined {
-  const system = message?.system;
-  if (message?.type !== "system" || !system) return undefined;
-  if (system.type === "user_changed_number") {
-    const to = digits(system.wa_id);
-    const from = digits(message.from) || system.previous_user_id || message.from_user_id;
-    if (!to || !from) return undefined;
-    return { kind: "changed", from, to, ...(system.user_id ? { bsuid: system.user_id } : {}) };
-  }
-  if (system.type === "user_changed_user_id") {
-    const from = system.previous_user_id;
-    const to = system.user_id;
-    return from && to ? { kind: "changed", from, to } : undefined;
-  }
-  return undefined;
 }
 
 /** What one message becomes: a stored message, or (a reaction) an update of its target. */

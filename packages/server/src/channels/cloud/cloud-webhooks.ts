@@ -6,15 +6,9 @@ import { findMessageByWid } from "../../modules/messages/messages.repo.js";
 import { claimStale, createInboundLog } from "../inbound-log.js";
 import type { InboundSink } from "../session-types.js";
 import { type CloudDeps, connectionOfPhoneNumber, loadCloudAccount } from "./cloud-account.js";
+import { addressChangeOf, identitiesOf } from "./cloud-identity.js";
 import { downloadMedia } from "./cloud-media.js";
-import {
-  addressChangeOf,
-  changesOf,
-  identitiesOf,
-  translateMessage,
-  translateStatus,
-  type WebhookPayload,
-} from "./cloud-translate.js";
+import { changesOf, translateMessage, translateStatus, type WebhookPayload } from "./cloud-translate.js";
 import { createGraphClient } from "./graph-client.js";
 
 export const WEBHOOK_KIND = "cloud.webhook";
