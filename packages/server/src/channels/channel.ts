@@ -46,8 +46,11 @@ export interface InboundMessage {
   isGroup: boolean;
   /** The group subject, when known. */
   groupName?: string;
-  /** Who wrote it: the customer (or the group participant). Absent for fromMe. */
-  sender?: { number: ChatNumber; name?: string };
+  /**
+   * Who wrote it: the customer (or the group participant). Absent for fromMe. `username`: the
+   * WhatsApp username a Cloud API customer chose (display only; kept on a contact known by its BSUID).
+   */
+  sender?: { number: ChatNumber; name?: string; username?: string };
   /** Sent from the connected phone itself (or echoed back after we sent it). */
   fromMe: boolean;
   /** When WhatsApp says the message was sent. */
