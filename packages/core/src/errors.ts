@@ -48,6 +48,9 @@ export const ERROR_STATUS = {
   ERR_SERVICE_UNAVAILABLE: 503,
   ERR_LAST_ADMIN: 409,
   ERR_CONTACT_NUMBER_ADMIN_ONLY: 403,
+  // Issue 18: an admin merges two contacts of one person
+  ERR_CONTACT_MERGE_SAME: 400,
+  ERR_CONTACT_MERGE_GROUP: 409,
   // Issue 11: scheduled messages
   ERR_NO_SCHEDULE_FOUND: 404,
   ERR_SCHEDULE_NOT_EDITABLE: 409,
@@ -123,6 +126,8 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_SERVICE_UNAVAILABLE: "The service is temporarily unavailable, please try again in a moment.",
   ERR_LAST_ADMIN: "The last administrator cannot be deleted or lose that profile.",
   ERR_CONTACT_NUMBER_ADMIN_ONLY: "Only an administrator can change the number of a contact that has tickets.",
+  ERR_CONTACT_MERGE_SAME: "A contact cannot be merged into itself.",
+  ERR_CONTACT_MERGE_GROUP: "Groups cannot be merged: only two contacts of one person can.",
   ERR_NO_SCHEDULE_FOUND: "No scheduled message found with this ID.",
   ERR_SCHEDULE_NOT_EDITABLE: "This message was already sent or cancelled and can no longer be changed.",
   // Issue 11: notes

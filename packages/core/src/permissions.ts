@@ -22,6 +22,8 @@ export const PERMISSIONS = [
   /** A number is where replies go: changing one that has tickets, and reading who did, is admin work. */
   "contacts:changeNumber",
   "contacts:viewChanges",
+  /** Issue 18: fold a duplicate contact of one person (e.g. a ninth-digit twin) into another. */
+  "contacts:merge",
   "simulator:use",
   /** Issue 11: see, edit and cancel every agent's scheduled messages (agents: their own). */
   "schedules:manageAll",

@@ -22,8 +22,9 @@ import { createSecretBox } from "./lib/secret-box.js";
 import { createS3Storage } from "./media/s3-storage.js";
 import { createMediaStorage } from "./media/storage.js";
 import { createConnectionService } from "./modules/connections/connections.service.js";
-import { createContactIdentity } from "./modules/contacts/contact-identity.js";
+import { type ContactIdentity, createContactIdentity } from "./modules/contacts/contact-identity.js";
 import { createContactWhatsApp } from "./modules/contacts/contacts-whatsapp.js";
+import { createNumberLookup } from "./modules/contacts/whatsapp-number.js";
 import { createDashboardService } from "./modules/dashboard/dashboard.service.js";
 import { createMetricsService } from "./modules/dashboard/metrics.service.js";
 import { createApiSend } from "./modules/messages/api-send.js";
@@ -79,12 +80,16 @@ export function createConversations(options: ConversationOptions) {
     secrets: createSecretBox(config.encryptionKey),
     publicUrl: config.publicUrl,
   });
+  // Late-bound too: the identity module announces through the ticket service created below.
+  let identity!: ContactIdentity;
+  const numbers = createNumberLookup({ db, session: optionalSession, identity: () => identity, logger });
   const tickets = createTicketService({
     db,
     heavy,
     events,
     clock,
     notifyOutbox,
+    recheckNumber: (contactId, whatsappId) => numbers.recheck(contactId, whatsappId),
     markReadOnWhatsApp: (ticket, wids) => {
       const live = ticket.whatsappId !== null ? optionalSession(ticket.whatsappId) : undefined;
       if (!live) return;
@@ -119,7 +124,7 @@ export function createConversations(options: ConversationOptions) {
       published().catch((error) => logger.debug({ err: error }, "could not publish a scheduled message"));
     },
   });
-  const identity = createContactIdentity({
+  identity = createContactIdentity({
     db,
     events,
     logger,
@@ -188,6 +193,11 @@ export function createConversations(options: ConversationOptions) {
     connectedIds: async () => (await connections.listAll()).map((c) => c.id).filter((id) => sessions.isConnected(id)),
     logger,
     pollMs: options.outboxPollMs,
+    // Issue 18: a Cloud send answer named the recipient by WhatsApp's own number (ninth digit): the contact moves there.
+    onRecipient: async (ticketId, canonicalTo) => {
+      const ticket = await ticketsRepo.findTicket(db, ticketId);
+      if (ticket && !ticket.isGroup) await identity.renumber(ticket.contactId, canonicalTo);
+    },
     onSent: (id) => {
       messages.announceUpdated(id).catch((error) => logger.debug({ err: error }, "could not publish a sent message"));
       schedules.messageSettled(id).catch((error) => logger.debug({ err: error }, "could not publish a schedule"));
@@ -216,8 +226,10 @@ export function createConversations(options: ConversationOptions) {
     schedules: Object.assign(schedules, { sweep: scheduleSweeper.sweep }),
     scheduleSweeper,
     protocol: createProtocolService({ db, tickets, clock, logger, notifyOutbox }),
-    apiSend: createApiSend({ db, session, notifyOutbox, announce, present: messages.present }),
-    contactWhatsApp: createContactWhatsApp({ db, events, session }),
+    apiSend: createApiSend({ db, numbers, notifyOutbox, announce, present: messages.present }),
+    contactWhatsApp: createContactWhatsApp({ db, events, session, numbers }),
+    numbers,
+    identity,
     dashboard: createDashboardService({ db: heavy, clock }),
     dashboardMetrics: createMetricsService({ db: heavy, clock }),
     cloud,

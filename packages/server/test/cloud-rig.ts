@@ -3,6 +3,7 @@ import type { Connection, Message } from "@zapdesk/core";
 import { expect } from "vitest";
 import type { Config } from "../src/config.js";
 import type { Database } from "../src/db/client.js";
+import type { Clock } from "../src/lib/clock.js";
 import { eventually } from "./conversation.js";
 import type { TestUser } from "./factories.js";
 import { type GraphFake, startGraphFake } from "./graph-fake/index.js";
@@ -13,9 +14,15 @@ let counter = 0;
 const digits = (n: number) => Array.from(randomBytes(n), (b) => String(b % 10)).join("");
 
 /** A test app listening on a real port (Meta's webhook driver posts to it) with its Graph API fake. */
-export async function startCloudApp(options: { database?: Database; fake?: GraphFake; config?: Partial<Config> } = {}) {
+export async function startCloudApp(
+  options: { database?: Database; fake?: GraphFake; config?: Partial<Config>; clock?: Clock } = {},
+) {
   const fake = options.fake ?? (await startGraphFake());
-  const t = await createTestApp({ config: { graphUrl: fake.url, ...options.config }, database: options.database });
+  const t = await createTestApp({
+    config: { graphUrl: fake.url, ...options.config },
+    database: options.database,
+    clock: options.clock,
+  });
   const origin = await t.app.listen({ host: "127.0.0.1", port: 0 });
   return {
     t,

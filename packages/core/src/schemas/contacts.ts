@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { listQuerySchema, MSG, optionalEmailSchema, requiredText } from "./common.js";
+import { idSchema, listQuerySchema, MSG, optionalEmailSchema, requiredText } from "./common.js";
 import { tagIdsSchema, tagSchema } from "./tags.js";
 
 /** Keep digits only: customers and agents type numbers as "+55 (11) 9999-0000". */
@@ -48,6 +48,8 @@ export const contactSchema = z.object({
   email: z.string(),
   profilePicUrl: z.string(),
   isGroup: z.boolean(),
+  /** Issue 18: the customer's WhatsApp username (Cloud API), shown beside or instead of a number Meta withholds. */
+  username: z.string().nullable().optional(),
   extraInfo: z.array(extraInfoSchema).optional(),
   /** Issue 11: the contact's tags. */
   tags: z.array(tagSchema),
@@ -83,3 +85,10 @@ export const contactChangeSchema = z.object({
 export type ContactChange = z.infer<typeof contactChangeSchema>;
 
 export const contactChangeListSchema = z.object({ changes: z.array(contactChangeSchema) });
+
+/**
+ * Issue 18, POST /contacts/:id/merge (admins): the duplicate is folded into contact :id, which
+ * stays with its number; the duplicate's tickets, messages, notes, tags and schedules follow it.
+ */
+export const contactMergeSchema = z.strictObject({ duplicateId: idSchema });
+export type ContactMergeInput = z.input<typeof contactMergeSchema>;

@@ -46,8 +46,11 @@ export interface InboundMessage {
   isGroup: boolean;
   /** The group subject, when known. */
   groupName?: string;
-  /** Who wrote it: the customer (or the group participant). Absent for fromMe. */
-  sender?: { number: ChatNumber; name?: string };
+  /**
+   * Who wrote it: the customer (or the group participant). Absent for fromMe. `username`: the
+   * WhatsApp username a Cloud API customer chose (display only; kept on a contact known by its BSUID).
+   */
+  sender?: { number: ChatNumber; name?: string; username?: string };
   /** Sent from the connected phone itself (or echoed back after we sent it). */
   fromMe: boolean;
   /** When WhatsApp says the message was sent. */
@@ -95,7 +98,8 @@ export interface MessageUpdate {
 }
 
 /** A customer's LID and phone number are the same person (from lid-mapping.update and *Alt fields). */
-export interface IdentityMapping {
+export interface LidMapping {
+  kind?: "lid";
   /** "<lid>@lid" */
   lid: string;
   /** The phone number, digits only. */
@@ -104,6 +108,34 @@ export interface IdentityMapping {
 
 /** A call is stored as a line of the ticket under this prefix plus its call id (no WhatsApp message). */
 export const CALL_WID_PREFIX = "call-";
+
+/** A Cloud API business-scoped user id (BSUID) and a phone number are the same person (a payload carried both). */
+export interface BsuidMapping {
+  kind: "bsuid";
+  /** "BR.1502576394655843" */
+  bsuid: string;
+  /** The phone number (wa_id), digits only. */
+  pn: string;
+  /** The WhatsApp username, when the customer chose one (display only). */
+  username?: string;
+}
+
+/**
+ * The customer's address changed (Cloud `user_changed_number`, `user_changed_user_id`): the contact
+ * moves from `from` to `to` and keeps its history and open ticket; nothing goes to `from` again.
+ */
+export interface AddressChange {
+  kind: "changed";
+  /** The old address: a phone number or a BSUID. */
+  from: ChatNumber;
+  /** The new one: a phone number (number change) or a BSUID (user id change). */
+  to: ChatNumber;
+  /** The customer's new BSUID, when a number change reports it (a new number means a new BSUID). */
+  bsuid?: string;
+}
+
+/** Who a customer is, as a channel learned it: the pipeline's identity module (contact-identity.ts) applies it. */
+export type IdentityMapping = LidMapping | BsuidMapping | AddressChange;
 
 export interface InboundCall {
   callId: string;
@@ -148,6 +180,12 @@ export interface OutboundMessage {
 export interface SentMessage {
   wid: string;
   timestamp: Date;
+  /**
+   * The address WhatsApp itself knows the recipient by, when the provider's answer names one that
+   * differs from `to` (the Cloud API's `contacts[0].wa_id`: a Brazilian number typed with the ninth
+   * digit for an account WhatsApp knows without it). The outbox moves the contact to it.
+   */
+  canonicalTo?: ChatNumber;
   /** The full message as the provider built it, kept on the row to answer resend requests later. */
   raw?: unknown;
   /** 1 when the provider's answer already means WhatsApp's server took it (QR); absent: wait for a status. */
@@ -208,7 +246,7 @@ export interface ChannelHandlers {
   onMessage(message: InboundMessage): Promise<void>;
   onUpdate(update: MessageUpdate): Promise<void>;
   onCall(call: InboundCall): Promise<void>;
-  /** A LID and a phone number were learned to be the same customer: the pipeline merges them. */
+  /** Two addresses were learned to be one customer, or a customer's address changed: the pipeline merges or moves them. */
   onIdentity(mapping: IdentityMapping): Promise<void>;
 }
 

@@ -104,12 +104,20 @@ export const contacts = pgTable(
      * that LID as `number` until their phone number becomes known (then the two are merged).
      */
     lid: text("lid"),
+    /**
+     * Issue 18: the customer's business-scoped user id on the Cloud API (BSUID, "BR.1502…"), when
+     * known. A customer who hides their phone number has it as `number` too until the number is known.
+     */
+    bsuid: text("bsuid"),
+    /** Issue 18: the WhatsApp username the customer chose (display only; it may change, the BSUID does not). */
+    username: text("username"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex("contacts_number_key").on(t.number),
     uniqueIndex("contacts_lid_key").on(t.lid).where(sql`${t.lid} is not null`),
+    uniqueIndex("contacts_bsuid_key").on(t.bsuid).where(sql`${t.bsuid} is not null`),
     index("contacts_name_idx").on(sql`lower(${t.name})`, t.id),
     index("contacts_name_trgm").using("gin", trgm(t.name)),
     index("contacts_number_trgm").using("gin", trgm(t.number)),

@@ -5,6 +5,7 @@ import type { MediaStorage } from "../media/storage.js";
 import type { AuthService } from "../modules/auth/auth.service.js";
 import type { TokenService } from "../modules/auth/tokens.js";
 import type { ConnectionService } from "../modules/connections/connections.service.js";
+import type { ContactIdentity } from "../modules/contacts/contact-identity.js";
 import type { ContactService } from "../modules/contacts/contacts.service.js";
 import type { ContactWhatsApp } from "../modules/contacts/contacts-whatsapp.js";
 import type { CsatDashboard } from "../modules/csat/csat.dashboard.js";
@@ -40,6 +41,8 @@ export interface Services {
   storage: MediaStorage;
   apiSend: ApiSend;
   contactWhatsApp: ContactWhatsApp;
+  /** Issue 18: one customer is one contact (an admin's merge of two). */
+  identity: Pick<ContactIdentity, "merge">;
   dashboard: ReturnType<typeof createDashboardService>;
   dashboardMetrics: ReturnType<typeof createMetricsService>;
   csatDashboard: CsatDashboard;

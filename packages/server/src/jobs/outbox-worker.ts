@@ -45,6 +45,8 @@ export interface OutboxWorkerDeps {
   pollMs?: number;
   /** Called after a message left or was refused for good, with its id (to publish the new state). */
   onSent?(messageId: number): void;
+  /** Issue 18: the send's answer named the recipient by another number (SentMessage.canonicalTo). */
+  onRecipient?(ticketId: number, canonicalTo: string): Promise<void>;
   /** Randomness of the pacing jitter (tests pin it). */
   random?: () => number;
 }
@@ -187,6 +189,11 @@ export function createOutboxWorker(deps: OutboxWorkerDeps) {
     }
     pacer.sent(whatsappId, built.pacing);
     await store.recordSent(item.message_id, built.message.raw, sent);
+    if (sent.canonicalTo && deps.onRecipient) {
+      await deps
+        .onRecipient(built.message.ticketId, sent.canonicalTo)
+        .catch((error) => logger.warn({ err: error }, "recipient not updated"));
+    }
     deps.onSent?.(item.message_id);
   }
 

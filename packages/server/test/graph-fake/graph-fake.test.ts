@@ -40,6 +40,18 @@
  *   start_time, end_time, duration), direction USER_INITIATED / BUSINESS_INITIATED:
  *   https://developers.facebook.com/documentation/business-messaging/whatsapp/calling/user-initiated-calls
  * - Graph versions and their expiry (v21.0 2027-01-21 … v25.0 2028-07-29): the Graph API changelog.
+ * - 2026, "Business-scoped user IDs" (updated 2026-11-05):
+ *   https://developers.facebook.com/documentation/business-messaging/whatsapp/business-scoped-user-ids/
+ *   sends take `recipient` (a BSUID) instead of `to`, `to` wins when both are given; the answer's
+ *   contacts[] has `wa_id` for a send to a number and `user_id` for a send to a BSUID; error
+ *   131062 for what a BSUID cannot receive (one-tap, zero-tap and copy-code authentication
+ *   templates); webhooks carry contacts[].user_id, messages[].from_user_id, profile.username;
+ *   statuses carry recipient_user_id and omit recipient_id for a send to a BSUID; failed statuses
+ *   come without contacts[] (and without recipient_user_id for a send to a number).
+ * - System messages (updated 2026-08-11): .../webhooks/reference/messages/system/ (no contacts[];
+ *   user_changed_number with system.wa_id, user_changed_user_id with previous_user_id).
+ * - Groups: .../webhooks/reference/messages/group/ (messages[].group_id; statuses with
+ *   recipient_type "group" and recipient_participant_id); sends with recipient_type "group".
  */
 import { createHmac } from "node:crypto";
 import { createServer } from "node:http";
@@ -146,6 +158,49 @@ describe("Graph API fake", () => {
     ]);
   });
 
+  it("2026 addressing: WhatsApp's own id in wa_id, `recipient` for a BSUID (user_id back), groups, 131062", async () => {
+    const send = (body: Record<string, unknown>) =>
+      call(`/${account.phoneNumberId}/messages`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ messaging_product: "whatsapp", type: "text", text: { body: "hi" }, ...body }),
+      });
+    fake.addUser({ waId: "553188887777", aliases: ["5531988887777"] });
+    const typed = (await (await send({ to: "5531988887777" })).json()) as { contacts: unknown[]; messages: { id: string }[] };
+    expect(typed.contacts).toEqual([{ input: "5531988887777", wa_id: "553188887777" }]);
+    expect(fake.statusOf(typed.messages[0].id, "delivered")).toEqual({
+      id: typed.messages[0].id,
+      status: "delivered",
+      recipientId: "553188887777",
+    });
+
+    const bsuid = payloads.bsuidOf("5511977776666");
+    const toUser = (await (await send({ recipient: bsuid })).json()) as { contacts: unknown[]; messages: { id: string }[] };
+    expect(toUser.contacts).toEqual([{ input: bsuid, user_id: bsuid }]);
+    const [status] = (
+      createWebhookDriver({ url: "http://unused", appSecret: "s", business: { ...account, displayPhoneNumber: "1" } }).statuses([
+        fake.statusOf(toUser.messages[0].id, "read"),
+      ]).entry[0].changes[0].value as unknown as { statuses: Record<string, unknown>[] }
+    ).statuses;
+    expect(status).toMatchObject({ status: "read", recipient_user_id: bsuid });
+    expect(status).not.toHaveProperty("recipient_id");
+    const both = (await (await send({ to: "5511977776666", recipient: bsuid })).json()) as { contacts: unknown[] };
+    expect(both.contacts).toEqual([{ input: "5511977776666", wa_id: "5511977776666" }]);
+    expect((await send({ recipient: "not a bsuid" })).status).toBe(400);
+
+    expect((await send({ recipient_type: "group", to: "R3JvdXA=" })).status).toBe(400);
+    fake.addGroup("R3JvdXA=");
+    const group = (await (await send({ recipient_type: "group", to: "R3JvdXA=" })).json()) as { contacts: unknown[] };
+    expect(group.contacts).toEqual([{ input: "R3JvdXA=" }]);
+
+    fake.setTemplates(account.businessAccountId, [
+      { name: "otp", language: "en_US", status: "APPROVED", category: "AUTHENTICATION", components: [] },
+    ]);
+    const otp = await send({ recipient: bsuid, type: "template", template: { name: "otp", language: { code: "en_US" } } });
+    expect(otp.status).toBe(400);
+    expect(((await otp.json()) as { error: { code: number } }).error.code).toBe(131062);
+  });
+
   it("scripted errors carry Meta's code, '(#code) title' message and error_data.details, once", async () => {
     fake.failNext({ code: 131047 });
     const body = { messaging_product: "whatsapp", to: "5511999990000", type: "text", text: { body: "late" } };
@@ -238,8 +293,17 @@ describe("Graph API fake", () => {
               value: {
                 messaging_product: "whatsapp",
                 metadata: { display_phone_number: "15550783881", phone_number_id: account.phoneNumberId },
-                contacts: [{ profile: { name: "Sheena Nelson" }, wa_id: "16505551234" }],
-                messages: [{ from: "16505551234", type: "text", text: { body: "Does it come in another color?" } }],
+                contacts: [
+                  { profile: { name: "Sheena Nelson" }, wa_id: "16505551234", user_id: payloads.bsuidOf("16505551234") },
+                ],
+                messages: [
+                  {
+                    from: "16505551234",
+                    from_user_id: payloads.bsuidOf("16505551234"),
+                    type: "text",
+                    text: { body: "Does it come in another color?" },
+                  },
+                ],
               },
             },
           ],

@@ -63,6 +63,34 @@ const MEDIA_URL_TTL_MS = 5 * 60 * 1000;
 const TEXT_MAX = 4096;
 const CAPTION_MAX = 1024;
 const OPAQUE_MAX = 512;
+
+/**
+ * A WhatsApp account as Meta knows it: `waId` is WhatsApp's own id for the number (a Brazilian
+ * account opened before the ninth digit keeps the 12-digit form), `aliases` other forms that
+ * reach it (the 13-digit form an agent types), and its BSUID in this business portfolio.
+ */
+export interface FakeWhatsAppUser {
+  waId: string;
+  aliases?: string[];
+  username?: string;
+}
+
+/** How a sent message was addressed, for the statuses Meta reports about it. */
+export interface SentRecord {
+  wamid: string;
+  phoneNumberId: string;
+  /** The number WhatsApp knows (wa_id), for a send with `to`. */
+  waId?: string;
+  /** The BSUID, for a send with `recipient` (or a number whose account the fake knows). */
+  userId?: string;
+  groupId?: string;
+  /** The template's category, when one was sent. */
+  templateCategory?: string;
+  /** What the send carried as `biz_opaque_callback_data`, echoed in its statuses. */
+  bizOpaqueCallbackData?: string;
+}
+
+const BSUID = /^[A-Z]{2}\.[A-Za-z0-9.]{1,140}$/;
 const SEND_TYPES = ["text", "image", "audio", "video", "document", "sticker", "template", "reaction", "location"] as const;
 
 /** The fake's state and routes; `startGraphFake` (index.ts) puts it on a port. */
@@ -75,7 +103,16 @@ export function createGraphServer(version: string) {
   const delays: { on: ScriptedDelay["on"]; ms: number; times: number }[] = [];
   const accepted: AcceptedMessage[] = [];
   const revoked = new Set<string>();
+  const users: FakeWhatsAppUser[] = [];
+  const groups = new Set<string>();
+  const sent = new Map<string, SentRecord>();
   let origin = "";
+
+  /** WhatsApp's id for a number as typed: the account's own form when the fake knows it. */
+  const waIdOf = (typed: string) => {
+    const digits = typed.replace(/\D/g, "");
+    return users.find((u) => u.waId === digits || u.aliases?.includes(digits))?.waId ?? digits;
+  };
 
   // Closing drops every connection: a held-back answer or an upload its client gave up on mid-body
   // (the multipart reader then waits for bytes that never come) must not keep the fake open.
@@ -190,28 +227,53 @@ export function createGraphServer(version: string) {
     }
     const problem = checkSend(body);
     if (problem) return fail(reply, 100, { details: problem });
-    const to = String(body.to);
-    const id = `wamid.${randomBytes(24).toString("base64")}`;
+    const wamid = `wamid.${randomBytes(24).toString("base64")}`;
+    const record: SentRecord = { wamid, phoneNumberId: account.phoneNumberId };
+    const template = body.type === "template" ? (body.template as { name?: string }) : undefined;
+    if (template) {
+      record.templateCategory = String(
+        (templates.get(account.businessAccountId) ?? []).find((t) => t.name === template.name)?.category ?? "",
+      );
+    }
+    let contact: Record<string, string>;
+    if (body.recipient_type === "group") {
+      record.groupId = String(body.to);
+      contact = { input: record.groupId };
+    } else if (typeof body.to === "string") {
+      // `to` wins when both are given; the answer names WhatsApp's own id for the number.
+      record.waId = waIdOf(body.to);
+      contact = { input: body.to, wa_id: record.waId };
+    } else {
+      record.userId = String(body.recipient);
+      // One-tap, zero-tap and copy-code authentication templates need a phone number.
+      if (record.templateCategory === "AUTHENTICATION") return fail(reply, 131062);
+      contact = { input: record.userId, user_id: record.userId };
+    }
+    const opaque = typeof body.biz_opaque_callback_data === "string" ? body.biz_opaque_callback_data : undefined;
+    if (opaque !== undefined) record.bizOpaqueCallbackData = opaque;
+    sent.set(wamid, record);
     // Taken before answering: a client that gives up waiting has still sent it, and statuses follow.
     accepted.push({
       phoneNumberId: account.phoneNumberId,
-      id,
-      to: to.replace(/\D/g, ""),
+      id: wamid,
+      to: record.waId ?? record.groupId ?? record.userId ?? "",
       type: String(body.type),
       body,
-      ...(typeof body.biz_opaque_callback_data === "string" ? { bizOpaqueCallbackData: body.biz_opaque_callback_data } : {}),
+      ...(opaque !== undefined ? { bizOpaqueCallbackData: opaque } : {}),
     });
     await holdBack("messages");
-    return {
-      messaging_product: "whatsapp",
-      contacts: [{ input: to, wa_id: to.replace(/\D/g, "") }],
-      messages: [{ id }],
-    };
+    return { messaging_product: "whatsapp", contacts: [contact], messages: [{ id: wamid }] };
   });
 
   /** What Meta refuses with 100 before sending: a body the type does not describe, a media id nobody uploaded. */
   function checkSend(body: Record<string, unknown>): string | undefined {
-    if (typeof body.to !== "string" || !/^\+?\d{6,20}$/.test(body.to)) return "to must be a phone number";
+    if (body.recipient_type === "group") {
+      if (typeof body.to !== "string" || !groups.has(body.to)) return "to must be the id of a group of this number";
+    } else if (body.to !== undefined) {
+      if (typeof body.to !== "string" || !/^\+?\d{6,20}$/.test(body.to)) return "to must be a phone number";
+    } else if (typeof body.recipient !== "string" || !BSUID.test(body.recipient)) {
+      return "to (a phone number) or recipient (a business-scoped user id) is required";
+    }
     const type = body.type as (typeof SEND_TYPES)[number];
     if (!SEND_TYPES.includes(type)) return `Unsupported message type ${String(body.type)}`;
     const object = body[type] as Record<string, unknown> | undefined;
@@ -302,6 +364,9 @@ export function createGraphServer(version: string) {
     delays,
     accepted,
     revoked,
+    users,
+    groups,
+    sent,
     setOrigin(value: string) {
       origin = value;
     },

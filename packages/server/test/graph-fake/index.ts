@@ -13,6 +13,9 @@
  *   fake.delayNext({ on: "messages", ms: 2000 });      // the next send is taken at once, its answer held back
  *   fake.accepted(phoneNumberId);                      // sends Meta took (even those whose answer was lost)
  *   meta.statusesOf(fake.accepted(phoneNumberId), "delivered"); // their statuses, biz_opaque_callback_data echoed
+ *   fake.addUser({ waId: "553188887777", aliases: ["5531988887777"] }); // an account WhatsApp knows by another form
+ *   fake.addGroup(groupId);                            // a Groups API group the number is in
+ *   meta.statuses([fake.statusOf(wamid, "delivered")]); // a status shaped by how the send was addressed
  *   fake.requests;                                     // every request, with its Authorization header
  *   const meta = createWebhookDriver({ url: webhookUrl, appSecret, business });
  *   await meta.deliver(meta.message(text({ from, body: "hi" })), { times: 3 });
@@ -27,18 +30,23 @@
 import {
   type AcceptedMessage,
   createGraphServer,
+  type FakeWhatsAppUser,
   type GraphFakeAccount,
   type ScriptedDelay,
   type ScriptedError,
+  type SentRecord,
   type StoredMedia,
 } from "./graph-server.js";
+import type { StatusInput } from "./payloads.js";
 
 export type {
   AcceptedMessage,
+  FakeWhatsAppUser,
   GraphFakeAccount,
   RecordedRequest,
   ScriptedDelay,
   ScriptedError,
+  SentRecord,
   StoredMedia,
 } from "./graph-server.js";
 export { META_ERRORS, type MetaErrorCode, metaErrorBody } from "./meta-errors.js";
@@ -70,6 +78,25 @@ export interface GraphFake {
   media(id: string): StoredMedia | undefined;
   /** JSON bodies of the sends (and reads) POSTed to /{phone-number-id}/messages. */
   sentMessages(phoneNumberId?: string): Record<string, unknown>[];
+  /**
+   * A WhatsApp account the fake knows: a send to one of its `aliases` (a Brazilian number typed
+   * with the ninth digit) answers its `waId` in `contacts[0].wa_id`, as Meta does.
+   */
+  addUser(user: FakeWhatsAppUser): void;
+  /** A group of the business number (Groups API): sends with `recipient_type: "group"` may go to it. */
+  addGroup(groupId: string): void;
+  /** How a message the fake answered was addressed (undefined for an id it never gave). */
+  sent(wamid: string): SentRecord | undefined;
+  /**
+   * The status Meta reports for a message it answered, shaped by how it was addressed: a number
+   * (`recipient_id`, and the BSUID), a BSUID (`recipient_user_id` only), a group (`recipient_type`,
+   * `recipient_participant_id`). For `WebhookDriver.statuses`.
+   */
+  statusOf(
+    wamid: string,
+    status: StatusInput["status"],
+    options?: { participant?: string; errors?: StatusInput["errors"] },
+  ): StatusInput;
   close(): Promise<void>;
 }
 
@@ -105,6 +132,22 @@ export async function startGraphFake(options: { version?: string; port?: number 
             (!phoneNumberId || r.path === `/${phoneNumberId}/messages`),
         )
         .map((r) => r.body as Record<string, unknown>),
+    addUser: (user) => server.users.push(user),
+    addGroup: (groupId) => server.groups.add(groupId),
+    sent: (wamid) => server.sent.get(wamid),
+    statusOf(wamid, status, options = {}) {
+      const record = server.sent.get(wamid);
+      if (!record) throw new Error(`the fake never answered ${wamid}`);
+      const base: StatusInput = {
+        id: wamid,
+        status,
+        ...(options.errors ? { errors: options.errors } : {}),
+        ...(record.bizOpaqueCallbackData !== undefined ? { bizOpaqueCallbackData: record.bizOpaqueCallbackData } : {}),
+      };
+      if (record.groupId) return { ...base, recipientId: record.groupId, group: { participant: options.participant ?? "" } };
+      if (record.waId) return { ...base, recipientId: record.waId };
+      return { ...base, recipientUserId: record.userId };
+    },
     close: () => server.app.close(),
   };
 }

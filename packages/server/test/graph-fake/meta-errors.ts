@@ -12,6 +12,12 @@ export const META_ERRORS = {
   131026: { title: "Message Undeliverable", http: 400, type: "OAuthException" },
   131047: { title: "Re-engagement message", http: 400, type: "OAuthException" },
   131056: { title: "(Business Account, Consumer Account) pair rate limit hit", http: 400, type: "OAuthException" },
+  // Business-scoped user IDs page (2026): what a BSUID recipient cannot receive (authentication templates).
+  131062: {
+    title: "Business-scoped User ID recipients are not supported for this message",
+    http: 400,
+    type: "OAuthException",
+  },
 } as const;
 
 export type MetaErrorCode = keyof typeof META_ERRORS;
@@ -21,6 +27,7 @@ const DETAILS: Partial<Record<MetaErrorCode, string>> = {
   131026: "Message Undeliverable.",
   130429: "Cloud API message throughput has been reached.",
   131056: "Too many messages sent from the sender phone number to the same recipient phone number in a short period of time.",
+  131062: "One-tap, zero-tap and copy-code authentication templates can only be sent to a phone number.",
 };
 
 /**

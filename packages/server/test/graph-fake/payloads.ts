@@ -1,10 +1,34 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 
 /**
  * Webhook payloads as Meta sends them for the `messages` field (shapes from Meta's "messages
  * webhook reference" pages, cited in graph-fake.test.ts). Only the builders: the driver signs and
  * posts them.
+ *
+ * 2026 shapes (Meta's "Business-scoped user IDs" page, updated 2026-11-05): every incoming message
+ * carries `messages[].from_user_id` and `contacts[].user_id` (the BSUID), `profile.username` when
+ * the customer chose one; a username customer whose number Meta withholds arrives with neither
+ * `from` nor `wa_id`. System messages (number or BSUID changes) carry no `contacts[]`.
  */
+
+const COUNTRY: [prefix: string, code: string][] = [
+  ["55", "BR"],
+  ["52", "MX"],
+  ["54", "AR"],
+  ["44", "GB"],
+  ["1", "US"],
+];
+
+/**
+ * The BSUID Meta gives a phone number's account in this fake's one business portfolio: the
+ * account's ISO country code, a period, then digits ("BR.1502576394655843"). Stable, so the
+ * webhooks and the Graph API's answers agree on it, as Meta's do.
+ */
+export function bsuidOf(phone: string): string {
+  const code = COUNTRY.find(([prefix]) => phone.startsWith(prefix))?.[1] ?? "US";
+  const hash = createHash("sha256").update(`bsuid:${phone}`).digest("hex");
+  return `${code}.${BigInt(`0x${hash.slice(0, 15)}`).toString()}`;
+}
 
 export interface Business {
   phoneNumberId: string;
@@ -12,7 +36,7 @@ export interface Business {
   displayPhoneNumber: string;
 }
 
-export type WebhookMessage = Record<string, unknown> & { id: string; from: string; type: string; timestamp: string };
+export type WebhookMessage = Record<string, unknown> & { id: string; from?: string; type: string; timestamp: string };
 
 export const newWamid = () => `wamid.${randomBytes(24).toString("base64")}`;
 const unix = (at: Date = new Date()) => String(Math.floor(at.getTime() / 1000));
@@ -39,31 +63,79 @@ export function envelope(business: Business, value: Record<string, unknown>, fie
   };
 }
 
-/** An incoming message with the sender's `contacts[]` entry (profile name and wa_id). */
-export function inbound(business: Business, message: WebhookMessage, profileName = "Customer") {
+/**
+ * An incoming message with the sender's `contacts[]` entry: profile name (and `username`), `wa_id`
+ * unless the number is withheld, and the `user_id` (BSUID).
+ */
+export function inbound(business: Business, message: WebhookMessage, profileName = "Customer", username?: string) {
   return envelope(business, {
-    contacts: [{ profile: { name: profileName }, wa_id: message.from }],
+    contacts: [
+      {
+        profile: { name: profileName, ...(username ? { username } : {}) },
+        ...(message.from ? { wa_id: message.from } : {}),
+        user_id: message.from_user_id,
+      },
+    ],
     messages: [message],
   });
 }
 
 interface Common {
+  /** The sender's phone number (WhatsApp's id for it). */
   from: string;
   id?: string;
   at?: Date;
   /** The message this one replies to: `context: { from, id }`. */
   replyTo?: { from: string; id: string };
+  /** A username customer whose number Meta withholds: no `from` (nor `wa_id`), the BSUID alone. */
+  hidePhone?: boolean;
+  /** Groups API: the group the message was written in. */
+  groupId?: string;
 }
 
 function base(type: string, c: Common): WebhookMessage {
   return {
     ...(c.replyTo ? { context: { from: c.replyTo.from, id: c.replyTo.id } } : {}),
-    from: c.from,
+    ...(c.hidePhone ? {} : { from: c.from }),
+    from_user_id: bsuidOf(c.from),
+    ...(c.groupId ? { group_id: c.groupId } : {}),
     id: c.id ?? newWamid(),
     timestamp: unix(c.at),
     type,
   };
 }
+
+/**
+ * `user_changed_number`: the customer moved to `to`. `from` is the old number, `system.wa_id` the
+ * new one; a new number comes with a new BSUID (`user_id`, and `previous_user_id` since 2026-08-11).
+ */
+export const userChangedNumber = (c: { from: string; to: string; name?: string; id?: string; at?: Date }): WebhookMessage => ({
+  from: c.from,
+  id: c.id ?? newWamid(),
+  timestamp: unix(c.at),
+  type: "system",
+  system: {
+    body: `User ${c.name ?? "Customer"} changed from ${c.from} to ${c.to}`,
+    wa_id: c.to,
+    type: "user_changed_number",
+    user_id: bsuidOf(c.to),
+    previous_user_id: bsuidOf(c.from),
+  },
+});
+
+/** `user_changed_user_id` (since 2026-08-11): only the BSUID changed, no phone number is included. */
+export const userChangedUserId = (c: { previousUserId: string; userId: string; id?: string; at?: Date }): WebhookMessage => ({
+  from_user_id: c.previousUserId,
+  id: c.id ?? newWamid(),
+  timestamp: unix(c.at),
+  type: "system",
+  system: {
+    body: "User changed their business-scoped user ID",
+    type: "user_changed_user_id",
+    user_id: c.userId,
+    previous_user_id: c.previousUserId,
+  },
+});
 
 export const text = (c: Common & { body: string }): WebhookMessage => ({ ...base("text", c), text: { body: c.body } });
 
@@ -151,22 +223,45 @@ export const unsupported = (c: Common): WebhookMessage => ({
 export interface StatusInput {
   id: string;
   status: "sent" | "delivered" | "read" | "played" | "failed";
-  recipientId: string;
+  /** The phone number, or the group id; omitted for a message sent to a BSUID (`recipient`). */
+  recipientId?: string;
+  /** The recipient's BSUID (2026): on every status but a failed one of a send to a number. */
+  recipientUserId?: string;
+  /** A group message's status: the member it concerns. */
+  group?: { participant: string };
   at?: Date;
   /** What the send carried as `biz_opaque_callback_data`: Meta echoes it in every status. */
   bizOpaqueCallbackData?: string;
   errors?: { code: number; title: string; message?: string; details?: string }[];
 }
 
-/** `statuses[]` of messages the business sent; a failed one carries `errors[]` instead of pricing. */
+/**
+ * `statuses[]` of messages the business sent; a failed one carries `errors[]` instead of pricing.
+ * Since 2026 sent/delivered/read statuses come with a `contacts[]` entry (wa_id when the number
+ * may be shared, user_id); failed ones come without it.
+ */
 export function statuses(business: Business, list: StatusInput[]) {
+  const contacts = list
+    .filter((s) => s.status !== "failed" && !s.group && (s.recipientId || s.recipientUserId))
+    .map((s) => ({
+      ...(s.recipientId ? { wa_id: s.recipientId } : {}),
+      user_id: s.recipientUserId ?? bsuidOf(s.recipientId as string),
+    }));
   return envelope(business, {
+    ...(contacts.length > 0 ? { contacts } : {}),
     statuses: list.map((s) => ({
       id: s.id,
       status: s.status,
       timestamp: unix(s.at),
-      recipient_id: s.recipientId,
+      ...(s.recipientId !== undefined ? { recipient_id: s.recipientId } : {}),
+      // Sent to a number, the BSUID comes along, except on a failed status.
+      ...(s.recipientUserId !== undefined
+        ? { recipient_user_id: s.recipientUserId }
+        : s.recipientId && !s.group && s.status !== "failed"
+          ? { recipient_user_id: bsuidOf(s.recipientId) }
+          : {}),
       ...(s.bizOpaqueCallbackData !== undefined ? { biz_opaque_callback_data: s.bizOpaqueCallbackData } : {}),
+      ...(s.group ? { recipient_type: "group", recipient_participant_id: s.group.participant } : {}),
       ...(s.errors
         ? {
             errors: s.errors.map((e) => ({

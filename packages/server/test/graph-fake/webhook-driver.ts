@@ -60,8 +60,11 @@ export function createWebhookDriver(options: { url: string; appSecret: string; b
     async deliverConcurrently(payloads: unknown[]) {
       return (await Promise.all(payloads.map((payload) => deliver(payload)))).flat();
     },
-    /** The envelope of a customer message (`contacts[]` with wa_id and profile name, `messages[]`). */
-    message: (message: build.WebhookMessage, profileName?: string) => build.inbound(business, message, profileName),
+    /** The envelope of a customer message (`contacts[]` with wa_id, user_id and profile, `messages[]`). */
+    message: (message: build.WebhookMessage, profileName?: string, username?: string) =>
+      build.inbound(business, message, profileName, username),
+    /** A system message (a number or BSUID change): Meta sends it without `contacts[]`. */
+    system: (message: build.WebhookMessage) => build.envelope(business, { messages: [message] }),
     statuses: (list: build.StatusInput[]) => build.statuses(business, list),
     /** Statuses of sends the fake took, as Meta reports them: to the recipient, the opaque data echoed. */
     statusesOf: (sent: AcceptedMessage[], status: build.StatusInput["status"]) =>

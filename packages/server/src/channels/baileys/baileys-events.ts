@@ -9,7 +9,7 @@ import {
   type WACallEvent,
   type WAMessage,
 } from "@whiskeysockets/baileys";
-import type { ChannelHandlers, IdentityMapping, MessageUpdate, PhoneContact } from "../channel.js";
+import type { ChannelHandlers, LidMapping, MessageUpdate, PhoneContact } from "../channel.js";
 import type { InboundLog, LoggedEvent } from "../inbound-log.js";
 import type { Backfill } from "./baileys-backfill.js";
 import { createDurableQueue } from "./baileys-inbox.js";
@@ -75,14 +75,14 @@ export function createBaileysEvents(deps: BaileysEventsDeps): BaileysEvents {
   const callers = new Map<string, string>();
   const reported = new Set<string>();
 
-  async function reportIdentity(mapping: IdentityMapping) {
+  async function reportIdentity(mapping: LidMapping) {
     const key = `${mapping.lid}=${mapping.pn}`;
     if (reported.has(key)) return;
     await handlers.onIdentity(mapping);
     if (reported.size >= MAX_IDENTITIES) reported.delete(reported.values().next().value as string);
     reported.add(key);
   }
-  const learn = (mappings: (IdentityMapping | undefined)[]) => {
+  const learn = (mappings: (LidMapping | undefined)[]) => {
     for (const mapping of mappings) if (mapping) queue.enqueue("identity", () => reportIdentity(mapping));
   };
 

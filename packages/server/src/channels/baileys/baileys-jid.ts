@@ -9,7 +9,8 @@ import {
   jidDecode,
   type WAMessageKey,
 } from "@whiskeysockets/baileys";
-import type { ChatNumber, IdentityMapping } from "../channel.js";
+import { type ChatNumber, type LidMapping, SendFailure } from "../channel.js";
+import { isBsuidAddress } from "../chat-address.js";
 
 const isLid = (jid: string | null | undefined): jid is string =>
   !!jid && (isLidUser(jid) === true || isHostedLidUser(jid) === true);
@@ -28,9 +29,15 @@ export function jidToNumber(jid: string): ChatNumber {
   return user.replace(/\D/g, "");
 }
 
-/** The JID to send to: an address with a server ("…@lid") is already one. */
+/**
+ * The JID to send to: an address with a server ("…@lid") is already one. A Cloud API BSUID has no
+ * JID: its digits dialled as a number would reach a stranger, so it is refused for good.
+ */
 export function numberToJid(number: ChatNumber, isGroup: boolean): string {
   if (number.includes("@")) return number;
+  if (!isGroup && isBsuidAddress(number)) {
+    throw new SendFailure("ERR_WAPP_INVALID_CONTACT", "A Cloud API user id cannot be reached from a QR connection", true);
+  }
   return isGroup ? `${number}@g.us` : `${number.replace(/\D/g, "")}@s.whatsapp.net`;
 }
 
@@ -78,7 +85,7 @@ export function unresolvedLids(key: WAMessageKey): string[] {
 }
 
 /** A LID and a phone number known to be one person, as the pipeline records it; undefined unless it is one of each. */
-export function identityOf(a: string | null | undefined, b: string | null | undefined): IdentityMapping | undefined {
+export function identityOf(a: string | null | undefined, b: string | null | undefined): LidMapping | undefined {
   const lid = isLid(a) ? a : isLid(b) ? b : undefined;
   const pn = isPn(a) ? a : isPn(b) ? b : undefined;
   if (!lid || !pn) return undefined;
@@ -86,10 +93,10 @@ export function identityOf(a: string | null | undefined, b: string | null | unde
 }
 
 /** Every LID <-> phone pair a message key reveals (the chat's and the group participant's *Alt fields). */
-export function keyIdentities(key: WAMessageKey): IdentityMapping[] {
+export function keyIdentities(key: WAMessageKey): LidMapping[] {
   const legacy = key as LegacyKey;
   return [
     identityOf(key.remoteJid, key.remoteJidAlt ?? legacy.senderPn),
     identityOf(key.participant, key.participantAlt ?? legacy.participantPn),
-  ].filter((m): m is IdentityMapping => m !== undefined);
+  ].filter((m): m is LidMapping => m !== undefined);
 }

@@ -9,6 +9,7 @@ import {
   SendOutcomeUnknown,
   type SentMessage,
 } from "../channel.js";
+import { isBsuidAddress, isPhoneAddress } from "../chat-address.js";
 import { type CloudAccount, type CloudDeps, graphClientFor, loadCloudAccount } from "./cloud-account.js";
 import { downloadMedia, mediaKind, uploadMedia } from "./cloud-media.js";
 import { mediaIdOf } from "./cloud-translate.js";
@@ -27,13 +28,32 @@ const OPAQUE_MAX = 512;
 
 interface SendResponse {
   messaging_product?: string;
-  contacts?: { input?: string; wa_id?: string }[];
+  /** `wa_id` for a send to a number (WhatsApp's own id for it), `user_id` for a send to a BSUID. */
+  contacts?: { input?: string; wa_id?: string; user_id?: string }[];
   messages?: { id?: string }[];
+}
+
+/**
+ * Who a send goes to: a group (Groups API: `recipient_type: "group"`, `to` = the group id), a
+ * customer known by BSUID alone (`recipient`, since a username customer's number may be withheld;
+ * `to` would win over it, so it is left out), or a phone number (`to`, Meta's recommendation).
+ */
+function addressing(message: OutboundMessage): Record<string, unknown> {
+  if (message.isGroup) return { recipient_type: "group", to: message.to };
+  if (isBsuidAddress(message.to)) return { recipient_type: "individual", recipient: message.to };
+  return { recipient_type: "individual", to: message.to };
+}
+
+/** WhatsApp's id for the number we sent to, when its answer names another one (Brazil's ninth digit). */
+function canonicalOf(message: OutboundMessage, res: SendResponse): string | undefined {
+  if (message.isGroup || !isPhoneAddress(message.to)) return undefined;
+  const waId = (res.contacts?.[0]?.wa_id ?? "").replace(/\D/g, "");
+  return waId && waId !== message.to ? waId : undefined;
 }
 
 /** Meta's JSON body for POST /{phone-number-id}/messages. */
 export async function buildSendBody(message: OutboundMessage, upload: () => Promise<string>): Promise<Record<string, unknown>> {
-  const body: Record<string, unknown> = { messaging_product: "whatsapp", recipient_type: "individual", to: message.to };
+  const body: Record<string, unknown> = { messaging_product: "whatsapp", ...addressing(message) };
   if (message.quoted?.wid) body.context = { message_id: message.quoted.wid };
   // Our own id for the row: when the send's answer is lost, its statuses still name the row.
   if (message.id && message.id.length <= OPAQUE_MAX) body.biz_opaque_callback_data = message.id;
@@ -150,7 +170,6 @@ function createCloudSession(context: ChannelContext, deps: CloudDeps): ChannelSe
 
     async send(message: OutboundMessage): Promise<SentMessage> {
       const { client, account } = current();
-      if (message.isGroup) throw new SendFailure("ERR_WAPP_NOT_SUPPORTED", "The Cloud API does not write to groups", true);
       // Before the message itself is posted, nothing reached the customer: a lost upload is uploaded again.
       let posted = false;
       try {
@@ -159,7 +178,8 @@ function createCloudSession(context: ChannelContext, deps: CloudDeps): ChannelSe
         const res = await client.postJson<SendResponse>(`${account.phoneNumberId}/messages`, body);
         const wid = res.messages?.[0]?.id;
         if (!wid) throw new SendFailure("CLOUD_ERROR", "Meta answered without a message id", false);
-        return { wid, timestamp: new Date() };
+        const canonicalTo = canonicalOf(message, res);
+        return { wid, timestamp: new Date(), ...(canonicalTo ? { canonicalTo } : {}) };
       } catch (error) {
         if (error instanceof SendFailure) throw error;
         observe(error);

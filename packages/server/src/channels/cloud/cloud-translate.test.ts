@@ -119,11 +119,11 @@ describe("Cloud API webhook translation", () => {
     expect(result).toMatchObject({ message: { chat: "551188887777", sender: { number: "551188887777", name: "Rita" } } });
   });
 
-  it("a sender known only by a BSUID is skipped, not stored under a made-up number", () => {
+  it("a sender known only by a BSUID (issue 18) is keyed by it, never by a made-up number", () => {
     const message = { ...build.text({ from, body: "hi" }), from: undefined, from_user_id: "US.13491208655302741918" };
-    expect(translateMessage(message as never, [{ user_id: "US.13491208655302741918" }], async () => Readable.from([]))).toEqual({
-      skipped: expect.stringContaining("BSUID"),
-    });
+    expect(
+      translateMessage(message as never, [{ user_id: "US.13491208655302741918" }], async () => Readable.from([])),
+    ).toMatchObject({ message: { chat: "US.13491208655302741918", sender: { number: "US.13491208655302741918" } } });
   });
 
   it("statuses: sent 1, delivered 2, read 3, played 4, failed -1 with Meta's code and title", () => {

@@ -2,6 +2,7 @@ import type { MediaType } from "@zapdesk/core";
 import type { MediaSource } from "../../media/storage.js";
 import type { Ack, InboundMedia, InboundMessage, MessageUpdate } from "../channel.js";
 import type { CloudCall } from "./cloud-calls.js";
+import { addressChangeOf, authorOf, digits } from "./cloud-identity.js";
 
 /**
  * Meta's `messages` webhook (entry[].changes[].value) as Zapdesk's channel events. Shapes from
@@ -11,10 +12,28 @@ import type { CloudCall } from "./cloud-calls.js";
  */
 
 export interface CloudContact {
-  profile?: { name?: string };
+  /** `username` since 2026: the customer's WhatsApp username, when they chose one. */
+  profile?: { name?: string; username?: string };
+  /** The phone number; absent (since 2026-06) for a username customer whose number Meta withholds. */
   wa_id?: string;
-  /** Business-scoped user id (BSUID), sent beside or instead of wa_id for users with a username. */
+  /** Business-scoped user id (BSUID, "BR.1502576394655843"), in every payload since 2026-04. */
   user_id?: string;
+  /** The BSUID shared across a group of business portfolios, when Meta enabled it. */
+  parent_user_id?: string;
+}
+
+/** Meta's `system` object: a customer changed number (`user_changed_number`) or BSUID (`user_changed_user_id`). */
+export interface SystemObject {
+  body?: string;
+  type?: string;
+  /** The new phone number (user_changed_number). */
+  wa_id?: string;
+  /** The new BSUID. */
+  user_id?: string;
+  parent_user_id?: string;
+  /** The BSUID before the change (both types, since 2026-08-11). */
+  previous_user_id?: string;
+  previous_parent_user_id?: string;
 }
 
 interface MediaObject {
@@ -27,8 +46,12 @@ interface MediaObject {
 
 export interface CloudMessage {
   id: string;
+  /** The sender's phone number; absent when Meta withholds it (then `from_user_id` alone names them). */
   from?: string;
   from_user_id?: string;
+  from_parent_user_id?: string;
+  /** Groups API: the group the message was written in (`from` is then the participant). */
+  group_id?: string;
   timestamp?: string;
   type?: string;
   context?: { from?: string; id?: string };
@@ -49,7 +72,7 @@ export interface CloudMessage {
     nfm_reply?: { name?: string; body?: string; response_json?: string };
   };
   reaction?: { message_id?: string; emoji?: string };
-  system?: { body?: string };
+  system?: SystemObject;
 }
 
 interface VCardContact {
@@ -72,7 +95,14 @@ export interface CloudStatus {
   biz_opaque_callback_data?: string;
   status?: string;
   timestamp?: string;
+  /** The phone number, or the group id for a group message; absent for a message sent to a BSUID. */
   recipient_id?: string;
+  /** The recipient's BSUID (since 2026-04; omitted on a failed status of a send to a number). */
+  recipient_user_id?: string;
+  recipient_parent_user_id?: string;
+  /** "group" for a message sent to a group; `recipient_participant_id` is then the member it concerns. */
+  recipient_type?: string;
+  recipient_participant_id?: string;
   errors?: { code?: number; title?: string; message?: string; error_data?: { details?: string } }[];
 }
 
@@ -187,14 +217,14 @@ export function translateMessage(
   downloader: (mediaId: string) => Promise<MediaSource>,
 ): Translated {
   if (typeof message?.id !== "string") return { skipped: "no message id" };
-  // Users who hide their number behind a username arrive with a BSUID only: contacts are keyed
-  // by phone number, so such a message cannot be stored yet (documented limitation).
-  if (!message.from) return { skipped: "sender without a phone number (BSUID only)" };
-  // Contacts are keyed by the WhatsApp id (wa_id), as QR connections key them by JID: it can
-  // differ from the number in `from` (e.g. Brazilian numbers without the ninth digit).
-  const sender = contacts.find((c) => c.wa_id === message.from) ?? (contacts.length === 1 ? contacts[0] : undefined);
-  const from = (sender?.wa_id ?? message.from).replace(/\D/g, "");
-  const name = sender?.profile?.name;
+  const changed = addressChangeOf(message);
+  // A number or BSUID change is stored where the customer now is (the contact has moved there).
+  const author = authorOf(message, contacts) ?? (changed && { address: changed.to, name: undefined, username: undefined });
+  if (!author) return { skipped: "sender without a phone number or a BSUID" };
+  const { address: from, name, username } = author;
+  // A Groups API message belongs to its group: replies go there, never privately to the member.
+  const group = typeof message.group_id === "string" && message.group_id ? message.group_id : undefined;
+  const chat = group ?? changed?.to ?? from;
   const type = message.type ?? "unsupported";
 
   if (type === "reaction") {
@@ -202,7 +232,7 @@ export function translateMessage(
     return {
       update: {
         wid: message.reaction.message_id,
-        chat: from,
+        chat,
         reaction: { by: from, name, emoji: message.reaction.emoji ?? "", fromMe: false },
       },
     };
@@ -210,9 +240,9 @@ export function translateMessage(
 
   const result: InboundMessage = {
     wid: message.id,
-    chat: from,
-    isGroup: false,
-    sender: { number: from, name },
+    chat,
+    isGroup: group !== undefined,
+    sender: { number: changed?.to ?? from, name, ...(username ? { username } : {}) },
     fromMe: false,
     timestamp: toDate(message.timestamp),
     type: "chat",
@@ -284,7 +314,11 @@ export function translateMessage(
 /** A status of a message we sent: the ack it moves to, and Meta's code and title when it failed. */
 export function translateStatus(status: CloudStatus): MessageUpdate | undefined {
   if (typeof status?.id !== "string") return undefined;
-  const chat = (status.recipient_id ?? "").replace(/\D/g, "");
+  // A group message's status names the group (and the member it reached); a send to a BSUID has no recipient_id.
+  const chat =
+    status.recipient_type === "group"
+      ? (status.recipient_id ?? "")
+      : digits(status.recipient_id) || (status.recipient_user_id ?? "");
   if (status.status === "failed") {
     const error = status.errors?.[0];
     const details = error?.error_data?.details;

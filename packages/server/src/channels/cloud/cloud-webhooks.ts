@@ -7,6 +7,7 @@ import { claimStale, createInboundLog } from "../inbound-log.js";
 import type { InboundSink } from "../session-types.js";
 import { type CloudDeps, connectionOfPhoneNumber, graphClientFor, loadCloudAccount } from "./cloud-account.js";
 import { translateCall } from "./cloud-calls.js";
+import { addressChangeOf, identitiesOf } from "./cloud-identity.js";
 import { downloadMedia } from "./cloud-media.js";
 import {
   accountErrorsOf,
@@ -91,10 +92,19 @@ export function createCloudWebhooks(deps: CloudWebhookDeps) {
     const client = graphClientFor(deps.cloud, account);
     const download = (mediaId: string) => downloadMedia(client, mediaId, deps.mediaMaxBytes);
     const contacts = Array.isArray(value.contacts) ? value.contacts : [];
+    // Who the customers are (a number and its BSUID), before anything of theirs is stored: a later
+    // payload naming one by BSUID alone then finds the number's contact. A repeat costs nothing.
+    for (const mapping of identitiesOf(contacts)) await deps.sink.onIdentity(whatsappId, mapping);
     // Consecutive messages are handed over together (the pipeline writes them in one batch, in order);
     // an update waits for the messages before it.
     const storing: Promise<void>[] = [];
     for (const message of Array.isArray(value.messages) ? value.messages : []) {
+      // A customer who changed number or BSUID: their contact moves before anything else of theirs is stored.
+      const change = addressChangeOf(message);
+      if (change) {
+        await allStored(storing);
+        await deps.sink.onIdentity(whatsappId, change);
+      }
       const translated = translateMessage(message, contacts, download);
       if ("message" in translated) {
         storing.push(deps.sink.onMessage(whatsappId, translated.message));

@@ -170,3 +170,54 @@ describe("customers WhatsApp shows only by LID", () => {
     expect(mapping).toBeUndefined();
   });
 });
+
+describe("Brazil's ninth digit, whatever the channel (issue 18)", () => {
+  const twins = () => {
+    const rest = `9${String(Math.floor(Math.random() * 1e7)).padStart(7, "0")}`;
+    return { typed: `55219${rest}`, waId: `5521${rest}` };
+  };
+
+  it("a message from WhatsApp's form lands in the contact kept under the other, on the batched and the one-message path", async () => {
+    const connection = await makeSimulatorConnection(t, admin);
+    for (const quoted of [false, true]) {
+      const { typed, waId } = twins();
+      const [kept] = await t.database.db.insert(contacts).values({ name: "Kept", number: typed }).returning();
+      const started = await t.app.inject({
+        method: "POST",
+        url: "/api/tickets",
+        headers: admin.auth,
+        payload: { contactId: kept.id, status: "open", whatsappId: connection.id },
+      });
+      expect(started.statusCode, started.body).toBe(200);
+      // A quote is never batched: a quoting message takes the one-message path.
+      await customerWrites(t, admin, connection.id, {
+        from: waId,
+        name: "Kept",
+        body: "first",
+        ...(quoted ? { quotedId: "3EB0SOMETHINGOLDER" } : {}),
+      });
+      if (quoted) await customerWrites(t, admin, connection.id, { from: waId, body: "second" });
+      const after = await contactTickets(waId);
+      expect(after.contact).toMatchObject({ id: kept.id, number: waId });
+      expect(after.tickets.map((x) => x.id)).toEqual([started.json().id]);
+      expect((await contactTickets(typed)).contact).toBeUndefined();
+      expect((await ticketMessages(t, admin, started.json().id)).messages.map((m) => m.body)).toEqual(
+        quoted ? ["first", "second"] : ["first"],
+      );
+    }
+  });
+
+  it("a group participant's message from WhatsApp's form is written by the contact kept under the other", async () => {
+    const connection = await makeSimulatorConnection(t, admin);
+    const { typed, waId } = twins();
+    const [kept] = await t.database.db.insert(contacts).values({ name: "Member", number: typed }).returning();
+    await customerWrites(t, admin, connection.id, {
+      from: `120363${Date.now()}`,
+      isGroup: true,
+      groupName: "Family",
+      participant: waId,
+      body: "oi grupo",
+    });
+    await eventually(async () => expect((await contactTickets(waId)).contact).toMatchObject({ id: kept.id }));
+  });
+});

@@ -9,9 +9,15 @@ import { findDefaultConnection } from "../connections/connections.repo.js";
 import { tagsOfContact } from "../tags/tags.repo.js";
 import * as repo from "./contacts.repo.js";
 import { presentContact } from "./contacts.service.js";
+import type { NumberLookup } from "./whatsapp-number.js";
 
 /** Contact operations that go through WhatsApp: resolving a shared vCard and importing the phone's contacts. */
-export function createContactWhatsApp(deps: { db: Db; events: Publisher; session(whatsappId: number): ChannelSession }) {
+export function createContactWhatsApp(deps: {
+  db: Db;
+  events: Publisher;
+  session(whatsappId: number): ChannelSession;
+  numbers: Pick<NumberLookup, "contactNumber">;
+}) {
   const { db, events } = deps;
 
   async function defaultSession(): Promise<ChannelSession> {
@@ -23,13 +29,12 @@ export function createContactWhatsApp(deps: { db: Db; events: Publisher; session
   return {
     /** POST /contact: the contact of a shared vCard, created when new (after a WhatsApp check when one is possible). */
     async resolve(input: { name: string; number: string; email?: string }): Promise<Contact> {
-      const existing = await repo.findContactByNumber(db, input.number);
+      // Issue 18: WhatsApp's form of the number (a contact under the typed form moves to it).
+      const number = await deps.numbers.contactNumber(input.number);
+      const existing = await repo.findContactByNumber(db, number);
       if (existing) {
         return presentContact(existing, await repo.listExtraInfo(db, existing.id), await tagsOfContact(db, existing.id));
       }
-      let number = input.number;
-      const session = await defaultSession().catch(() => undefined);
-      if (session) number = await session.checkNumber(input.number);
       const [row] = await db
         .insert(contacts)
         .values({ name: input.name, number, email: input.email ?? "" })

@@ -110,7 +110,7 @@ export async function insertContact(
 export async function updateContact(
   db: Db,
   id: number,
-  values: Partial<Pick<ContactRow, "name" | "number" | "email" | "profilePicUrl" | "lid">>,
+  values: Partial<Pick<ContactRow, "name" | "number" | "email" | "profilePicUrl" | "lid" | "bsuid">>,
 ) {
   const [row] = await db
     .update(contacts)

@@ -3,13 +3,14 @@ import {
   contactInputSchema,
   contactListQuerySchema,
   contactListSchema,
+  contactMergeSchema,
   contactSchema,
   contactUpdateSchema,
   deletedSchema,
   idParamsSchema,
 } from "@zapdesk/core";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { actorOf } from "../../http/auth.js";
+import { actorOf, requirePermission } from "../../http/auth.js";
 import type { RouteContext } from "../../http/route-context.js";
 import { clientGone } from "../../lib/heavy-reads.js";
 
@@ -45,6 +46,21 @@ export const contactRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
     "/contacts/:id/changes",
     { schema: { tags, params: idParamsSchema, response: { 200: contactChangeListSchema } } },
     async (request) => ({ changes: await services.contacts.changes(actorOf(request), request.params.id) }),
+  );
+
+  app.post(
+    "/contacts/:id/merge",
+    {
+      onRequest: requirePermission("contacts:merge"),
+      schema: {
+        tags,
+        summary: "Merge a duplicate contact of one person into this one (admins)",
+        params: idParamsSchema,
+        body: contactMergeSchema,
+        response: { 200: contactSchema },
+      },
+    },
+    (request) => services.identity.merge(actorOf(request), request.params.id, request.body.duplicateId),
   );
 
   app.delete("/contacts/:id", { schema: { tags, params: idParamsSchema, response: { 200: deletedSchema } } }, async (request) => {

@@ -20,7 +20,9 @@ import type { Publisher } from "../../realtime/publisher.js";
 import { setContactTags } from "../tags/tag-links.js";
 import { tagsOfContact, tagsOfContacts } from "../tags/tags.repo.js";
 import type { AuthUser } from "../users/users.repo.js";
+import { twinOf } from "./contact-addresses.js";
 import * as repo from "./contacts.repo.js";
+import type { NumberLookup } from "./whatsapp-number.js";
 
 /** Number changes are rare; the newest this many are shown. */
 const CHANGES_SHOWN = 200;
@@ -46,6 +48,11 @@ function lidAfterNumberChange(contact: repo.ContactRow): string | null {
   return contact.lid !== null && contact.lid === contact.number ? contact.lid : null;
 }
 
+/** The same for a Cloud API BSUID (issue 18): kept by a contact known by it alone, dropped otherwise. */
+function bsuidAfterNumberChange(contact: repo.ContactRow): string | null {
+  return contact.bsuid !== null && contact.bsuid === contact.number ? contact.bsuid : null;
+}
+
 /** `tags`: issue 11 (tags.repo loads them). */
 export function presentContact(row: repo.ContactRow, extraInfo: repo.ExtraInfoRow[] | undefined, tags: Tag[]): Contact {
   return {
@@ -55,6 +62,7 @@ export function presentContact(row: repo.ContactRow, extraInfo: repo.ExtraInfoRo
     email: row.email,
     profilePicUrl: row.profilePicUrl,
     isGroup: row.isGroup,
+    ...(row.username ? { username: row.username } : {}),
     ...(extraInfo ? { extraInfo: extraInfo.map(({ id, name, value }) => ({ id, name, value })) } : {}),
     tags,
     createdAt: row.createdAt.toISOString(),
@@ -67,8 +75,24 @@ function duplicated(error: unknown): never {
   throw error;
 }
 
-export function createContactService(deps: { db: Db; events: Publisher; heavy?: Db }) {
+export function createContactService(deps: { db: Db; events: Publisher; heavy?: Db; numbers?: Pick<NumberLookup, "lookup"> }) {
   const { db, events } = deps;
+
+  /**
+   * Issue 18: a typed number as WhatsApp knows it (its lookup, on the default connection), and a
+   * refusal when that form, or (unconfirmed) its ninth-digit twin, is already another contact.
+   */
+  async function settledNumber(typed: string, ownId?: number): Promise<string> {
+    const looked = (await deps.numbers?.lookup(typed)) ?? { number: typed, confirmed: false };
+    const forms = [looked.number];
+    const twin = twinOf(looked.number);
+    if (!looked.confirmed && twin) forms.push(twin);
+    for (const form of forms) {
+      const clash = await repo.findContactByNumber(db, form);
+      if (clash && clash.id !== ownId) throw new AppError("ERR_DUPLICATED_CONTACT");
+    }
+    return looked.number;
+  }
 
   async function load(id: number): Promise<Contact> {
     const row = await repo.findContactById(db, id);
@@ -100,10 +124,10 @@ export function createContactService(deps: { db: Db; events: Publisher; heavy?: 
     get: load,
 
     async create(input: z.output<typeof contactInputSchema>): Promise<Contact> {
-      if (await repo.findContactByNumber(db, input.number)) throw new AppError("ERR_DUPLICATED_CONTACT");
+      const number = await settledNumber(input.number);
       const id = await db
         .transaction(async (tx) => {
-          const row = await repo.insertContact(tx, { name: input.name, number: input.number, email: input.email });
+          const row = await repo.insertContact(tx, { name: input.name, number, email: input.email });
           if (input.extraInfo?.length) await repo.replaceExtraInfo(tx, row.id, input.extraInfo);
           return row.id;
         })
@@ -126,28 +150,25 @@ export function createContactService(deps: { db: Db; events: Publisher; heavy?: 
       }
       const numberChanges = input.number !== undefined && input.number !== current.number;
       if (numberChanges && !can(actor, "contacts:changeNumber")) throw new AppError("ERR_CONTACT_NUMBER_ADMIN_ONLY");
-      if (numberChanges && input.number) {
-        const clash = await repo.findContactByNumber(db, input.number);
-        if (clash && clash.id !== id) throw new AppError("ERR_DUPLICATED_CONTACT");
-      }
+      const number = numberChanges && input.number ? await settledNumber(input.number, id) : input.number;
       await db
         .transaction(async (tx) => {
           const locked = await repo.lockContact(tx, id);
           if (!locked) throw new AppError("ERR_NO_CONTACT_FOUND");
-          const changed = input.number !== undefined && input.number !== locked.number;
+          const changed = number !== undefined && number !== locked.number;
           await repo.updateContact(tx, id, {
             name: input.name,
-            number: input.number,
+            number,
             email: input.email,
-            ...(changed ? { lid: lidAfterNumberChange(locked) } : {}),
+            ...(changed ? { lid: lidAfterNumberChange(locked), bsuid: bsuidAfterNumberChange(locked) } : {}),
           });
-          if (changed && input.number) {
+          if (changed && number) {
             await repo.insertContactChange(tx, {
               contactId: id,
               userId: actor.id,
               userName: actor.name,
               oldNumber: locked.number,
-              newNumber: input.number,
+              newNumber: number,
             });
           }
           if (input.extraInfo) await repo.replaceExtraInfo(tx, id, input.extraInfo);

@@ -1,13 +1,13 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Message } from "@zapdesk/core";
 import { sql } from "drizzle-orm";
-import type { ChannelSession } from "../../channels/channel.js";
 import type { Db } from "../../db/client.js";
 import { contacts } from "../../db/schema.js";
 import { bearerToken } from "../../http/auth.js";
 import { AppError } from "../../lib/app-error.js";
 import { type RateLimiter, rateLimitedError } from "../../lib/rate-limiter.js";
 import { findDefaultConnection } from "../connections/connections.repo.js";
+import type { NumberLookup } from "../contacts/whatsapp-number.js";
 import { getSettingValue } from "../settings/settings.repo.js";
 import * as ticketsRepo from "../tickets/tickets.repo.js";
 import { enqueueOutboundParts } from "./outbound.js";
@@ -16,7 +16,8 @@ import type { UploadedMedia } from "./uploads.js";
 /** POST /api/messages/send: Whaticket-compatible sending for integrations, authorised by userApiToken only. */
 export function createApiSend(deps: {
   db: Db;
-  session(whatsappId: number): ChannelSession;
+  /** Issue 18: the typed number as WhatsApp knows it (ninth digit); as typed while the connection is down. */
+  numbers: Pick<NumberLookup, "contactNumber">;
   notifyOutbox: () => void;
   announce(ticketId: number, messageId: number): Promise<void>;
   present(messageId: number): Promise<Message>;
@@ -36,7 +37,8 @@ export function createApiSend(deps: {
     async send(input: { number: string; body: string }, medias: UploadedMedia[]) {
       const connection = await findDefaultConnection(db);
       if (!connection) throw new AppError("ERR_NO_DEF_WAPP_FOUND");
-      const number = await deps.session(connection.id).checkNumber(input.number);
+      // Offline, the message waits in the outbox for the connection (the number as typed, or its twin's contact).
+      const number = await deps.numbers.contactNumber(input.number, connection.id);
       const { ticketId, ids } = await db.transaction(async (tx) => {
         const [contact] = await tx
           .insert(contacts)

@@ -6,7 +6,7 @@ import type { Clock } from "../../lib/clock.js";
 import { withoutNul } from "../../lib/pg-safe.js";
 import type { TicketScope } from "../../realtime/publisher.js";
 import { findConnection } from "../connections/connections.repo.js";
-import { isLidAddress } from "../contacts/contact-identity.js";
+import { createdBesideTwin, isAliasAddress } from "../contacts/contact-addresses.js";
 import { anyPendingRating } from "../csat/ratings.js";
 import { tagsOfTickets } from "../tags/tags.repo.js";
 import type { JoinedTicket, TicketRow } from "../tickets/tickets.repo.js";
@@ -20,7 +20,7 @@ import { sendOutOfHours } from "./out-of-hours.js";
  * quotes) takes the one-message path in order.
  */
 export function isBatchable(item: Ingest): boolean {
-  return !item.fromMe && !item.isGroup && !item.quotedWid && !isLidAddress(item.chat);
+  return !item.fromMe && !item.isGroup && !item.quotedWid && !isAliasAddress(item.chat);
 }
 
 export interface BatchStored {
@@ -81,11 +81,21 @@ export async function storeBatch(
       const name = item.sender?.name || item.chat;
       if ((names.get(item.chat) ?? item.chat) === item.chat) names.set(item.chat, name);
     }
-    const contactRows = await tx
+    const upserted = await tx
       .insert(contacts)
       .values([...names.keys()].sort().map((number) => ({ number, name: names.get(number) ?? number, isGroup: false })))
       .onConflictDoUpdate({ target: contacts.number, set: personNameOnConflict })
-      .returning({ id: contacts.id, name: contacts.name, number: contacts.number, profilePicUrl: contacts.profilePicUrl });
+      .returning({
+        id: contacts.id,
+        name: contacts.name,
+        number: contacts.number,
+        profilePicUrl: contacts.profilePicUrl,
+        twin: createdBesideTwin,
+      });
+    // Issue 18: a new contact whose ninth-digit twin exists is one person: the identity module
+    // (one-message path) moves the twin to this form. Checked inside the upsert, no extra statement.
+    if (upserted.some((c) => c.twin)) throw new NotBatchable("ninth-digit twin");
+    const contactRows: ContactLite[] = upserted.map(({ twin: _twin, ...contact }) => contact);
     const contactOf = new Map<string, ContactLite>(contactRows.map((c) => [c.number, c]));
 
     const { before, current } = await findOrCreateTickets(tx, whatsappId, contactRows, clock, windowSeconds);

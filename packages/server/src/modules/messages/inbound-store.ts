@@ -1,12 +1,14 @@
 import { isChoosingQueue } from "@zapdesk/core";
-import { sql } from "drizzle-orm";
+import { getTableColumns, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { contacts, tickets } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import { withoutNul } from "../../lib/pg-safe.js";
 import type { TicketScope } from "../../realtime/publisher.js";
 import { findConnection } from "../connections/connections.repo.js";
-import { type ContactIdentity, isLidAddress } from "../contacts/contact-identity.js";
+import { createdBesideTwin, isBsuidAddress, isLidAddress } from "../contacts/contact-addresses.js";
+import type { ContactIdentity } from "../contacts/contact-identity.js";
+import { emptyOutcome, type MergeOutcome } from "../contacts/contact-merge.js";
 import { answerRating, recordAnswerMessage } from "../csat/ratings.js";
 import * as ticketsRepo from "../tickets/tickets.repo.js";
 import * as repo from "./messages.repo.js";
@@ -20,7 +22,7 @@ export interface Ingest {
   chat: string;
   isGroup: boolean;
   groupName?: string;
-  sender?: { number: string; name?: string };
+  sender?: { number: string; name?: string; username?: string };
   fromMe: boolean;
   timestamp: Date;
   type: string;
@@ -43,6 +45,8 @@ export interface Stored {
   enqueued: boolean;
   /** The ticket changed hands (reopened unassigned, or routed to a queue): who had it before, who has it now. */
   moved?: { from: TicketScope; to: TicketScope };
+  /** A ninth-digit twin took WhatsApp's form of its number (identity.publish announces it after commit). */
+  identity?: MergeOutcome;
 }
 
 /** The message row of an inbound item. */
@@ -86,11 +90,22 @@ export const personNameOnConflict = {
   name: sql`case when ${contacts.name} = ${contacts.number} then excluded.name else ${contacts.name} end`,
 };
 
-/** Insert or lock the contact row; locking it serialises every message of one chat, so bursts make one ticket. */
-async function upsertContact(tx: Db, number: string, name: string, isGroup: boolean) {
+/**
+ * Insert or lock the contact row; locking it serialises every message of one chat, so bursts make
+ * one ticket. A BSUID address keys a customer who hides their number (its username kept for display).
+ */
+async function upsertContact(tx: Db, number: string, name: string, isGroup: boolean, username?: string) {
+  const bsuid = isBsuidAddress(number);
   const [row] = await tx
     .insert(contacts)
-    .values({ number, name: name || number, isGroup, lid: isLidAddress(number) ? number : null })
+    .values({
+      number,
+      name: name || number,
+      isGroup,
+      lid: isLidAddress(number) ? number : null,
+      bsuid: bsuid ? number : null,
+      username: bsuid ? (username ?? null) : null,
+    })
     .onConflictDoUpdate({
       target: contacts.number,
       // A group's subject may change; a person's name is the agents' to edit, unless nobody
@@ -98,10 +113,13 @@ async function upsertContact(tx: Db, number: string, name: string, isGroup: bool
       set: isGroup
         ? // Without a subject (metadata slow, or a replay before connecting) the group keeps its name.
           { name: sql`case when excluded.name = excluded.number then ${contacts.name} else excluded.name end` }
-        : personNameOnConflict,
+        : bsuid && username
+          ? { ...personNameOnConflict, username }
+          : personNameOnConflict,
     })
-    .returning();
-  return row;
+    .returning({ ...getTableColumns(contacts), twin: createdBesideTwin });
+  const { twin, ...contact } = row;
+  return { row: contact, twin };
 }
 
 export function createInboundStore(deps: { db: Db; clock: Clock; identity: ContactIdentity }) {
@@ -182,11 +200,20 @@ export function createInboundStore(deps: { db: Db; clock: Clock; identity: Conta
         if (await repo.findMessageByWid(tx, whatsappId, item.wid)) return undefined;
         const chat = item.isGroup ? item.chat : await identity.resolve(tx, item.chat);
         const chatName = item.isGroup ? (item.groupName ?? chat) : item.fromMe ? chat : (item.sender?.name ?? chat);
-        const contact = await upsertContact(tx, chat, chatName, item.isGroup);
+        let changed = emptyOutcome();
+        /** The contact row of an address, the ninth-digit twin taking this form when only the other existed. */
+        const contactOf = async (number: string, name: string, isGroup: boolean, username?: string) => {
+          const upserted = await upsertContact(tx, number, name, isGroup, username);
+          if (!upserted.twin) return upserted.row;
+          const adopted = await identity.adoptTwin(tx, upserted.row);
+          changed = adopted.outcome;
+          return adopted.contact;
+        };
+        const contact = await contactOf(chat, chatName, item.isGroup, item.fromMe ? undefined : item.sender?.username);
         let author = item.fromMe ? null : contact;
         if (item.isGroup && item.sender && !item.fromMe) {
           const number = await identity.resolve(tx, item.sender.number);
-          author = await upsertContact(tx, number, item.sender.name ?? number, false);
+          author = await contactOf(number, item.sender.name ?? number, false, item.sender.username);
         }
 
         // Issue 11 CSAT: an answer to a pending satisfaction question stays on its closed ticket.
@@ -198,7 +225,14 @@ export function createInboundStore(deps: { db: Db; clock: Clock; identity: Conta
           const stored = await repo.insertMessage(tx, messageValues(whatsappId, answer.ticket.id, contact.id, item));
           if (!stored) throw new Duplicate();
           await recordAnswerMessage(tx, answer.ratingId, stored.id);
-          return { ticketId: answer.ticket.id, messageIds: [stored.id], contactId: contact.id, chat, enqueued: false };
+          return {
+            ticketId: answer.ticket.id,
+            messageIds: [stored.id],
+            contactId: contact.id,
+            chat,
+            enqueued: false,
+            identity: changed,
+          };
         }
         const found = await ticketFor(tx, whatsappId, contact.id, item, windowSeconds);
         let ticket = found.ticket;
@@ -240,6 +274,7 @@ export function createInboundStore(deps: { db: Db; clock: Clock; identity: Conta
           contactId: contact.id,
           chat,
           enqueued: botIds.length > 0,
+          identity: changed,
           moved:
             from && (from.userId !== to.userId || from.queueId !== to.queueId || from.choosing !== to.choosing)
               ? { from, to }

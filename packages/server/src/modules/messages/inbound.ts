@@ -136,6 +136,7 @@ export function createInboundPipeline(deps: InboundDeps) {
     if (stored.enqueued) deps.notifyOutbox();
     // Whoever could see the ticket before (a "Sem fila" row, a previous assignee) and cannot now drops it.
     if (stored.moved) deps.events.ticketMoved(stored.ticketId, stored.moved.from, stored.moved.to);
+    if (stored.identity?.contactId !== undefined) await deps.identity.publish(stored.identity);
     for (const id of stored.messageIds) await deps.announce(stored.ticketId, id);
     fetchPicture(whatsappId, stored.contactId, stored.chat, item.isGroup);
     return stored;

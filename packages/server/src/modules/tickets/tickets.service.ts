@@ -45,6 +45,8 @@ export interface TicketServiceDeps {
   notifyOutbox: () => void;
   /** Best-effort read receipts on WhatsApp when an agent opens a ticket. */
   markReadOnWhatsApp?: (ticket: repo.TicketRow, wids: string[]) => void;
+  /** Issue 18: a ticket started from a contact first checks its number with WhatsApp (ninth digit). */
+  recheckNumber?: (contactId: number, whatsappId: number) => Promise<void>;
   clock?: Clock;
 }
 
@@ -150,6 +152,7 @@ export function createTicketService(deps: TicketServiceDeps) {
       if (userId !== actor.id && !isAdmin(actor)) throw new AppError("ERR_NO_PERMISSION");
       if (userId !== actor.id && !(await findUserById(db, userId))) throw new AppError("ERR_NO_USER_FOUND");
       const { status } = input;
+      await deps.recheckNumber?.(input.contactId, connection.id);
       const row = await repo
         .insertTicketIfNoneActive(db, {
           contactId: input.contactId,

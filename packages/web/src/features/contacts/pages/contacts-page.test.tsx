@@ -1,4 +1,4 @@
-import { screen, waitFor } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { DEBOUNCE_MS } from "@zapdesk/core";
 import { describe, expect, it } from "vitest";
@@ -125,5 +125,40 @@ describe("contacts page", () => {
     await user.type(screen.getByRole("searchbox", { name: "Search" }), "a");
     await waitFor(() => expect(searched()).toContain("ma"));
     expect(screen.queryByText("Type at least 2 characters to search.")).not.toBeInTheDocument();
+  });
+
+  it("lets an admin merge a duplicate into the contact that stays (issue 18); agents are not offered it", async () => {
+    await i18n.changeLanguage("en");
+    const rita = { ...maria, id: 6, name: "Rita", number: "553188887777" };
+    const twin = { ...maria, id: 7, name: "Rita 2", number: "5531988887777" };
+    const server = fakeApi({
+      "GET /api/contacts": { body: { contacts: [rita, twin], count: 2, hasMore: false } },
+      "POST /api/contacts/:id/merge": { body: rita },
+    });
+    signedInAs(server, ADMIN);
+    const user = userEvent.setup();
+    renderApp("/contacts");
+    await user.click(await screen.findByRole("button", { name: "Merge Rita 2 into another contact" }));
+    const dialog = await screen.findByRole("dialog", { name: "Merge Rita 2 into another contact" });
+    await user.type(within(dialog).getByRole("combobox", { name: "Contact that stays" }), "rita");
+    await user.click(await screen.findByRole("option", { name: "Rita (553188887777)" }));
+    expect(within(dialog).getByRole("status")).toHaveTextContent("Rita 2 (5531988887777) will be removed");
+    await user.click(within(dialog).getByRole("button", { name: "Merge" }));
+    await waitFor(() => expect(server.callsTo("POST", "/api/contacts/6/merge")).toHaveLength(1));
+    expect(server.callsTo("POST", "/api/contacts/6/merge")[0].body).toEqual({ duplicateId: 7 });
+    expect(await screen.findByText("Merged into Rita.")).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole("cell", { name: "Rita 2" })).not.toBeInTheDocument());
+  });
+
+  it("shows a username customer (no shared number) by their @username, never the user id", async () => {
+    await i18n.changeLanguage("en");
+    const bruna = { ...maria, id: 8, name: "Bruna", number: "BR.1502576394655843", username: "bruna.s" };
+    const server = fakeApi({ "GET /api/contacts": { body: { contacts: [bruna], count: 1, hasMore: false } } });
+    signedInAs(server, AGENT);
+    renderApp("/contacts");
+    const row = (await screen.findByRole("cell", { name: "Bruna" })).closest("tr") as HTMLElement;
+    expect(row).toHaveTextContent("@bruna.s");
+    expect(row).not.toHaveTextContent("BR.1502576394655843");
+    expect(screen.queryByRole("button", { name: "Merge Bruna into another contact" })).not.toBeInTheDocument();
   });
 });

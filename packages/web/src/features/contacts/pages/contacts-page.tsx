@@ -1,5 +1,6 @@
 import DeleteOutline from "@mui/icons-material/DeleteOutlined";
 import Edit from "@mui/icons-material/Edit";
+import MergeType from "@mui/icons-material/MergeType";
 import WhatsAppIcon from "@mui/icons-material/WhatsApp";
 import Avatar from "@mui/material/Avatar";
 import Box from "@mui/material/Box";
@@ -34,6 +35,7 @@ import { useContacts } from "../api/get-contacts";
 import { useImportContacts } from "../api/import-contacts";
 import { useStartTicket } from "../api/start-ticket";
 import { ContactModal } from "../components/contact-modal";
+import { MergeContactDialog } from "../components/merge-contact-dialog";
 
 export default function ContactsPage() {
   const { t } = useTranslation();
@@ -48,6 +50,7 @@ export default function ContactsPage() {
   const onScroll = useInfiniteScroll({ hasNextPage, isFetching: isFetchingNextPage, fetchNextPage });
   const [modal, setModal] = useState<{ open: boolean; contactId?: number }>({ open: false });
   const [deleting, setDeleting] = useState<Contact | null>(null);
+  const [merging, setMerging] = useState<Contact | null>(null);
   const [confirmImport, setConfirmImport] = useState(false);
   const [exporting, setExporting] = useState(false);
   const remove = useDeleteContact();
@@ -102,6 +105,7 @@ export default function ContactsPage() {
         />
       )}
       <ContactModal open={modal.open} contactId={modal.contactId} onClose={() => setModal({ open: false })} />
+      <MergeContactDialog duplicate={merging} onClose={() => setMerging(null)} />
       <ConfirmDialog
         open={!!deleting}
         title={t("contacts.confirmationModal.deleteTitle", { name: deleting?.name ?? "" })}
@@ -144,7 +148,7 @@ export default function ContactsPage() {
               </TableCell>
               <TableCell>{contact.name}</TableCell>
               <TableCell align="center">
-                <PhoneNumber number={contact.number} />
+                <PhoneNumber number={contact.number} username={contact.username} />
               </TableCell>
               <TableCell align="center">{contact.email}</TableCell>
               <TableCell align="center" sx={{ whiteSpace: "nowrap" }}>
@@ -168,6 +172,15 @@ export default function ContactsPage() {
                 >
                   <Edit />
                 </IconButton>
+                {can(user, "contacts:merge") && !contact.isGroup && (
+                  <IconButton
+                    size="small"
+                    aria-label={t("contacts.merge.action", { name: contact.name })}
+                    onClick={() => setMerging(contact)}
+                  >
+                    <MergeType />
+                  </IconButton>
+                )}
                 {can(user, "contacts-page:deleteContact") && (
                   <IconButton
                     size="small"

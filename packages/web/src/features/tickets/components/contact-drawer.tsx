@@ -7,10 +7,13 @@ import IconButton from "@mui/material/IconButton";
 import Paper from "@mui/material/Paper";
 import Toolbar from "@mui/material/Toolbar";
 import Typography from "@mui/material/Typography";
-import type { ConnectionProvider, Ticket } from "@zapdesk/core";
+import { type ConnectionProvider, can, type Ticket } from "@zapdesk/core";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { PhoneNumber } from "../../../components/phone-number";
+import { useAuth } from "../../../lib/auth";
 import { pictureOf } from "../../../lib/capabilities";
+import { MergeContactDialog } from "../../contacts/components/merge-contact-dialog";
 import { ScheduleButton } from "../../schedules";
 import { ContactTags } from "../../tags/components/contact-tags";
 
@@ -30,6 +33,8 @@ interface ContactDrawerProps {
 /** Spec §2: 320 px, name, number as a tel link (a private LID identity has none), edit, extra info. */
 export function ContactDrawer({ open, onClose, contact, provider, onEdit, overlay = false }: ContactDrawerProps) {
   const { t } = useTranslation();
+  const { user } = useAuth();
+  const [merging, setMerging] = useState(false);
   return (
     <Drawer
       anchor="right"
@@ -63,6 +68,13 @@ export function ContactDrawer({ open, onClose, contact, provider, onEdit, overla
           {t("tickets.contactDrawer.edit")}
         </Button>
         <ScheduleButton variant="button" target={{ contactId: contact.id }} />
+        {/* Issue 18: a second contact of this person (e.g. the other ninth-digit form) folds into another. */}
+        {can(user, "contacts:merge") && (
+          <Button variant="text" size="small" onClick={() => setMerging(true)}>
+            {t("contacts.merge.action", { name: contact.name })}
+          </Button>
+        )}
+        <MergeContactDialog duplicate={merging ? contact : null} onClose={() => setMerging(false)} />
       </Box>
       <ContactTags contactId={contact.id} name={contact.name} />
       <Box sx={{ px: 2, display: "flex", flexDirection: "column", gap: 1 }}>
