@@ -84,16 +84,72 @@ describe("the durable inbound log", () => {
     await session.stop();
   });
 
-  it("a decryption failure is not logged, so the sender's retried copy (same id) is stored, once", async () => {
+  it("a decryption failure is handed over as a placeholder; the sender's retried copy (same id) follows it, once", async () => {
     const whatsappId = await insertConnection(database.db, "baileys");
     const rig = await connectedSession(database.db, whatsappId);
     const retried = incoming({ conversation: "second try" });
     rig.socket.ciphertextStub(retried.key);
+    // Each failed attempt brings another stub of the same id.
+    rig.socket.ciphertextStub(retried.key);
     rig.socket.receive(retried);
     rig.socket.receive(retried);
-    await vi.waitFor(() => expect(rig.rec.messages).toHaveLength(1));
-    expect(rig.rec.messages[0]).toMatchObject({ wid: retried.key.id, body: "second try" });
-    expect(await logRows(whatsappId)).toHaveLength(1);
+    await vi.waitFor(() => expect(rig.rec.messages).toHaveLength(2));
+    expect(rig.rec.messages[0]).toMatchObject({
+      wid: retried.key.id,
+      type: "placeholder",
+      body: "",
+      chat: "5511999990001",
+      sender: { name: "Ana" },
+    });
+    expect(rig.rec.messages[1]).toMatchObject({ wid: retried.key.id, type: "chat", body: "second try" });
+    await vi.waitFor(async () =>
+      expect((await logRows(whatsappId)).map((r) => `${r.key}:${r.status}`).sort()).toEqual([
+        `msg:${retried.key.id}:done`,
+        `stub:${retried.key.id}:done`,
+      ]),
+    );
+    await rig.session.stop();
+  });
+
+  it("'Message absent from node': the phone's resend (an upsert with a requestId) follows the placeholder", async () => {
+    const whatsappId = await insertConnection(database.db, "baileys");
+    const rig = await connectedSession(database.db, whatsappId);
+    const lead = incoming({ conversation: "Olá! Vi o anúncio." });
+    rig.socket.ciphertextStub(lead.key, "Ana", "Message absent from node");
+    rig.socket.ev.emit("messages.upsert", { messages: [lead], type: "notify", requestId: "3EB0PDOREQUEST" });
+    await vi.waitFor(() =>
+      expect(rig.rec.messages.map((m) => `${m.type}:${m.body}`)).toEqual(["placeholder:", "chat:Olá! Vi o anúncio."]),
+    );
+    await rig.session.stop();
+  });
+
+  it("a placeholder left pending by a crash is replayed as a placeholder", async () => {
+    const whatsappId = await insertConnection(database.db, "baileys");
+    const rig = await connectedSession(database.db, whatsappId);
+    const failed = rig.failNextMessage();
+    const stub = rig.socket.ciphertextStub({ remoteJid: CUSTOMER, id: "3ASTUBREPLAY" });
+    await failed;
+    await rig.session.stop();
+    expect(stub.messageStubParameters).toEqual(["Bad MAC"]);
+
+    const { sockets, factory } = fakeBaileys();
+    const { rec, handlers } = recordingHandlers();
+    const session = factory(channelContext(database.db, whatsappId, handlers));
+    await session.start();
+    sockets[0].open();
+    await vi.waitFor(() => expect(rec.messages).toHaveLength(1));
+    expect(rec.messages[0]).toMatchObject({ wid: "3ASTUBREPLAY", type: "placeholder", sender: { name: "Ana" } });
+    expect(rec.messages[0].raw).toMatchObject({ messageStubParameters: ["Bad MAC"] });
+    await session.stop();
+  });
+
+  it("a stub of our own device's message, or one in the phone's history, is no placeholder", async () => {
+    const whatsappId = await insertConnection(database.db, "baileys");
+    const rig = await connectedSession(database.db, whatsappId);
+    rig.socket.ciphertextStub({ remoteJid: "5511900000000@s.whatsapp.net", fromMe: true, id: "3APEERSTUB" });
+    rig.socket.history([{ ...incoming({ conversation: "x" }), message: undefined, messageStubType: 1 }]);
+    rig.socket.receive(incoming({ conversation: "marker" }));
+    await vi.waitFor(() => expect(rig.rec.messages.map((m) => m.body)).toEqual(["marker"]));
     await rig.session.stop();
   });
 

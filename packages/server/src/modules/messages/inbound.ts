@@ -112,7 +112,8 @@ export function createInboundPipeline(deps: InboundDeps) {
     return cached.value;
   };
 
-  async function ingest(whatsappId: number, item: Ingest) {
+  /** Store one item and publish it; the stored message (new, or a placeholder now replaced) and its ticket. */
+  async function ingest(whatsappId: number, item: Ingest): Promise<{ ticketId: number; messageId: number } | undefined> {
     const config = await readSettings();
     if (item.isGroup && config.ignoreGroups) return undefined;
     let stored: Awaited<ReturnType<typeof store>>;
@@ -124,12 +125,17 @@ export function createInboundPipeline(deps: InboundDeps) {
       stored = await store(whatsappId, item, config.windowSeconds);
     }
     if (!stored) return undefined;
+    if (!("messageIds" in stored)) {
+      // The real copy of a placeholder: the same message, now with its content.
+      await publishUpdated(stored.messageId, stored.ticketChanged);
+      return stored;
+    }
     if (stored.enqueued) deps.notifyOutbox();
     // Whoever could see the ticket before (a "Sem fila" row, a previous assignee) and cannot now drops it.
     if (stored.moved) deps.events.ticketMoved(stored.ticketId, stored.moved.from, stored.moved.to);
     for (const id of stored.messageIds) await deps.announce(stored.ticketId, id);
     fetchPicture(whatsappId, stored.contactId, stored.chat, item.isGroup);
-    return stored;
+    return { ticketId: stored.ticketId, messageId: stored.messageIds[0] };
   }
 
   /** A changed message, and its ticket too when the change rewrote the ticket's preview. */
@@ -222,7 +228,7 @@ export function createInboundPipeline(deps: InboundDeps) {
   /** One message through the full per-message path (anything the batch does not cover). */
   async function storeOne(whatsappId: number, arrival: Arrival): Promise<undefined> {
     const stored = await ingest(whatsappId, arrival.item);
-    if (stored && arrival.download) scheduleDownload(stored.messageIds[0], arrival.message);
+    if (stored && arrival.download) scheduleDownload(stored.messageId, arrival.message);
     return undefined;
   }
 
