@@ -166,8 +166,11 @@ export async function simulatedCustomer(
   });
   return {
     ...customer,
-    /** A message stanza as WhatsApp's server delivers it; `corrupt` flips a byte of the MAC ("Bad MAC"). */
-    async message(id: string, text: string, options: { corrupt?: boolean } = {}): Promise<BinaryNode> {
+    /**
+     * A message stanza as WhatsApp's server delivers it; `corrupt` flips a byte of the MAC ("Bad
+     * MAC"); `at` is when the customer sent it (unix seconds, now by default).
+     */
+    async message(id: string, text: string, options: { corrupt?: boolean; at?: number } = {}): Promise<BinaryNode> {
       const { type, ciphertext } = await repository.encryptMessage({
         jid: OWN_DEVICE.id,
         data: encodeWAMessage(proto.Message.fromObject({ conversation: text })),
@@ -180,7 +183,7 @@ export async function simulatedCustomer(
           id,
           from: customer.jid,
           sender_lid: customer.lid,
-          t: String(Math.floor(Date.now() / 1000)),
+          t: String(options.at ?? Math.floor(Date.now() / 1000)),
           type: "text",
           notify: customer.name,
         },

@@ -15,6 +15,7 @@ import * as ticketsRepo from "../tickets/tickets.repo.js";
 import { scopeOf } from "../tickets/tickets.service.js";
 import { type BatchStored, HasQueueMenu, isBatchable, NotBatchable, storeBatch } from "./inbound-batch.js";
 import { createBatchQueue } from "./inbound-queue.js";
+import { isReadElsewhere, readElsewhere } from "./inbound-read.js";
 import { createInboundStore, type Ingest } from "./inbound-store.js";
 import { createUpdateApplier } from "./inbound-updates.js";
 import { presentMessage } from "./messages.presenter.js";
@@ -138,15 +139,15 @@ export function createInboundPipeline(deps: InboundDeps) {
     return { ticketId: stored.ticketId, messageId: stored.messageIds[0] };
   }
 
-  /** A changed message, and its ticket too when the change rewrote the ticket's preview. */
-  async function publishUpdated(messageId: number, previewChanged = false) {
+  /** A changed message, and its ticket too when the change rewrote the ticket's preview or unread count. */
+  async function publishUpdated(messageId: number, ticketChanged = false) {
     const joined = await repo.findJoinedMessage(db, messageId);
     if (!joined) return;
     const ticket = await ticketsRepo.findJoinedTicket(db, joined.message.ticketId);
     if (!ticket) return;
     const scope = scopeOf(ticket.ticket);
     deps.events.publishTicket("appMessage", { action: "update", message: presentMessage(joined) }, scope);
-    if (previewChanged) deps.events.publishTicket("ticket", { action: "update", ticket: presentTicket(ticket) }, scope);
+    if (ticketChanged) deps.events.publishTicket("ticket", { action: "update", ticket: presentTicket(ticket) }, scope);
   }
 
   /** The media of a stored message, fetched outside the connection's ordered queue. */
@@ -325,12 +326,15 @@ export function createInboundPipeline(deps: InboundDeps) {
         const message = await repo.findMessageByWid(tx, whatsappId, update.wid, { lock: true });
         if (!message) return undefined;
         const changes = await changesFor(message, update, tx);
-        if (Object.keys(changes).length === 0) return undefined;
+        // The business phone read the chat: what it read is read here too.
+        const unreadChanged = isReadElsewhere(message, update) && (await readElsewhere(tx, message));
+        if (Object.keys(changes).length === 0) return unreadChanged ? { id: message.id, ticketChanged: true } : undefined;
         const updated = await repo.updateMessage(tx, message.id, changes);
         const textChanged = changes.isDeleted || changes.body !== undefined;
-        return { id: message.id, previewChanged: !!updated && !!textChanged && (await refreshPreview(tx, updated)) };
+        const previewChanged = !!updated && !!textChanged && (await refreshPreview(tx, updated));
+        return { id: message.id, ticketChanged: previewChanged || unreadChanged };
       });
-      if (changed !== undefined) await publishUpdated(changed.id, changed.previewChanged);
+      if (changed !== undefined) await publishUpdated(changed.id, changed.ticketChanged);
     },
 
     async onIdentity(_whatsappId: number, mapping: IdentityMapping): Promise<void> {
