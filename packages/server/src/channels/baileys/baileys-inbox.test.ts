@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { connectedSession, fakeBaileys, recordingHandlers } from "../../../test/baileys/baileys-test-rig.js";
 import { CUSTOMER, incoming } from "../../../test/baileys/inbound-helpers.js";
 import { openTestDatabase } from "../../../test/harness.js";
-import { contacts, inboundEvents, messages, tickets } from "../../db/schema.js";
+import { contacts, inboundEvents, lidMappings, messages, tickets } from "../../db/schema.js";
 import { channelContext, insertConnection } from "../test-support.js";
 
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
@@ -208,6 +208,61 @@ describe("backfill after a reconnect", () => {
       .from(inboundEvents)
       .where(and(eq(inboundEvents.whatsappId, whatsappId), eq(inboundEvents.eventKey, `msg:${lost.key.id}`)));
     expect(logged).toHaveLength(1);
+    await rig.session.stop();
+  });
+
+  it("works in LID-addressed chats: a chat stored by number reached by LID, a chat stored by LID answered by number", async () => {
+    const whatsappId = await insertConnection(database.db, "baileys");
+    const lastStored = new Date(1_700_000_100 * 1000);
+    const activeChat = async (number: string, lid: string | null) => {
+      const [contact] = await database.db.insert(contacts).values({ name: number, number, lid }).returning();
+      const [ticket] = await database.db
+        .insert(tickets)
+        .values({ contactId: contact.id, whatsappId, status: "open" })
+        .returning();
+      await database.db
+        .insert(messages)
+        .values({ ticketId: ticket.id, whatsappId, wid: `3AOLD${contact.id}`, body: "before", createdAt: lastStored });
+    };
+    // Stored by number; WhatsApp now names the chat by a LID only Baileys' LID store can resolve.
+    await activeChat("5511999990031", null);
+    // Stored by LID; our LID table knows its number (learned after the ticket began).
+    await activeChat("88880000000032@lid", null);
+    await database.db.insert(lidMappings).values({ lid: "88880000000032@lid", pn: "5511999990032" });
+
+    const rig = await connectedSession(database.db, whatsappId);
+    rig.socket.lidMap.set("88880000000031@lid", "5511999990031@s.whatsapp.net");
+    const byLid = incoming({ conversation: "olá?" }, { remoteJid: "88880000000031@lid" }, { messageTimestamp: 1_700_000_300 });
+    const byNumber = incoming(
+      { conversation: "alguém?" },
+      { remoteJid: "5511999990032@s.whatsapp.net", remoteJidAlt: "88880000000032@lid" },
+      { messageTimestamp: 1_700_000_300 },
+    );
+    rig.socket.receive(byLid);
+    rig.socket.receive(byNumber);
+    await vi.waitFor(() => expect(rig.socket.historyRequests).toHaveLength(2));
+    expect(rig.socket.historyRequests.map((r) => r.key.id).sort()).toEqual([byLid.key.id, byNumber.key.id].sort());
+
+    // The phone answers the first chat by LID and the second by number alone.
+    const lostByLid = incoming(
+      { conversation: "lost 31" },
+      { remoteJid: "88880000000031@lid" },
+      { messageTimestamp: 1_700_000_200 },
+    );
+    const oldByLid = incoming(
+      { conversation: "old 31" },
+      { remoteJid: "88880000000031@lid" },
+      { messageTimestamp: 1_700_000_000 },
+    );
+    const lostByNumber = incoming(
+      { conversation: "lost 32" },
+      { remoteJid: "5511999990032@s.whatsapp.net" },
+      { messageTimestamp: 1_700_000_200 },
+    );
+    rig.socket.history([oldByLid, lostByLid]);
+    rig.socket.history([lostByNumber]);
+    await vi.waitFor(() => expect(rig.rec.messages.map((m) => m.body).sort()).toEqual(["alguém?", "lost 31", "lost 32", "olá?"]));
+    expect(rig.rec.messages.find((m) => m.body === "lost 31")).toMatchObject({ chat: "5511999990031" });
     await rig.session.stop();
   });
 });
