@@ -24,8 +24,11 @@ interface Fixture {
   message: { attrs: Record<string, string>; encType: string; ciphertext: string; text: string };
 }
 
-const opened: { t?: TestApp; server?: Awaited<ReturnType<typeof localWhatsApp>>; database?: Awaited<ReturnType<typeof openTestDatabase>> }[] =
-  [];
+const opened: {
+  t?: TestApp;
+  server?: Awaited<ReturnType<typeof localWhatsApp>>;
+  database?: Awaited<ReturnType<typeof openTestDatabase>>;
+}[] = [];
 afterEach(async () => {
   for (const { t, server, database } of opened.splice(0)) {
     await t?.close();
