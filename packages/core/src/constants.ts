@@ -125,6 +125,9 @@ export type ConnectionStatusReason = (typeof CONNECTION_STATUS_REASONS)[number];
 /**
  * `unsupported`: a customer message of a kind Zapdesk cannot show (its WhatsApp type is the body),
  * stored so that the agent knows the customer wrote.
+ * `placeholder`: a customer message WhatsApp delivered but this device could not decrypt (QR
+ * connections): stored empty, shown as "waiting for this message", replaced under the same id when
+ * the real copy arrives (the sender's retry or the phone's resend).
  */
 export const MEDIA_TYPES = [
   "chat",
@@ -137,8 +140,23 @@ export const MEDIA_TYPES = [
   "sticker",
   "call",
   "unsupported",
+  "placeholder",
 ] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
+
+/**
+ * A ticket's preview (`lastMessage`) while its newest message is a placeholder: clients show their
+ * own words for it. The hourglass reads right where no translation runs (push notifications); the
+ * word joiner after it keeps a customer who sends a bare hourglass from being read as a placeholder.
+ */
+export const PLACEHOLDER_PREVIEW = "\u231B\u2060";
+
+/**
+ * After this long a placeholder is shown as a message that did not arrive (ask the customer to send
+ * it again, or read it on the phone) instead of one still on its way. A real copy arriving later
+ * still replaces it.
+ */
+export const PLACEHOLDER_WAIT_MS = 60 * 60 * 1000;
 
 /**
  * Where an inbound message's media stands when it is not stored yet (the message's `mediaError`):

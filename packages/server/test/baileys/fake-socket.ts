@@ -170,14 +170,17 @@ export class FakeSocket implements BaileysSocket {
     this.ev.emit("group-participants.update", { id: group, author: OWN_JID, participants, action });
   }
 
-  /** A message this device could not decrypt ("Bad MAC"): Baileys emits a CIPHERTEXT stub without content. */
-  ciphertextStub(key: WAMessageKey, pushName = "Ana") {
+  /**
+   * A message this device could not decrypt ("Bad MAC", or "Message absent from node" for an ad
+   * lead): Baileys emits a CIPHERTEXT stub without content.
+   */
+  ciphertextStub(key: WAMessageKey, pushName = "Ana", reason = "Bad MAC") {
     const stub: WAMessage = {
       key: { fromMe: false, ...key },
       messageTimestamp: Math.floor(Date.now() / 1000),
       pushName,
       messageStubType: proto.WebMessageInfo.StubType.CIPHERTEXT,
-      messageStubParameters: ["Bad MAC"],
+      messageStubParameters: [reason],
     };
     this.receive(stub);
     return stub;

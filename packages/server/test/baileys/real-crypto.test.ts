@@ -35,7 +35,13 @@ afterAll(async () => {
 
 const stored = (wid: string) =>
   database.db
-    .select({ body: messages.body, fromMe: messages.fromMe, contactId: messages.contactId })
+    .select({
+      id: messages.id,
+      body: messages.body,
+      mediaType: messages.mediaType,
+      fromMe: messages.fromMe,
+      contactId: messages.contactId,
+    })
     .from(messages)
     .where(and(eq(messages.whatsappId, whatsappId), eq(messages.wid, wid)));
 const authKeys = async () =>
@@ -66,7 +72,7 @@ describe("real encrypted customer messages", () => {
     );
   });
 
-  it("a corrupted ciphertext asks the sender to retry; the retried copy is stored once", async () => {
+  it("a corrupted ciphertext asks the sender to retry; the retried copy replaces the placeholder, once", async () => {
     ws.emit("CB:message", await customer.message("3AREALPKMSG02", "segunda mensagem", { corrupt: true }));
     await vi.waitFor(
       async () =>
@@ -77,14 +83,22 @@ describe("real encrypted customer messages", () => {
         ).toBe(true),
       { timeout: 5000 },
     );
-    expect(await stored("3AREALPKMSG02")).toEqual([]);
+    // Meanwhile the agent sees that the customer wrote: a placeholder under the message's id.
+    const [placeholder] = await vi.waitFor(async () => {
+      const rows = await stored("3AREALPKMSG02");
+      expect(rows).toEqual([expect.objectContaining({ body: "", mediaType: "placeholder" })]);
+      return rows;
+    });
 
     // The sender encrypts it again; the server may well deliver that copy twice.
     ws.emit("CB:message", await customer.message("3AREALPKMSG02", "segunda mensagem"));
     ws.emit("CB:message", await customer.message("3AREALPKMSG02", "segunda mensagem"));
-    await vi.waitFor(async () => expect(await stored("3AREALPKMSG02")).toHaveLength(1), { timeout: 5000 });
-    await new Promise((r) => setTimeout(r, 300));
-    expect(await stored("3AREALPKMSG02")).toEqual([expect.objectContaining({ body: "segunda mensagem" })]);
+    await vi.waitFor(async () => expect(await stored("3AREALPKMSG02")).toMatchObject([{ body: "segunda mensagem" }]), {
+      timeout: 5000,
+    });
+    expect(await stored("3AREALPKMSG02")).toEqual([
+      expect.objectContaining({ id: placeholder.id, body: "segunda mensagem", mediaType: "chat" }),
+    ]);
     await vi.waitFor(async () => {
       const logged = await database.db
         .select({ status: inboundEvents.status })

@@ -13,6 +13,7 @@ import makeWASocket, {
   type WASocket,
 } from "@whiskeysockets/baileys";
 import { makeLibSignalRepository } from "@whiskeysockets/baileys/lib/Signal/libsignal.js";
+import { unpadRandomMax16 } from "@whiskeysockets/baileys/lib/Utils/generics.js";
 import { WebSocketServer } from "ws";
 import { type BaileysChannelOptions, createBaileysChannelFactory } from "../../src/channels/baileys/baileys-channel.js";
 import { useDatabaseAuthState } from "../../src/channels/baileys/database-auth-state.js";
@@ -26,6 +27,8 @@ import type { Db } from "../../src/db/client.js";
  * so what it sends the "server" (receipts, retry requests) can be decoded and inspected.
  */
 export const OWN_DEVICE = { id: "5511900000000:7@s.whatsapp.net", lid: "99990000000001:7@lid", name: "Shop" };
+/** The business phone (our account's primary device, device 0), by number and by LID. */
+export const OWN_PHONE = { jid: "5511900000000@s.whatsapp.net", lid: "99990000000001@lid" };
 
 type StanzaEmitter = { emit(event: string, node: BinaryNode): boolean };
 
@@ -116,6 +119,33 @@ function memoryKeys() {
 }
 
 /**
+ * Where the MAC of a Signal message ends: a `msg` ends with it; a `pkmsg` carries the `msg` as its
+ * field 4 (after a version byte, protobuf fields), followed by the registration and pre-key ids.
+ */
+function macEnd(body: Buffer, type: string): number {
+  if (type !== "pkmsg") return body.length;
+  let at = 1;
+  const varint = () => {
+    let value = 0;
+    for (let shift = 0; ; shift += 7) {
+      const byte = body[at++];
+      value += (byte & 0x7f) * 2 ** shift;
+      if (byte < 0x80) return value;
+    }
+  };
+  while (at < body.length) {
+    const tag = varint();
+    if ((tag & 7) === 0) varint();
+    else {
+      const length = varint();
+      if (tag >> 3 === 4) return at + length;
+      at += length;
+    }
+  }
+  throw new Error("no message inside the pkmsg");
+}
+
+/**
  * A customer's phone: its own Signal identity, a session built from our pre-key bundle, and real
  * encrypted `message` stanzas for our device.
  */
@@ -140,14 +170,35 @@ export async function simulatedCustomer(
   });
   return {
     ...customer,
-    /** A message stanza as WhatsApp's server delivers it; `corrupt` flips a byte of the MAC ("Bad MAC"). */
-    async message(id: string, text: string, options: { corrupt?: boolean } = {}): Promise<BinaryNode> {
+    /**
+     * A message stanza as WhatsApp's server delivers it; `corrupt` flips a byte of the MAC ("Bad
+     * MAC"); `at` is when the customer sent it (unix seconds, now by default).
+     */
+    async message(id: string, text: string, options: { corrupt?: boolean; at?: number } = {}): Promise<BinaryNode> {
       const { type, ciphertext } = await repository.encryptMessage({
         jid: OWN_DEVICE.id,
         data: encodeWAMessage(proto.Message.fromObject({ conversation: text })),
       });
       const content = Buffer.from(ciphertext);
-      if (options.corrupt) content[content.length - 1] ^= 0xff;
+      if (options.corrupt) content[macEnd(content, type) - 1] ^= 0xff;
+      return {
+        tag: "message",
+        attrs: {
+          id,
+          from: customer.jid,
+          sender_lid: customer.lid,
+          t: String(options.at ?? Math.floor(Date.now() / 1000)),
+          type: "text",
+          notify: customer.name,
+        },
+        content: [{ tag: "enc", attrs: { v: "2", type }, content }],
+      };
+    },
+    /**
+     * A message the server delivers with nothing to decrypt (a click-to-WhatsApp ad lead): Baileys
+     * upserts a "Message absent from node" stub and asks our phone for the content.
+     */
+    absent(id: string): BinaryNode {
       return {
         tag: "message",
         attrs: {
@@ -158,7 +209,86 @@ export async function simulatedCustomer(
           type: "text",
           notify: customer.name,
         },
-        content: [{ tag: "enc", attrs: { v: "2", type }, content }],
+        content: [],
+      };
+    },
+  };
+}
+
+/** A Signal identity with one one-time pre-key, its keys in memory: a phone that is not ours to store. */
+async function signalParty() {
+  const creds = initAuthCreds();
+  const keys = memoryKeys();
+  const preKey = Curve.generateKeyPair();
+  await keys.set({ "pre-key": { "1": preKey } } as never);
+  const repository = makeLibSignalRepository({ creds, keys } as never, silentLogger() as never);
+  const bundle = {
+    registrationId: creds.registrationId,
+    identityKey: generateSignalPubKey(creds.signedIdentityKey.public),
+    signedPreKey: {
+      keyId: creds.signedPreKey.keyId,
+      publicKey: generateSignalPubKey(creds.signedPreKey.keyPair.public),
+      signature: creds.signedPreKey.signature,
+    },
+    preKey: { keyId: 1, publicKey: generateSignalPubKey(preKey.public) },
+  };
+  return { repository, bundle };
+}
+
+/**
+ * The business phone, as our linked device knows it after pairing: our own LID mapping and a
+ * Signal session with the phone, in Zapdesk's auth tables (call before the socket starts). The
+ * phone decrypts what our device sends it (peer data operations) and answers placeholder resend
+ * requests the way WhatsApp's phone app does.
+ */
+export async function ownPhone(db: Db, whatsappId: number) {
+  const phone = await signalParty();
+  const auth = await useDatabaseAuthState(db, whatsappId);
+  const keys = addTransactionCapability(auth.state.keys, silentLogger() as never, {
+    maxCommitRetries: 1,
+    delayBetweenTriesMs: 1,
+  });
+  const ours = makeLibSignalRepository({ creds: auth.state.creds, keys } as never, silentLogger() as never);
+  await ours.lidMapping.storeLIDPNMappings([{ lid: OWN_PHONE.lid, pn: OWN_PHONE.jid }]);
+  // Mapped to its LID, the phone's sessions live under the LID address (as Baileys migrates them).
+  await ours.injectE2ESession({ jid: OWN_PHONE.lid, session: phone.bundle });
+  return {
+    /** The content of a `message` stanza our device sent the phone. */
+    async decrypt(node: BinaryNode): Promise<proto.IMessage> {
+      const enc = (node.content as BinaryNode[]).find((c) => c.tag === "enc") as BinaryNode;
+      const plain = await phone.repository.decryptMessage({
+        jid: OWN_DEVICE.id,
+        type: enc.attrs.type as "pkmsg" | "msg",
+        ciphertext: enc.content as Uint8Array,
+      });
+      const message = proto.Message.decode(unpadRandomMax16(plain));
+      return message.deviceSentMessage?.message ?? message;
+    },
+    /** The phone's answer to a placeholder resend request: the message it holds, for our device. */
+    async placeholderResend(requestId: string, original: proto.IWebMessageInfo): Promise<BinaryNode> {
+      const answer = proto.Message.fromObject({
+        protocolMessage: {
+          type: proto.Message.ProtocolMessage.Type.PEER_DATA_OPERATION_REQUEST_RESPONSE_MESSAGE,
+          peerDataOperationRequestResponseMessage: {
+            peerDataOperationRequestType: proto.Message.PeerDataOperationRequestType.PLACEHOLDER_MESSAGE_RESEND,
+            stanzaId: requestId,
+            peerDataOperationResult: [
+              { placeholderMessageResendResponse: { webMessageInfoBytes: proto.WebMessageInfo.encode(original).finish() } },
+            ],
+          },
+        },
+      });
+      const { type, ciphertext } = await phone.repository.encryptMessage({ jid: OWN_DEVICE.id, data: encodeWAMessage(answer) });
+      return {
+        tag: "message",
+        attrs: {
+          id: `3EB0PDO${requestId.slice(-8)}`,
+          from: OWN_PHONE.jid,
+          t: String(Math.floor(Date.now() / 1000)),
+          type: "text",
+          category: "peer",
+        },
+        content: [{ tag: "enc", attrs: { v: "2", type }, content: Buffer.from(ciphertext) }],
       };
     },
   };

@@ -115,6 +115,7 @@ function createBaileysSession(context: ChannelContext, deps: SessionDeps): Chann
     whatsappId,
     logger: blogger,
     fetchHistory: async (count, anchor, at) => current?.fetchMessageHistory(count, anchor, at),
+    lookupLids,
   });
   const events = createBaileysEvents({
     handlers,

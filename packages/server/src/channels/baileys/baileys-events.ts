@@ -5,7 +5,6 @@ import {
   isJidGroup,
   isLidUser,
   isPnUser,
-  proto,
   type WACallEvent,
   type WAMessage,
 } from "@whiskeysockets/baileys";
@@ -18,6 +17,7 @@ import type { BaileysLogger } from "./baileys-logger.js";
 import {
   type BaileysRaw,
   fromRaw,
+  isUndecryptable,
   toAckUpdate,
   toInboundMessage,
   toProtocolUpdate,
@@ -56,12 +56,16 @@ export const LOG_KINDS = { message: "baileys.message", call: "baileys.call", upd
 const MAX_CALLS = 200;
 const MAX_IDENTITIES = 5_000;
 
-/** A CIPHERTEXT stub (decryption failed) has no content: the sender's retry brings the real copy with the same id. */
+/** A message with content, or a customer's message that could not be decrypted (stored as a placeholder). */
 const isLoggable = (message: WAMessage) =>
-  !!message.key.id &&
-  !isIgnoredChat(message.key.remoteJid) &&
-  !!message.message &&
-  message.messageStubType !== proto.WebMessageInfo.StubType.CIPHERTEXT;
+  !!message.key.id && !isIgnoredChat(message.key.remoteJid) && (!!message.message || isUndecryptable(message));
+
+/**
+ * The inbound log's key of a message. A stub and the real copy that follows it (the sender's retry,
+ * the phone's resend) share the key id: they are logged apart, so the real copy is never taken for
+ * a redelivery of the stub; repeated stubs of one id are logged once.
+ */
+const logKey = (message: WAMessage) => `${isUndecryptable(message) ? "stub" : "msg"}:${message.key.id}`;
 
 /**
  * What the socket emits, turned into handler calls. Messages, calls and refusals go through the
@@ -144,7 +148,7 @@ export function createBaileysEvents(deps: BaileysEventsDeps): BaileysEvents {
   function receiveMessages(messages: WAMessage[]) {
     queue.receiveAll(
       LOG_KINDS.message,
-      messages.map((message) => ({ key: `msg:${message.key.id}`, payload: toRaw(message), item: message })),
+      messages.map((message) => ({ key: logKey(message), payload: toRaw(message), item: message })),
       handleMessages,
     );
   }
@@ -212,7 +216,8 @@ export function createBaileysEvents(deps: BaileysEventsDeps): BaileysEvents {
   return {
     attach(ev, mine) {
       ev.on("messages.upsert", ({ messages, type }) => {
-        // "notify": arrived live; "append": messages from the phone itself, or offline ones.
+        // "notify": arrived live (a phone's placeholder resend too, with a requestId); "append":
+        // messages from the phone itself, or offline ones.
         if (type !== "notify" && type !== "append") return;
         const loggable = messages.filter(isLoggable);
         if (mine()) for (const message of loggable) deps.backfill.live(message);
@@ -246,7 +251,8 @@ export function createBaileysEvents(deps: BaileysEventsDeps): BaileysEvents {
       ev.on("messaging-history.set", ({ contacts, messages, lidPnMappings }) => {
         rememberContacts(contacts);
         learn((lidPnMappings ?? []).map((m) => identityOf(m.lid, m.pn)));
-        const loggable = messages.filter(isLoggable);
+        // A stub in the phone's history is one the phone could not read either: no copy will follow.
+        const loggable = messages.filter((m) => isLoggable(m) && !isUndecryptable(m));
         if (loggable.length === 0) return;
         queue.enqueue("history", async () => {
           receiveMessages(await deps.backfill.gap(loggable));

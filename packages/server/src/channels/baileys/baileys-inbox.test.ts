@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { connectedSession, fakeBaileys, recordingHandlers } from "../../../test/baileys/baileys-test-rig.js";
 import { CUSTOMER, incoming } from "../../../test/baileys/inbound-helpers.js";
 import { openTestDatabase } from "../../../test/harness.js";
-import { contacts, inboundEvents, messages, tickets } from "../../db/schema.js";
+import { contacts, inboundEvents, lidMappings, messages, tickets } from "../../db/schema.js";
 import { channelContext, insertConnection } from "../test-support.js";
 
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
@@ -84,16 +84,72 @@ describe("the durable inbound log", () => {
     await session.stop();
   });
 
-  it("a decryption failure is not logged, so the sender's retried copy (same id) is stored, once", async () => {
+  it("a decryption failure is handed over as a placeholder; the sender's retried copy (same id) follows it, once", async () => {
     const whatsappId = await insertConnection(database.db, "baileys");
     const rig = await connectedSession(database.db, whatsappId);
     const retried = incoming({ conversation: "second try" });
     rig.socket.ciphertextStub(retried.key);
+    // Each failed attempt brings another stub of the same id.
+    rig.socket.ciphertextStub(retried.key);
     rig.socket.receive(retried);
     rig.socket.receive(retried);
-    await vi.waitFor(() => expect(rig.rec.messages).toHaveLength(1));
-    expect(rig.rec.messages[0]).toMatchObject({ wid: retried.key.id, body: "second try" });
-    expect(await logRows(whatsappId)).toHaveLength(1);
+    await vi.waitFor(() => expect(rig.rec.messages).toHaveLength(2));
+    expect(rig.rec.messages[0]).toMatchObject({
+      wid: retried.key.id,
+      type: "placeholder",
+      body: "",
+      chat: "5511999990001",
+      sender: { name: "Ana" },
+    });
+    expect(rig.rec.messages[1]).toMatchObject({ wid: retried.key.id, type: "chat", body: "second try" });
+    await vi.waitFor(async () =>
+      expect((await logRows(whatsappId)).map((r) => `${r.key}:${r.status}`).sort()).toEqual([
+        `msg:${retried.key.id}:done`,
+        `stub:${retried.key.id}:done`,
+      ]),
+    );
+    await rig.session.stop();
+  });
+
+  it("'Message absent from node': the phone's resend (an upsert with a requestId) follows the placeholder", async () => {
+    const whatsappId = await insertConnection(database.db, "baileys");
+    const rig = await connectedSession(database.db, whatsappId);
+    const lead = incoming({ conversation: "Olá! Vi o anúncio." });
+    rig.socket.ciphertextStub(lead.key, "Ana", "Message absent from node");
+    rig.socket.ev.emit("messages.upsert", { messages: [lead], type: "notify", requestId: "3EB0PDOREQUEST" });
+    await vi.waitFor(() =>
+      expect(rig.rec.messages.map((m) => `${m.type}:${m.body}`)).toEqual(["placeholder:", "chat:Olá! Vi o anúncio."]),
+    );
+    await rig.session.stop();
+  });
+
+  it("a placeholder left pending by a crash is replayed as a placeholder", async () => {
+    const whatsappId = await insertConnection(database.db, "baileys");
+    const rig = await connectedSession(database.db, whatsappId);
+    const failed = rig.failNextMessage();
+    const stub = rig.socket.ciphertextStub({ remoteJid: CUSTOMER, id: "3ASTUBREPLAY" });
+    await failed;
+    await rig.session.stop();
+    expect(stub.messageStubParameters).toEqual(["Bad MAC"]);
+
+    const { sockets, factory } = fakeBaileys();
+    const { rec, handlers } = recordingHandlers();
+    const session = factory(channelContext(database.db, whatsappId, handlers));
+    await session.start();
+    sockets[0].open();
+    await vi.waitFor(() => expect(rec.messages).toHaveLength(1));
+    expect(rec.messages[0]).toMatchObject({ wid: "3ASTUBREPLAY", type: "placeholder", sender: { name: "Ana" } });
+    expect(rec.messages[0].raw).toMatchObject({ messageStubParameters: ["Bad MAC"] });
+    await session.stop();
+  });
+
+  it("a stub of our own device's message, or one in the phone's history, is no placeholder", async () => {
+    const whatsappId = await insertConnection(database.db, "baileys");
+    const rig = await connectedSession(database.db, whatsappId);
+    rig.socket.ciphertextStub({ remoteJid: "5511900000000@s.whatsapp.net", fromMe: true, id: "3APEERSTUB" });
+    rig.socket.history([{ ...incoming({ conversation: "x" }), message: undefined, messageStubType: 1 }]);
+    rig.socket.receive(incoming({ conversation: "marker" }));
+    await vi.waitFor(() => expect(rig.rec.messages.map((m) => m.body)).toEqual(["marker"]));
     await rig.session.stop();
   });
 
@@ -152,6 +208,61 @@ describe("backfill after a reconnect", () => {
       .from(inboundEvents)
       .where(and(eq(inboundEvents.whatsappId, whatsappId), eq(inboundEvents.eventKey, `msg:${lost.key.id}`)));
     expect(logged).toHaveLength(1);
+    await rig.session.stop();
+  });
+
+  it("works in LID-addressed chats: a chat stored by number reached by LID, a chat stored by LID answered by number", async () => {
+    const whatsappId = await insertConnection(database.db, "baileys");
+    const lastStored = new Date(1_700_000_100 * 1000);
+    const activeChat = async (number: string, lid: string | null) => {
+      const [contact] = await database.db.insert(contacts).values({ name: number, number, lid }).returning();
+      const [ticket] = await database.db
+        .insert(tickets)
+        .values({ contactId: contact.id, whatsappId, status: "open" })
+        .returning();
+      await database.db
+        .insert(messages)
+        .values({ ticketId: ticket.id, whatsappId, wid: `3AOLD${contact.id}`, body: "before", createdAt: lastStored });
+    };
+    // Stored by number; WhatsApp now names the chat by a LID only Baileys' LID store can resolve.
+    await activeChat("5511999990031", null);
+    // Stored by LID; our LID table knows its number (learned after the ticket began).
+    await activeChat("88880000000032@lid", null);
+    await database.db.insert(lidMappings).values({ lid: "88880000000032@lid", pn: "5511999990032" });
+
+    const rig = await connectedSession(database.db, whatsappId);
+    rig.socket.lidMap.set("88880000000031@lid", "5511999990031@s.whatsapp.net");
+    const byLid = incoming({ conversation: "olá?" }, { remoteJid: "88880000000031@lid" }, { messageTimestamp: 1_700_000_300 });
+    const byNumber = incoming(
+      { conversation: "alguém?" },
+      { remoteJid: "5511999990032@s.whatsapp.net", remoteJidAlt: "88880000000032@lid" },
+      { messageTimestamp: 1_700_000_300 },
+    );
+    rig.socket.receive(byLid);
+    rig.socket.receive(byNumber);
+    await vi.waitFor(() => expect(rig.socket.historyRequests).toHaveLength(2));
+    expect(rig.socket.historyRequests.map((r) => r.key.id).sort()).toEqual([byLid.key.id, byNumber.key.id].sort());
+
+    // The phone answers the first chat by LID and the second by number alone.
+    const lostByLid = incoming(
+      { conversation: "lost 31" },
+      { remoteJid: "88880000000031@lid" },
+      { messageTimestamp: 1_700_000_200 },
+    );
+    const oldByLid = incoming(
+      { conversation: "old 31" },
+      { remoteJid: "88880000000031@lid" },
+      { messageTimestamp: 1_700_000_000 },
+    );
+    const lostByNumber = incoming(
+      { conversation: "lost 32" },
+      { remoteJid: "5511999990032@s.whatsapp.net" },
+      { messageTimestamp: 1_700_000_200 },
+    );
+    rig.socket.history([oldByLid, lostByLid]);
+    rig.socket.history([lostByNumber]);
+    await vi.waitFor(() => expect(rig.rec.messages.map((m) => m.body).sort()).toEqual(["alguém?", "lost 31", "lost 32", "olá?"]));
+    expect(rig.rec.messages.find((m) => m.body === "lost 31")).toMatchObject({ chat: "5511999990031" });
     await rig.session.stop();
   });
 });

@@ -33,14 +33,31 @@ export interface BaileysRaw {
   message: unknown;
   messageTimestamp?: number;
   pushName?: string;
+  /** Why there is no content: a decryption failure (CIPHERTEXT) and Baileys' reason for it. */
+  messageStubType?: number;
+  messageStubParameters?: string[];
+}
+
+/**
+ * A customer's message this device could not decrypt: Baileys emits a CIPHERTEXT stub with no
+ * content ("Bad MAC", "No session record", "Message absent from node" for click-to-WhatsApp ad
+ * leads) after asking for a resend itself (a retry receipt to the sender, a placeholder resend
+ * request to the phone). The real copy comes later under the same key id. Stubs of our own
+ * devices' messages (the phone's protocol traffic) are not customer messages.
+ */
+export function isUndecryptable(message: WAMessage): boolean {
+  return message.messageStubType === proto.WebMessageInfo.StubType.CIPHERTEXT && !message.message && !message.key.fromMe;
 }
 
 export function toRaw(message: WAMessage): BaileysRaw {
+  const stub = isUndecryptable(message);
   const plain = {
     key: message.key,
     message: message.message,
     messageTimestamp: toNumber(message.messageTimestamp) || undefined,
     pushName: message.pushName || undefined,
+    messageStubType: stub ? (message.messageStubType ?? undefined) : undefined,
+    messageStubParameters: stub ? (message.messageStubParameters ?? []).map(String) : undefined,
   };
   return JSON.parse(JSON.stringify(plain, BufferJSON.replacer));
 }
@@ -58,6 +75,9 @@ export function fromRaw(raw: BaileysRaw): WAMessage {
     message: revived.message ? proto.Message.fromObject(revived.message as object) : undefined,
     messageTimestamp: revived.messageTimestamp,
     pushName: revived.pushName,
+    ...(revived.messageStubType !== undefined
+      ? { messageStubType: revived.messageStubType, messageStubParameters: revived.messageStubParameters ?? [] }
+      : {}),
   };
 }
 
@@ -108,15 +128,17 @@ const canDownload = (media: MediaContent) => !!media.mediaKey?.length && !!(medi
 /**
  * A chat message as the pipeline wants it, or undefined for what is not one: edits, revokes
  * and reactions (updates), key distribution and other silent content, status, broadcast lists
- * and channels. Anything a customer wrote that Zapdesk cannot show is kept as "unsupported".
+ * and channels. Anything a customer wrote that Zapdesk cannot show is kept as "unsupported";
+ * a message that could not be decrypted is kept as a "placeholder" until its real copy arrives.
  */
 export function toInboundMessage(message: WAMessage, context: TranslateContext): InboundMessage | undefined {
   const { key } = message;
   if (!key.id || isIgnoredChat(key.remoteJid)) return undefined;
+  const stub = isUndecryptable(message);
   const content = normalizeMessageContent(message.message);
-  if (!content) return undefined;
-  const type = getContentType(content);
-  if (!type || UPDATE_TYPES.has(type) || isSilentType(type)) return undefined;
+  if (!content && !stub) return undefined;
+  const type = content ? getContentType(content) : undefined;
+  if (!stub && (!type || UPDATE_TYPES.has(type) || isSilentType(type))) return undefined;
 
   const isGroup = isJidGroup(key.remoteJid ?? "") === true;
   const fromMe = !!key.fromMe;
@@ -130,10 +152,11 @@ export function toInboundMessage(message: WAMessage, context: TranslateContext):
     timestamp: timestampOf(message),
     type: "chat",
     body: "",
-    quotedWid: contextInfoOf(content)?.stanzaId || undefined,
+    quotedWid: content ? contextInfoOf(content)?.stanzaId || undefined : undefined,
     raw: toRaw(message),
   };
 
+  if (!content || !type) return { ...base, type: "placeholder" };
   if (type === "conversation" || type === "extendedTextMessage") return { ...base, body: textOf(content) };
 
   if (type in MEDIA_TYPES) {

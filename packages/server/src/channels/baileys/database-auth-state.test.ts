@@ -79,6 +79,23 @@ describe("useDatabaseAuthState", () => {
     expect(Buffer.from(after["2"].public).equals(bytes(32, 5))).toBe(true);
   });
 
+  it("writes one batch of keys in one transaction: a statement that fails undoes the whole batch", async () => {
+    const id = await insertConnection(database.db, "baileys");
+    const { state } = await useDatabaseAuthState(database.db, id);
+    await state.keys.set({ session: { "5511999990001.0": new Uint8Array([1]) } });
+    // What Baileys commits after decrypting a pre-key message: a new session, the used pre-key
+    // deleted. The id of the deletion holds a NUL byte, which PostgreSQL rejects in text, so the
+    // second statement of the batch fails after the first one ran.
+    const batch = {
+      session: { "5511999990001.0": new Uint8Array([2]), "5511999990002.0": new Uint8Array([3]) },
+      "pre-key": { "bad\u0000id": null },
+    };
+    await expect(state.keys.set(batch)).rejects.toThrow();
+    const sessions = await state.keys.get("session", ["5511999990001.0", "5511999990002.0"]);
+    expect(Object.keys(sessions)).toEqual(["5511999990001.0"]);
+    expect(Buffer.from(sessions["5511999990001.0"])).toEqual(Buffer.from([1]));
+  });
+
   it("keeps connections apart and clears one without touching the other", async () => {
     const a = await insertConnection(database.db, "baileys");
     const b = await insertConnection(database.db, "baileys");

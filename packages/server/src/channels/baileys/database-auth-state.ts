@@ -36,9 +36,9 @@ const fromJson = <T>(stored: unknown): T => JSON.parse(JSON.stringify((stored as
 export async function useDatabaseAuthState(db: Db, whatsappId: number): Promise<DatabaseAuthState> {
   const mine = eq(whatsappAuth.whatsappId, whatsappId);
 
-  async function write(rows: { key: string; value: unknown }[]) {
+  async function write(rows: { key: string; value: unknown }[], executor: Db = db) {
     if (rows.length === 0) return;
-    await db
+    await executor
       .insert(whatsappAuth)
       .values(rows.map((row) => ({ whatsappId, key: row.key, value: toJson(row.value) })))
       .onConflictDoUpdate({
@@ -91,8 +91,14 @@ export async function useDatabaseAuthState(db: Db, whatsappId: number): Promise<
             else upserts.push({ key: `${type}-${id}`, value });
           }
         }
-        await write(upserts);
-        if (deletes.length > 0) await db.delete(whatsappAuth).where(and(mine, inArray(whatsappAuth.key, deletes)));
+        if (upserts.length === 0 && deletes.length === 0) return;
+        // Baileys commits a Signal transaction as one batch (a new session and the pre-key it used
+        // up, a sender key and its memory): half of one written would leave sessions that decrypt
+        // nothing after a crash, so the batch is all or nothing.
+        await db.transaction(async (tx) => {
+          await write(upserts, tx);
+          if (deletes.length > 0) await tx.delete(whatsappAuth).where(and(mine, inArray(whatsappAuth.key, deletes)));
+        });
       },
       async clear() {
         await db.delete(whatsappAuth).where(and(mine, sql`${whatsappAuth.key} <> ${CREDS_KEY}`));

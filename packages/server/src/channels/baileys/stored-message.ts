@@ -1,7 +1,7 @@
 import type { proto, WAMessageKey } from "@whiskeysockets/baileys";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { contacts, messages, tickets, whatsapps } from "../../db/schema.js";
+import { contacts, lidMappings, messages, tickets, whatsapps } from "../../db/schema.js";
 import { fromRaw, isBaileysRaw } from "./baileys-translate.js";
 
 /** The content of a message we stored (its provider data), for Baileys' resend requests. */
@@ -36,16 +36,28 @@ export async function storedKeys(db: Db, whatsappId: number, wids: string[]): Pr
 /**
  * Chats with an active ticket on the connection, each with the time of its newest stored message:
  * history newer than that is a gap to fill; anything older is already there or predates the ticket.
+ * A chat is found under every address WhatsApp may use for it: the contact's number, its LID, and
+ * for a contact stored by LID the number the LID store knows for it.
  */
 export async function activeChats(db: Db, whatsappId: number): Promise<Map<string, Date>> {
   const rows = await db
-    .select({ number: contacts.number, newest: sql<string | null>`max(${messages.createdAt})` })
+    .select({
+      number: contacts.number,
+      lid: contacts.lid,
+      pn: sql<string | null>`(select ${lidMappings.pn} from ${lidMappings} where ${lidMappings.lid} = ${contacts.number})`,
+      newest: sql<string | null>`max(${messages.createdAt})`,
+    })
     .from(tickets)
     .innerJoin(contacts, eq(contacts.id, tickets.contactId))
     .leftJoin(messages, and(eq(messages.ticketId, tickets.id), eq(messages.isNote, false)))
     .where(and(eq(tickets.whatsappId, whatsappId), inArray(tickets.status, ["pending", "open"])))
-    .groupBy(contacts.number);
-  return new Map(rows.map((r) => [r.number, r.newest ? new Date(r.newest) : new Date(0)]));
+    .groupBy(contacts.id);
+  const chats = new Map<string, Date>();
+  for (const row of rows) {
+    const newest = row.newest ? new Date(row.newest) : new Date(0);
+    for (const address of [row.number, row.lid, row.pn]) if (address) chats.set(address, newest);
+  }
+  return chats;
 }
 
 /** The number a connection pairs by code instead of QR (digits), when the admin chose that. */

@@ -10,6 +10,7 @@ import { createdBesideTwin, isAliasAddress } from "../contacts/contact-addresses
 import { anyPendingRating } from "../csat/ratings.js";
 import { tagsOfTickets } from "../tags/tags.repo.js";
 import type { JoinedTicket, TicketRow } from "../tickets/tickets.repo.js";
+import { replacesPlaceholder } from "./inbound-placeholder.js";
 import { type Ingest, messageValues, personNameOnConflict, previewOfIngest } from "./inbound-store.js";
 import { type JoinedMessage, messageColumns } from "./messages.repo.js";
 import { sendOutOfHours } from "./out-of-hours.js";
@@ -42,6 +43,7 @@ export class HasQueueMenu extends NotBatchable {
 }
 
 type ContactLite = JoinedTicket["contact"];
+const replaces = (stored: { mediaType: string } | undefined, item: Ingest) => !!stored && replacesPlaceholder(stored, item);
 const scopeOf = (t: TicketRow): TicketScope => ({ userId: t.userId, queueId: t.queueId, choosing: isChoosingQueue(t) });
 
 /**
@@ -67,9 +69,12 @@ export async function storeBatch(
     if (await anyPendingRating(tx, whatsappId, [...new Set(items.map((i) => i.chat))])) throw new NotBatchable("rating pending");
 
     const existing = await tx
-      .select({ wid: messages.wid })
+      .select({ wid: messages.wid, mediaType: messages.mediaType })
       .from(messages)
       .where(and(eq(messages.whatsappId, whatsappId), inArray(messages.wid, [...new Set(items.map((i) => i.wid))])));
+    // The real copy of a placeholder replaces it, as the one-message path does (inbound-placeholder.ts).
+    const stored = new Map(existing.map((r) => [r.wid, r]));
+    if (items.some((item) => replaces(stored.get(item.wid), item))) throw new NotBatchable("replaces a placeholder");
     const seen = new Set(existing.map((r) => r.wid));
     const fresh = items.filter((item) => !seen.has(item.wid) && seen.add(item.wid));
     const results: (BatchStored | undefined)[] = items.map(() => undefined);

@@ -1,4 +1,4 @@
-import { isChoosingQueue } from "@zapdesk/core";
+import { isChoosingQueue, PLACEHOLDER_PREVIEW } from "@zapdesk/core";
 import { getTableColumns, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { contacts, tickets } from "../../db/schema.js";
@@ -11,6 +11,7 @@ import type { ContactIdentity } from "../contacts/contact-identity.js";
 import { emptyOutcome, type MergeOutcome } from "../contacts/contact-merge.js";
 import { answerRating, recordAnswerMessage } from "../csat/ratings.js";
 import * as ticketsRepo from "../tickets/tickets.repo.js";
+import { PLACEHOLDER_TYPE, type Replaced, replacePlaceholder, replacesPlaceholder } from "./inbound-placeholder.js";
 import * as repo from "./messages.repo.js";
 import { sendOutOfHours } from "./out-of-hours.js";
 import { enqueueOutbound, lastMessageText } from "./outbound.js";
@@ -79,6 +80,7 @@ export function messageValues(
 
 /** The ticket's preview after an inbound item: its text, else its file name or kind. */
 export function previewOfIngest(item: Ingest): string {
+  if (item.type === PLACEHOLDER_TYPE) return PLACEHOLDER_PREVIEW;
   return lastMessageText(item.body, item.media?.name ?? (item.type !== "chat" ? item.type : ""));
 }
 
@@ -191,13 +193,17 @@ export function createInboundStore(deps: { db: Db; clock: Clock; identity: Conta
     return { botIds: [menu.id] };
   }
 
-  /** Contact, ticket and message in one transaction; undefined for a message already stored (nothing written). */
-  async function store(whatsappId: number, input: Ingest, windowSeconds: number): Promise<Stored | undefined> {
+  /**
+   * Contact, ticket and message in one transaction; undefined for a message already stored (nothing
+   * written), or what was replaced when the message is the real copy of a stored placeholder.
+   */
+  async function store(whatsappId: number, input: Ingest, windowSeconds: number): Promise<Stored | Replaced | undefined> {
     const item = withoutNul(input);
     try {
       return await db.transaction(async (tx) => {
-        // A redelivery or our own echo is a no-op before any other write.
-        if (await repo.findMessageByWid(tx, whatsappId, item.wid)) return undefined;
+        // A redelivery or our own echo is a no-op before any other write; a placeholder's real copy replaces it.
+        const existing = await repo.findMessageByWid(tx, whatsappId, item.wid);
+        if (existing) return replacesPlaceholder(existing, item) ? replacePlaceholder(tx, whatsappId, existing, item) : undefined;
         const chat = item.isGroup ? item.chat : await identity.resolve(tx, item.chat);
         const chatName = item.isGroup ? (item.groupName ?? chat) : item.fromMe ? chat : (item.sender?.name ?? chat);
         let changed = emptyOutcome();
@@ -217,8 +223,9 @@ export function createInboundStore(deps: { db: Db; clock: Clock; identity: Conta
         }
 
         // Issue 11 CSAT: an answer to a pending satisfaction question stays on its closed ticket.
+        // A placeholder's words are not known yet: it is no answer, and must not cancel the question.
         const answer =
-          item.fromMe || item.isGroup
+          item.fromMe || item.isGroup || item.type === PLACEHOLDER_TYPE
             ? undefined
             : await answerRating(tx, { whatsappId, contactId: contact.id, body: item.body, now: deps.clock.now() });
         if (answer) {

@@ -24,6 +24,7 @@ import { findUpdateTarget } from "./inbound-adopt.js";
 import { type BatchStored, HasQueueMenu, isBatchable, NotBatchable, storeBatch } from "./inbound-batch.js";
 import { callLine } from "./inbound-calls.js";
 import { createBatchQueue } from "./inbound-queue.js";
+import { isReadElsewhere, readElsewhere } from "./inbound-read.js";
 import { createInboundStore, type Ingest } from "./inbound-store.js";
 import { createUpdateApplier } from "./inbound-updates.js";
 import { presentMessage } from "./messages.presenter.js";
@@ -121,7 +122,8 @@ export function createInboundPipeline(deps: InboundDeps) {
     return cached.value;
   };
 
-  async function ingest(whatsappId: number, item: Ingest) {
+  /** Store one item and publish it; the stored message (new, or a placeholder now replaced) and its ticket. */
+  async function ingest(whatsappId: number, item: Ingest): Promise<{ ticketId: number; messageId: number } | undefined> {
     const config = await readSettings();
     if (item.isGroup && config.ignoreGroups) return undefined;
     let stored: Awaited<ReturnType<typeof store>>;
@@ -133,24 +135,29 @@ export function createInboundPipeline(deps: InboundDeps) {
       stored = await store(whatsappId, item, config.windowSeconds);
     }
     if (!stored) return undefined;
+    if (!("messageIds" in stored)) {
+      // The real copy of a placeholder: the same message, now with its content.
+      await publishUpdated(stored.messageId, stored.ticketChanged);
+      return stored;
+    }
     if (stored.enqueued) deps.notifyOutbox();
     // Whoever could see the ticket before (a "Sem fila" row, a previous assignee) and cannot now drops it.
     if (stored.moved) deps.events.ticketMoved(stored.ticketId, stored.moved.from, stored.moved.to);
     if (stored.identity?.contactId !== undefined) await deps.identity.publish(stored.identity);
     for (const id of stored.messageIds) await deps.announce(stored.ticketId, id);
     fetchPicture(whatsappId, stored.contactId, stored.chat, item.isGroup);
-    return stored;
+    return { ticketId: stored.ticketId, messageId: stored.messageIds[0] };
   }
 
-  /** A changed message, and its ticket too when the change rewrote the ticket's preview. */
-  async function publishUpdated(messageId: number, previewChanged = false) {
+  /** A changed message, and its ticket too when the change rewrote the ticket's preview or unread count. */
+  async function publishUpdated(messageId: number, ticketChanged = false) {
     const joined = await repo.findJoinedMessage(db, messageId);
     if (!joined) return;
     const ticket = await ticketsRepo.findJoinedTicket(db, joined.message.ticketId);
     if (!ticket) return;
     const scope = scopeOf(ticket.ticket);
     deps.events.publishTicket("appMessage", { action: "update", message: presentMessage(joined) }, scope);
-    if (previewChanged) deps.events.publishTicket("ticket", { action: "update", ticket: presentTicket(ticket) }, scope);
+    if (ticketChanged) deps.events.publishTicket("ticket", { action: "update", ticket: presentTicket(ticket) }, scope);
   }
 
   /** The media of a stored message, fetched outside the connection's ordered queue. */
@@ -232,7 +239,7 @@ export function createInboundPipeline(deps: InboundDeps) {
   /** One message through the full per-message path (anything the batch does not cover). */
   async function storeOne(whatsappId: number, arrival: Arrival): Promise<undefined> {
     const stored = await ingest(whatsappId, arrival.item);
-    if (stored && arrival.download) scheduleDownload(stored.messageIds[0], arrival.message);
+    if (stored && arrival.download) scheduleDownload(stored.messageId, arrival.message);
     return undefined;
   }
 
@@ -331,12 +338,15 @@ export function createInboundPipeline(deps: InboundDeps) {
         const { message } = target;
         const changes = await changesFor(message, update, tx);
         if (target.adopt) changes.wid = target.adopt;
-        if (Object.keys(changes).length === 0) return undefined;
+        // The business phone read the chat: what it read is read here too.
+        const unreadChanged = isReadElsewhere(message, update) && (await readElsewhere(tx, message));
+        if (Object.keys(changes).length === 0) return unreadChanged ? { id: message.id, ticketChanged: true } : undefined;
         const updated = await repo.updateMessage(tx, message.id, changes);
         const textChanged = changes.isDeleted || changes.body !== undefined;
-        return { id: message.id, previewChanged: !!updated && !!textChanged && (await refreshPreview(tx, updated)) };
+        const previewChanged = !!updated && !!textChanged && (await refreshPreview(tx, updated));
+        return { id: message.id, ticketChanged: previewChanged || unreadChanged };
       });
-      if (changed !== undefined) await publishUpdated(changed.id, changed.previewChanged);
+      if (changed !== undefined) await publishUpdated(changed.id, changed.ticketChanged);
     },
 
     async onIdentity(_whatsappId: number, mapping: IdentityMapping): Promise<void> {

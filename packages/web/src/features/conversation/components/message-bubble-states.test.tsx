@@ -57,6 +57,21 @@ describe("what WhatsApp did to a message", () => {
     expect(screen.queryByText("pollCreationMessage")).toBeNull();
   });
 
+  it("a message WhatsApp could not decrypt yet waits for its copy, then says it may never come", () => {
+    show({ mediaType: "placeholder", body: "", createdAt: new Date(Date.now() - 60_000).toISOString() });
+    expect(screen.getByTestId("message-placeholder")).toHaveTextContent(
+      "Waiting for this message from the customer's phone: WhatsApp could not decrypt it here and asked for it again.",
+    );
+  });
+
+  it("a placeholder older than the wait says the message never arrived and where to read it", async () => {
+    await i18n.changeLanguage("pt");
+    show({ mediaType: "placeholder", body: "", createdAt: new Date(Date.now() - 2 * 60 * 60_000).toISOString() });
+    expect(screen.getByTestId("message-placeholder")).toHaveTextContent(
+      "Esta mensagem não chegou: o WhatsApp não conseguiu decifrá-la no Zapdesk. Leia no celular da empresa",
+    );
+  });
+
   it("tells media still downloading, too large, or failing and retried apart", () => {
     show({ mediaType: "image", mediaError: MEDIA_STATE.pending, body: "" });
     expect(screen.getByRole("status")).toHaveTextContent("Downloading media…");

@@ -1,13 +1,16 @@
 import BlockIcon from "@mui/icons-material/Block";
 import ExpandMoreIcon from "@mui/icons-material/ExpandMore";
 import HelpOutlineIcon from "@mui/icons-material/HelpOutlineOutlined";
+import HourglassEmptyIcon from "@mui/icons-material/HourglassEmpty";
+import SyncProblemIcon from "@mui/icons-material/SyncProblem";
 import Box from "@mui/material/Box";
 import IconButton from "@mui/material/IconButton";
 import Typography from "@mui/material/Typography";
-import { ACK_FAILED, type Message } from "@zapdesk/core";
+import { ACK_FAILED, type Message, PLACEHOLDER_WAIT_MS } from "@zapdesk/core";
 import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import { formatHourMinute } from "../../../lib/format-time";
+import { messagePreview } from "../../tickets/utils/ticket-preview";
 import { AckIcon } from "./ack-icon";
 import { FailedNotice } from "./failed-notice";
 import { FormattedText } from "./formatted-text";
@@ -35,7 +38,7 @@ function QuotedMessage({ quoted }: { quoted: NonNullable<Message["quotedMsg"]> }
         </Typography>
       )}
       <Typography variant="body2" sx={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>
-        {quoted.isDeleted ? t("conversation.message.deleted") : <FormattedText text={quoted.body} />}
+        {quoted.isDeleted ? t("conversation.message.deleted") : <FormattedText text={messagePreview(quoted, t)} />}
       </Typography>
     </Box>
   );
@@ -50,6 +53,21 @@ function Body({ message }: { message: Message }) {
         sx={{ fontStyle: "italic", color: "text.secondary", display: "flex", gap: 0.5, alignItems: "center" }}
       >
         <BlockIcon fontSize="inherit" /> {t("conversation.message.deleted")}
+      </Typography>
+    );
+  }
+  if (message.mediaType === "placeholder") {
+    // WhatsApp could not decrypt it here and asked for it again; after a while, say it may never come.
+    const late = Date.now() - new Date(message.createdAt).getTime() > PLACEHOLDER_WAIT_MS;
+    const Icon = late ? SyncProblemIcon : HourglassEmptyIcon;
+    return (
+      <Typography
+        variant="body2"
+        data-testid="message-placeholder"
+        sx={{ fontStyle: "italic", color: "text.secondary", display: "flex", gap: 0.5, alignItems: "center" }}
+      >
+        <Icon fontSize="inherit" />
+        {t(late ? "conversation.message.placeholderLate" : "conversation.message.placeholder")}
       </Typography>
     );
   }

@@ -14,6 +14,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { pictureOf } from "../../../lib/capabilities";
+import { ticketPreview } from "../../tickets/utils/ticket-preview";
 import { useMarkMentionRead, useMentions } from "../api/get-mentions";
 import { useUnreadTickets } from "../api/get-unread-tickets";
 import { notificationsSupported } from "../utils/alert";
@@ -98,7 +99,7 @@ export function NotificationsBell() {
                   </ListItemAvatar>
                   <ListItemText
                     primary={ticket.contact.name}
-                    secondary={ticket.lastMessage}
+                    secondary={ticketPreview(ticket.lastMessage, t)}
                     slotProps={{ secondary: { noWrap: true } }}
                   />
                 </ListItemButton>

@@ -3,6 +3,7 @@ import type { RealtimePayloads } from "@zapdesk/core";
 import { useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useAuth } from "../../../lib/auth";
+import { messagePreview, ticketPreview } from "../../tickets/utils/ticket-preview";
 import { preferenceKeys, preferencesOrDefault } from "../api/preferences";
 import { playChime, showBrowserNotification } from "../utils/alert";
 import { shouldNotify } from "../utils/should-notify";
@@ -48,7 +49,7 @@ export function useNotificationHandlers(options: { openTicketId?: number; onOpen
           // The same tag as the push notification of this ticket: the two collapse into one.
           showBrowserNotification(
             t("notifications.newMessage", { name: ticket.contact.name }),
-            message.body,
+            messagePreview(message, t),
             `ticket-${ticket.id}`,
             () => latest.current.onOpenTicket(ticket.id),
           );
@@ -63,7 +64,7 @@ export function useNotificationHandlers(options: { openTicketId?: number; onOpen
         if (prefs.desktop) {
           showBrowserNotification(
             t("notifications.assigned", { name: ticket.contact.name }),
-            ticket.lastMessage,
+            ticketPreview(ticket.lastMessage, t),
             `ticket-${ticket.id}`,
             () => latest.current.onOpenTicket(ticket.id),
           );

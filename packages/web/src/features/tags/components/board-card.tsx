@@ -13,6 +13,7 @@ import type { BoardColumn, Tag, Ticket } from "@zapdesk/core";
 import { memo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { pictureOf } from "../../../lib/capabilities";
+import { ticketPreview } from "../../tickets/utils/ticket-preview";
 import { TagChips } from "./tag-chip";
 
 /** What a dragged card carries between columns. */
@@ -74,7 +75,7 @@ export const BoardCard = memo(function BoardCard({ ticket, column, columns, busy
             </Typography>
           </Typography>
           <Typography variant="caption" color="text.secondary" noWrap component="p">
-            {ticket.lastMessage}
+            {ticketPreview(ticket.lastMessage, t)}
           </Typography>
           {ticket.user && (
             <Typography variant="caption" color="primary" noWrap component="p">

@@ -11,6 +11,7 @@ import { useTranslation } from "react-i18next";
 import { pictureOf } from "../../../lib/capabilities";
 import { formatTicketTime } from "../../../lib/format-time";
 import { TagChips } from "../../tags/components/tag-chip";
+import { ticketPreview } from "../utils/ticket-preview";
 import { TicketRating } from "./ticket-rating";
 import { WaitingSince } from "./waiting-since";
 
@@ -78,7 +79,7 @@ export const TicketRow = memo(function TicketRow({ ticket, selected, onOpen, onA
         </Box>
         <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
           <Typography variant="body2" color="text.secondary" noWrap sx={{ flex: 1 }}>
-            {ticket.lastMessage}
+            {ticketPreview(ticket.lastMessage, t)}
           </Typography>
           {ticket.unreadMessages > 0 && (
             <Badge
