@@ -52,9 +52,10 @@ export function createApiSend(deps: {
         });
         if (!ticket) throw new AppError("ERR_CREATING_TICKET");
         const created: number[] = [];
-        if (medias.length === 0) created.push((await enqueueOutbound(tx, { ticket, body: input.body })).id);
+        // No agent typed it: held, like a bot's message, while the number may not open chats.
+        if (medias.length === 0) created.push((await enqueueOutbound(tx, { ticket, body: input.body, automatic: true })).id);
         for (const [index, media] of medias.entries()) {
-          created.push((await enqueueOutbound(tx, { ticket, body: index === 0 ? input.body : "", media })).id);
+          created.push((await enqueueOutbound(tx, { ticket, body: index === 0 ? input.body : "", media, automatic: true })).id);
         }
         return { ticketId: ticket.id, ids: created };
       });

@@ -17,6 +17,8 @@ export function newWid(): string {
 export interface OutboundIntent {
   asVoice?: boolean;
   template?: { name: string; language: string; components: unknown[] };
+  /** Sent by no agent's hand (a schedule, the API token): held while the number may not open chats. */
+  automatic?: boolean;
 }
 
 /** The intent stored with an outbound row (older rows kept `{ asVoice }` at the top level). */
@@ -39,6 +41,8 @@ export interface OutboundInput {
   template?: OutboundIntent["template"];
   /** When the message is made (defaults to now). */
   at?: Date;
+  /** Not typed by an agent nor a bot's (a schedule, an API-token send): see OutboundIntent.automatic. */
+  automatic?: boolean;
 }
 
 /** The text that summarises a message in the ticket list. */
@@ -114,11 +118,12 @@ export async function enqueueOutbound(tx: Db, input: OutboundInput): Promise<rep
     mediaMime: input.media?.mime ?? null,
     quotedMsgId: input.quotedMsgId ?? null,
     raw:
-      input.media?.asVoice || input.template
+      input.media?.asVoice || input.template || input.automatic
         ? {
             outbound: {
               ...(input.media?.asVoice ? { asVoice: true } : {}),
               ...(input.template ? { template: input.template } : {}),
+              ...(input.automatic ? { automatic: true } : {}),
             },
           }
         : null,
