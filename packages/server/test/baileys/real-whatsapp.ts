@@ -9,11 +9,12 @@ import makeWASocket, {
   initAuthCreds,
   type KeyPair,
   proto,
+  type UserFacingSocketConfig,
   type WASocket,
 } from "@whiskeysockets/baileys";
 import { makeLibSignalRepository } from "@whiskeysockets/baileys/lib/Signal/libsignal.js";
 import { WebSocketServer } from "ws";
-import { createBaileysChannelFactory } from "../../src/channels/baileys/baileys-channel.js";
+import { type BaileysChannelOptions, createBaileysChannelFactory } from "../../src/channels/baileys/baileys-channel.js";
 import { useDatabaseAuthState } from "../../src/channels/baileys/database-auth-state.js";
 import { silentLogger } from "../../src/channels/test-support.js";
 import type { Db } from "../../src/db/client.js";
@@ -28,13 +29,35 @@ export const OWN_DEVICE = { id: "5511900000000:7@s.whatsapp.net", lid: "99990000
 
 type StanzaEmitter = { emit(event: string, node: BinaryNode): boolean };
 
-export async function localWhatsApp() {
+export interface LocalWhatsAppOptions {
+  /** Socket settings over the adapter's (e.g. a shorter query timeout). */
+  socket?: Partial<UserFacingSocketConfig>;
+  channel?: Pick<BaileysChannelOptions, "sendTimeoutMs">;
+  /** The server's answer to an IQ Baileys sent (undefined: no answer, as a silent server). */
+  answer?: (iq: BinaryNode) => BinaryNode | undefined;
+}
+
+export async function localWhatsApp(options: LocalWhatsAppOptions = {}) {
   const wss = new WebSocketServer({ port: 0, host: "127.0.0.1" });
   const frames: Buffer[] = [];
-  wss.on("connection", (client) => client.on("message", (data) => frames.push(Buffer.from(data as Buffer))));
+  const sockets: WASocket[] = [];
+  wss.on("connection", (client) =>
+    client.on("message", (data) => {
+      const frame = Buffer.from(data as Buffer);
+      frames.push(frame);
+      if (options.answer) void answerIq(frame);
+    }),
+  );
+  /** An IQ's answer reaches the socket as Baileys routes a server frame to its waiting query (`TAG:<id>`). */
+  async function answerIq(frame: Buffer) {
+    if (frame.length < 3 || frame.readUIntBE(0, 3) + 3 !== frame.length) return;
+    const node = await decodeBinaryNode(frame.subarray(3)).catch(() => undefined);
+    if (node?.tag !== "iq" || !node.attrs.id) return;
+    const reply = options.answer?.(node);
+    if (reply) (sockets.at(-1) as unknown as { ws: StanzaEmitter } | undefined)?.ws.emit(`TAG:${node.attrs.id}`, reply);
+  }
   await once(wss, "listening");
   const url = `ws://127.0.0.1:${(wss.address() as { port: number }).port}`;
-  const sockets: WASocket[] = [];
   const factory = createBaileysChannelFactory({
     makeSocket: (config) => {
       const socket = makeWASocket({
@@ -42,11 +65,13 @@ export async function localWhatsApp() {
         waWebSocketUrl: url,
         connectTimeoutMs: 60_000,
         logger: process.env.BAILEYS_LOG ? (undefined as never) : config.logger,
+        ...options.socket,
       });
       sockets.push(socket);
       return socket;
     },
     fetchVersion: async () => undefined,
+    ...options.channel,
   });
   return {
     factory,
