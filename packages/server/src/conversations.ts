@@ -74,6 +74,9 @@ export function createConversations(options: ConversationOptions) {
     sessions: () => sessions,
     secrets: createSecretBox(config.encryptionKey),
     publicUrl: config.publicUrl,
+    onNewChatsAllowed: (id) => {
+      outbox.releaseHolds(id).catch((error) => logger.warn({ err: error, whatsappId: id }, "could not release held messages"));
+    },
   });
   const tickets = createTicketService({
     db,

@@ -1,10 +1,10 @@
 import type { Message, Ticket } from "@zapdesk/core";
+import { OUTBOX_NOTICES } from "@zapdesk/core";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { customerNumber, customerWrites, eventually, makeSimulatorConnection, phoneReceived } from "../../test/conversation.js";
 import { makeAdmin, type TestUser } from "../../test/factories.js";
 import { createTestApp, type TestApp } from "../../test/harness.js";
-import { OUTBOX_NOTICES } from "@zapdesk/core";
 import { type ChannelFactory, SendFailure, SendOutcomeUnknown } from "../channels/channel.js";
 import { messages, outbox } from "../db/schema.js";
 
@@ -162,6 +162,9 @@ describe("a send whose answer never came", () => {
     const retry = await t.app.inject({ method: "POST", url: `/api/messages/${again.id}/retry`, headers: admin.auth });
     expect(retry.statusCode, retry.body).toBe(200);
     await eventually(async () => expect(await row(again.id)).toMatchObject({ ack: 1, errorCode: null }));
-    expect((await phoneReceived(t, admin, connection.id, customer)).map((m) => m.body)).toEqual(["and this one", "send me again"]);
+    expect((await phoneReceived(t, admin, connection.id, customer)).map((m) => m.body)).toEqual([
+      "and this one",
+      "send me again",
+    ]);
   });
 });

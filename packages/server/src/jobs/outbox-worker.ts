@@ -195,19 +195,29 @@ export function createOutboxWorker(deps: OutboxWorkerDeps) {
     deps.onSent?.(item.message_id);
   }
 
-  async function send(item: Claimed, built: NonNullable<Awaited<ReturnType<typeof buildOutbound>>>, whatsappId: number) {
+  type Built = NonNullable<Awaited<ReturnType<typeof buildOutbound>>>;
+
+  /** The channel may still answer after the outcome was recorded unknown: a late success settles the message. */
+  function settleWhenAnswered(item: Claimed, built: Built, late: Promise<SentMessage | undefined>) {
+    late
+      .then(async (sent) => {
+        if (!sent) return;
+        if (await store.settleLate(item.message_id, built.outbound.id, built.message.raw, sent)) deps.onSent?.(item.message_id);
+      })
+      .catch((error) => logger.debug({ err: error, messageId: item.message_id }, "could not settle a late send"));
+  }
+
+  async function send(built: Built, whatsappId: number) {
     const sending = deps.session(whatsappId).send(built.outbound);
     try {
       return await guarded(sending, guardMs);
     } catch (error) {
       if (!(error instanceof GuardTimeout)) throw error;
-      // The channel may still answer: a late success settles the unconfirmed message.
-      sending
-        .then(async (late) => {
-          if (await store.settleLate(item.message_id, built.outbound.id, built.message.raw, late)) deps.onSent?.(item.message_id);
-        })
-        .catch(() => {});
-      throw new SendOutcomeUnknown(error.message, built.outbound.id);
+      throw new SendOutcomeUnknown(
+        error.message,
+        built.outbound.id,
+        sending.catch(() => undefined),
+      );
     }
   }
 
@@ -249,10 +259,11 @@ export function createOutboxWorker(deps: OutboxWorkerDeps) {
     }
     let sent: SentMessage;
     try {
-      sent = await send(item, built, whatsappId);
+      sent = await send(built, whatsappId);
     } catch (error) {
       if (error instanceof SendOutcomeUnknown) {
         await unknownOutcome(item, error.reason, error.wid ?? built.outbound.id);
+        if (error.late) settleWhenAnswered(item, built, error.late);
       } else if (error instanceof SendFailure && error.permanent) {
         logger.warn({ messageId: item.message_id, code: error.code }, "outbound message refused by WhatsApp");
         await store.recordFailed(item.message_id, error);
