@@ -47,11 +47,12 @@ export function mergeRestriction(
 /** What an admin is told about, as a set of facts: a new one since the last state is worth a notification. */
 function alerts(restriction: ConnectionRestriction | null, now: Date): Set<string> {
   const facts = new Set<string>();
-  if (!restrictionNeedsAttention(restriction, now)) return facts;
-  const block = newChatBlock(restriction, now);
-  if (block) facts.add(block.kind);
-  const status = restriction?.newChatCap?.status;
-  if (status && status !== "NONE") facts.add(`cap:${status}`);
+  if (!restriction || !restrictionNeedsAttention(restriction, now)) return facts;
+  if (newChatBlock({ timeLock: restriction.timeLock, newChatCap: null }, now)) facts.add("timeLock");
+  const cap = restriction.newChatCap;
+  if (cap && cap.status !== "NONE" && restrictionNeedsAttention({ timeLock: null, newChatCap: cap }, now)) {
+    facts.add(`cap:${cap.status}`);
+  }
   return facts;
 }
 
