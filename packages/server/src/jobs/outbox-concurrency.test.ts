@@ -1,10 +1,10 @@
-import { OUTBOX_NOTICES } from "@zapdesk/core";
+import { type ConnectionRestriction, OUTBOX_NOTICES } from "@zapdesk/core";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { openTestDatabase } from "../../test/harness.js";
+import { manualClock, openTestDatabase } from "../../test/harness.js";
 import type { ChannelSession, OutboundMessage, SentMessage } from "../channels/channel.js";
 import { insertConnection, silentLogger } from "../channels/test-support.js";
-import { contacts, messages, outbox } from "../db/schema.js";
+import { contacts, messages, outbox, tickets, whatsapps } from "../db/schema.js";
 import { enqueueOutbound } from "../modules/messages/outbound.js";
 import { insertTicketIfNoneActive } from "../modules/tickets/tickets.repo.js";
 import { createOutboxWorker, type OutboxWorker } from "./outbox-worker.js";
@@ -56,17 +56,24 @@ async function chat(whatsappId: number) {
     isGroup: false,
   });
   return {
-    send: async (body: string) =>
-      (await database.db.transaction((tx) => enqueueOutbound(tx, { ticket: ticket!, body, userId: null }))).id,
+    ticketId: ticket!.id,
+    send: async (body: string, options: { automatic?: boolean } = {}) =>
+      (await database.db.transaction((tx) => enqueueOutbound(tx, { ticket: ticket!, body, userId: null, ...options }))).id,
   };
 }
 
 const row = async (id: number) => (await database.db.select().from(messages).where(eq(messages.id, id)))[0];
 const queued = async (id: number) => (await database.db.select().from(outbox).where(eq(outbox.messageId, id)))[0];
 
-function start(session: (id: number) => ChannelSession, connected: number[], sendGuardMs?: number) {
+function start(
+  session: (id: number) => ChannelSession,
+  connected: number[],
+  sendGuardMs?: number,
+  clock?: ReturnType<typeof manualClock>,
+) {
   worker = createOutboxWorker({
     db: database.db,
+    clock,
     storage: { open: async () => Promise.reject(new Error("no media in these tests")) },
     session,
     connectedIds: async () => connected,
@@ -147,5 +154,72 @@ describe("the outbox delivers chats side by side", () => {
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(channel.calls.filter((c) => c.whatsappId === a)).toHaveLength(4);
     for (const call of channel.calls) call.resolve({ wid: call.message.id ?? "", timestamp: new Date(), ack: 1 });
+  });
+});
+
+describe("while the number may not open chats", () => {
+  const clock = manualClock(new Date(Date.now() + 60 * 60_000));
+  const restricted = (): ConnectionRestriction => ({
+    timeLock: {
+      enforcementType: "DEFAULT",
+      endsAt: new Date(clock.now().getTime() + 6 * 3600_000).toISOString(),
+      since: clock.now().toISOString(),
+    },
+    newChatCap: null,
+  });
+
+  it("an automatic message into a chat the customer has not written in is held, the agent's answer after it goes, and it goes once the customer writes", async () => {
+    const a = await insertConnection(database.db, "simulator");
+    await database.db.update(whatsapps).set({ restriction: restricted() }).where(eq(whatsapps.id, a));
+    const quiet = await chat(a);
+    const channel = channels(() => "sent");
+    const automatic = await quiet.send("our weekly offer", { automatic: true });
+    const agentLater = await quiet.send("agent typing by hand");
+    start(channel.session, [a], undefined, clock);
+
+    await vi.waitFor(async () => expect((await queued(automatic))?.held).toBe(true));
+    expect(await row(automatic)).toMatchObject({ ack: 0, errorCode: OUTBOX_NOTICES.held });
+    // Not an automatic message: the agent decides, and it is not stuck behind the held one.
+    await vi.waitFor(async () => expect((await row(agentLater)).ack).toBe(1));
+    expect(channel.bodies()).toEqual(["agent typing by hand"]);
+
+    // The customer writes: at the next look (a minute later) it is an answer, and goes.
+    await database.db.update(tickets).set({ lastInboundAt: clock.now() }).where(eq(tickets.id, quiet.ticketId));
+    clock.advance(61_000);
+    await vi.waitFor(async () => expect(await row(automatic)).toMatchObject({ ack: 1, errorCode: null }));
+    expect(channel.bodies()).toEqual(["agent typing by hand", "our weekly offer"]);
+  });
+
+  it("a customer who wrote within the last 24 hours gets automatic messages; a group never counts as a new chat", async () => {
+    const a = await insertConnection(database.db, "simulator");
+    await database.db.update(whatsapps).set({ restriction: restricted() }).where(eq(whatsapps.id, a));
+    const recent = await chat(a);
+    await database.db
+      .update(tickets)
+      .set({ lastInboundAt: new Date(clock.now().getTime() - 23 * 3600_000) })
+      .where(eq(tickets.id, recent.ticketId));
+    const stale = await chat(a);
+    await database.db
+      .update(tickets)
+      .set({ lastInboundAt: new Date(clock.now().getTime() - 25 * 3600_000) })
+      .where(eq(tickets.id, stale.ticketId));
+    const group = await chat(a);
+    await database.db.update(tickets).set({ isGroup: true }).where(eq(tickets.id, group.ticketId));
+    const channel = channels(() => "sent");
+    const toRecent = await recent.send("csat question", { automatic: true });
+    const toStale = await stale.send("re-opening an old chat", { automatic: true });
+    const toGroup = await group.send("group reminder", { automatic: true });
+    start(channel.session, [a], undefined, clock);
+    await vi.waitFor(async () => {
+      expect((await row(toRecent)).ack).toBe(1);
+      expect((await row(toGroup)).ack).toBe(1);
+      expect((await queued(toStale))?.held).toBe(true);
+    });
+    expect(channel.bodies()).not.toContain("re-opening an old chat");
+
+    // WhatsApp lifts the restriction: what was held goes at once, without waiting for its next look.
+    await database.db.update(whatsapps).set({ restriction: null }).where(eq(whatsapps.id, a));
+    await worker?.releaseHolds(a);
+    await vi.waitFor(async () => expect(await row(toStale)).toMatchObject({ ack: 1, errorCode: null }));
   });
 });
