@@ -119,6 +119,16 @@ describe("a restricted number", () => {
   });
 });
 
+describe("the connection's API description", () => {
+  it("documents the restriction field with its parts", async () => {
+    const doc = (await t.app.inject({ method: "GET", url: "/api/docs/json" })).json();
+    const answer = JSON.stringify(doc.paths["/api/whatsapp/{id}"].get.responses["200"]);
+    for (const field of ["restriction", "timeLock", "enforcementType", "newChatCap", "cycleEndsAt", "CAPPED"]) {
+      expect(answer).toContain(field);
+    }
+  });
+});
+
 describe("the restriction's state", () => {
   const now = new Date("2026-11-20T12:00:00Z");
   it("merges each report into its own part and tells what got worse or lifted", () => {
