@@ -85,6 +85,8 @@ describe("the outbox", () => {
     });
     expect(api.statusCode, api.body).toBe(201);
     await send(b.ticket.id, "not held back");
+    // How far the paced connection had got when it was queued (a loaded machine may be slow to get here).
+    const pacedBefore = (await phoneReceived(t, admin, paced.id, a.customer)).length;
     const [other] = await eventually(async () => {
       const list = await phoneReceived(t, admin, free.id, b.customer);
       expect(list).toHaveLength(1);
@@ -100,8 +102,9 @@ describe("the outbox", () => {
     expect(times[1] - times[0]).toBeGreaterThanOrEqual(990);
     expect(times[2] - times[1]).toBeGreaterThanOrEqual(990);
     expect(times[3] - times[2]).toBeGreaterThanOrEqual(990);
-    // Sent after the paced ones were queued, it did not wait behind them.
-    expect(Date.parse(other.timestamp)).toBeLessThan(times[2]);
+    // Sent after the paced ones were queued, it did not wait behind them: it left before the paced
+    // connection's next message (a gap later).
+    if (pacedBefore < 4) expect(Date.parse(other.timestamp)).toBeLessThan(times[pacedBefore]);
   });
 
   it("fails a message WhatsApp refuses for good, with the reason, and retries a transient refusal", async () => {

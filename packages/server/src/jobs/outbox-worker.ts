@@ -1,31 +1,25 @@
-import type { ConnectionRestriction } from "@zapdesk/core";
-import { eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import {
-  type ChannelSession,
-  type OutboundMessage,
-  SendFailure,
-  SendOutcomeUnknown,
-  type SentMessage,
-} from "../channels/channel.js";
+import { type ChannelSession, SendFailure, SendOutcomeUnknown, type SentMessage } from "../channels/channel.js";
 import type { Db } from "../db/client.js";
-import { contacts, messages, tickets, whatsapps } from "../db/schema.js";
 import { AppError } from "../lib/app-error.js";
 import { type Clock, systemClock } from "../lib/clock.js";
-import { type MediaStorage, readStored } from "../media/storage.js";
-import { outboundIntent } from "../modules/messages/outbound.js";
+import type { MediaStorage } from "../media/storage.js";
+import {
+  BuildFailure,
+  type Built,
+  buildOutbound,
+  loadRow,
+  MAX_ATTEMPTS,
+  OUTBOX_FAILURES,
+  type OutboxRow,
+} from "./outbox-build.js";
 import { holdOf } from "./outbox-hold.js";
 import { createPacer } from "./outbox-pacer.js";
 import { type Claimed, createOutboxStore, LOCK_MS } from "./outbox-store.js";
 
-const MAX_BACKOFF_MS = 10 * 60 * 1000;
-/**
- * A message that cannot be built or sent is tried this many times, 2 s, 4 s, 8 s, 16 s and 32 s
- * apart (about a minute in all), then failed with ack -1 and a reason: the agent sends it again
- * with the chat's retry button. Meanwhile the later messages of the same chat wait, to keep order.
- */
-export const MAX_ATTEMPTS = 6;
+export { MAX_ATTEMPTS, OUTBOX_FAILURES } from "./outbox-build.js";
 
+const MAX_BACKOFF_MS = 10 * 60 * 1000;
 /**
  * How many sends one process has under way at once, and per connection. Chats are independent:
  * a send that hangs delays only its own chat. The per-connection bound keeps a connection whose
@@ -40,22 +34,6 @@ export const MAX_IN_FLIGHT_PER_CONNECTION = 4;
  * The request may have left, so it ends as an unknown outcome, never as a resend.
  */
 export const SEND_GUARD_MS = 10 * 60_000;
-
-/** Why the outbox gave up on a message (the `error` of a failed message, next to WhatsApp's own codes). */
-export const OUTBOX_FAILURES = {
-  MEDIA_MISSING: "The attached file is missing from the media storage",
-  SEND_FAILED: `Not sent after ${MAX_ATTEMPTS} attempts`,
-} as const;
-
-/** A message that cannot be built (its media file is gone or unreadable). */
-class BuildFailure extends Error {
-  constructor(
-    readonly code: keyof typeof OUTBOX_FAILURES,
-    detail: string,
-  ) {
-    super(`${code}: ${detail}`);
-  }
-}
 
 /** What the agent reads on a message whose send was never answered. */
 export const unknownOutcomeTitle = (reason: string) =>
@@ -114,55 +92,6 @@ export function createOutboxWorker(deps: OutboxWorkerDeps) {
   let again = false;
   let stopped = true;
 
-  function readMedia(path: string): Promise<Buffer> {
-    return readStored(deps.storage, path).catch((error) => {
-      throw new BuildFailure("MEDIA_MISSING", String((error as Error)?.message ?? error));
-    });
-  }
-
-  async function buildOutbound(messageId: number) {
-    const [row] = await db
-      .select({
-        message: messages,
-        number: contacts.number,
-        contactId: tickets.contactId,
-        isGroup: tickets.isGroup,
-        pacing: { minGapMs: whatsapps.sendMinGapMs, jitterMs: whatsapps.sendJitterMs },
-        restriction: whatsapps.restriction,
-      })
-      .from(messages)
-      .innerJoin(tickets, eq(tickets.id, messages.ticketId))
-      .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-      .leftJoin(whatsapps, eq(whatsapps.id, messages.whatsappId))
-      .where(eq(messages.id, messageId));
-    if (!row) return undefined;
-    const { message } = row;
-    const intent = outboundIntent(message.raw);
-    const outbound: OutboundMessage = { id: message.wid ?? undefined, to: row.number, isGroup: row.isGroup, body: message.body };
-    if (intent.template) outbound.template = intent.template;
-    if (message.mediaPath) {
-      outbound.media = {
-        data: await readMedia(message.mediaPath),
-        mimetype: message.mediaMime ?? "application/octet-stream",
-        filename: message.mediaName ?? "file",
-        asVoice: intent.asVoice === true,
-      };
-    }
-    if (message.quotedMsgId) {
-      const [quoted] = await db.select().from(messages).where(eq(messages.id, message.quotedMsgId));
-      if (quoted?.wid)
-        outbound.quoted = { wid: quoted.wid, fromMe: quoted.fromMe, body: quoted.body, raw: quoted.raw ?? undefined };
-    }
-    return {
-      message,
-      outbound,
-      contactId: row.contactId,
-      isGroup: row.isGroup,
-      pacing: row.pacing ?? { minGapMs: 0, jitterMs: 0 },
-      restriction: (row.restriction ?? null) as ConnectionRestriction | null,
-    };
-  }
-
   function scheduleWake(delayMs: number) {
     if (stopped || wake) return;
     wake = setTimeout(() => {
@@ -195,8 +124,6 @@ export function createOutboxWorker(deps: OutboxWorkerDeps) {
     deps.onSent?.(item.message_id);
   }
 
-  type Built = NonNullable<Awaited<ReturnType<typeof buildOutbound>>>;
-
   /** The channel may still answer after the outcome was recorded unknown: a late success settles the message. */
   function settleWhenAnswered(item: Claimed, built: Built, late: Promise<SentMessage | undefined>) {
     late
@@ -222,29 +149,37 @@ export function createOutboxWorker(deps: OutboxWorkerDeps) {
   }
 
   async function deliver(item: Claimed) {
-    let built: Awaited<ReturnType<typeof buildOutbound>>;
+    let row: OutboxRow | undefined;
     try {
-      built = await buildOutbound(item.message_id);
+      row = await loadRow(db, item.message_id);
     } catch (error) {
       await retryOrFail(item, error);
       return;
     }
-    if (!built || built.message.whatsappId === null || built.message.isDeleted || built.message.isNote) {
+    if (!row || row.message.whatsappId === null || row.message.isDeleted || row.message.isNote) {
       // Connection or message gone (or a private note, which never goes out): nothing can be sent any more.
       await store.discard(item.message_id);
       return;
     }
-    const whatsappId = built.message.whatsappId;
+    const whatsappId = row.message.whatsappId;
+    // Decided before any file is read: a held message is looked at again every minute.
     const hold = await holdOf(db, {
-      message: { ...built.message, whatsappId },
-      isGroup: built.isGroup,
-      contactId: built.contactId,
-      restriction: built.restriction,
+      message: { ...row.message, whatsappId },
+      isGroup: row.isGroup,
+      contactId: row.contactId,
+      restriction: row.restriction,
       now: store.now(),
     });
     if (hold) {
       if (await store.hold(item.message_id, hold.recheckMs, hold.title)) deps.onSent?.(item.message_id);
       scheduleWake(hold.recheckMs);
+      return;
+    }
+    let built: Built;
+    try {
+      built = await buildOutbound(db, deps.storage, row);
+    } catch (error) {
+      await retryOrFail(item, error);
       return;
     }
     const wait = pacer.take(whatsappId, built.pacing);

@@ -26,7 +26,10 @@ const baileys = fakeBaileys();
 
 beforeAll(async () => {
   fake = await startFakePushService();
-  t = await createTestApp({ factories: { baileys: baileys.factory }, push: { allowInsecureEndpoints: true, retryDelaysMs: [0, 0] } });
+  t = await createTestApp({
+    factories: { baileys: baileys.factory },
+    push: { allowInsecureEndpoints: true, retryDelaysMs: [0, 0] },
+  });
   admin = await makeAdmin(t);
   agent = await makeUser(t);
   const res = await t.app.inject({
@@ -56,7 +59,12 @@ const get = async (user: TestUser) =>
 
 async function subscribe(user: TestUser, name: string) {
   const browser = fake.browser(name);
-  const res = await t.app.inject({ method: "POST", url: "/api/push/subscriptions", headers: user.auth, payload: browser.subscription });
+  const res = await t.app.inject({
+    method: "POST",
+    url: "/api/push/subscriptions",
+    headers: user.auth,
+    payload: browser.subscription,
+  });
   expect(res.statusCode, res.body).toBe(200);
   return browser;
 }
@@ -80,7 +88,10 @@ describe("a restricted number", () => {
     expect(alerts(adminScreen)[0].whatsapp.restriction).toMatchObject({
       timeLock: { enforcementType: "BIZ_QUALITY", endsAt: ends.toISOString() },
     });
-    expect((await get(admin)).restriction?.timeLock).toMatchObject({ enforcementType: "BIZ_QUALITY", endsAt: ends.toISOString() });
+    expect((await get(admin)).restriction?.timeLock).toMatchObject({
+      enforcementType: "BIZ_QUALITY",
+      endsAt: ends.toISOString(),
+    });
     expect((await get(agent)).restriction).toBeNull();
 
     await t.services.push.idle();
@@ -110,7 +121,11 @@ describe("a restricted number", () => {
       cycle_end_timestamp: String(Math.floor(Date.now() / 1000) + 86400 * 9),
     });
     await vi.waitFor(() => expect(alerts(adminScreen)).toHaveLength(2));
-    expect(alerts(adminScreen)[1].whatsapp.restriction?.newChatCap).toMatchObject({ used: 230, total: 250, status: "SECOND_WARNING" });
+    expect(alerts(adminScreen)[1].whatsapp.restriction?.newChatCap).toMatchObject({
+      used: 230,
+      total: 250,
+      status: "SECOND_WARNING",
+    });
 
     // Lifted: the connection says so, and that is not an alert.
     socket.ev.emit("connection.update", { reachoutTimeLock: { isActive: false } });
