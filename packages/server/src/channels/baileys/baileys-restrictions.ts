@@ -15,11 +15,17 @@ function timestampOf(value: string | number | undefined): Date | undefined {
   return new Date(n > 1e12 ? n : n * 1000);
 }
 
+/** A count as WhatsApp's JSON gives it (a number, or a decimal string). */
+function countOf(value: unknown): number | undefined {
+  const n = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+  return typeof n === "number" && Number.isFinite(n) && n >= 0 ? n : undefined;
+}
+
 export function capReport(info: NewChatMessageCapInfo): RestrictionReport {
   return {
     newChatCap: {
-      used: typeof info.used_quota === "number" ? info.used_quota : undefined,
-      total: typeof info.total_quota === "number" ? info.total_quota : undefined,
+      used: countOf(info.used_quota),
+      total: countOf(info.total_quota),
       status: info.capping_status,
       cycleEndsAt: timestampOf(info.cycle_end_timestamp),
     },
