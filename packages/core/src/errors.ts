@@ -117,7 +117,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_WAPP_GREETING_REQUIRED: "A greeting message is required when there is more than one queue.",
   ERR_WAPP_WINDOW_CLOSED: "The 24-hour window with this customer is closed: send an approved template instead.",
   ERR_WAPP_NOT_SUPPORTED: "This kind of connection cannot do that.",
-  ERR_MESSAGE_NOT_FAILED: "Only a message WhatsApp refused can be sent again.",
+  ERR_MESSAGE_NOT_FAILED: "Only a message WhatsApp refused, or one whose send was never answered, can be sent again.",
   ERR_CLOUD_API: "The WhatsApp Cloud API refused the request.",
   ERR_WEBHOOK_SIGNATURE: "The webhook signature is missing or wrong.",
   ERR_WEBHOOK_VERIFY_TOKEN: "The webhook verify token does not match.",

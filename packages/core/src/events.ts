@@ -24,6 +24,8 @@ export interface RealtimePayloads {
   tag: { action: Upsert; tag: Tag } | { action: "delete"; tagId: number };
   whatsapp: { action: "update"; whatsapp: Connection } | { action: "delete"; whatsappId: number };
   whatsappSession: { action: "update"; session: Connection };
+  /** WhatsApp restricted the number or warned about its cap on new chats (admins only; the web and push tell them). */
+  connectionRestricted: { whatsapp: Connection };
   ticket:
     | { action: "update"; ticket: Ticket }
     | { action: "updateUnread"; ticketId: number }

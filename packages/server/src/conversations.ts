@@ -79,6 +79,9 @@ export function createConversations(options: ConversationOptions) {
     sessions: () => sessions,
     secrets: createSecretBox(config.encryptionKey),
     publicUrl: config.publicUrl,
+    onNewChatsAllowed: (id) => {
+      outbox.releaseHolds(id).catch((error) => logger.warn({ err: error, whatsappId: id }, "could not release held messages"));
+    },
   });
   // Late-bound too: the identity module announces through the ticket service created below.
   let identity!: ContactIdentity;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CONNECTION_PROVIDERS, CONNECTION_STATUS_REASONS, CONNECTION_STATUSES } from "../constants.js";
+import { connectionRestrictionSchema } from "../restrictions.js";
 import { MSG, queueIdsSchema, requiredText } from "./common.js";
 import { queueLiteSchema } from "./queues.js";
 
@@ -159,6 +160,8 @@ export const connectionSchema = z.object({
   /** Cloud API settings (admins only; null for other kinds). */
   cloud: cloudConfigSchema.nullable(),
   health: connectionHealthSchema.nullable(),
+  /** What WhatsApp restricts on the number (QR connections; admins only, null otherwise or when nothing was reported). */
+  restriction: connectionRestrictionSchema.nullable(),
 });
 export type Connection = z.infer<typeof connectionSchema>;
 
@@ -182,7 +185,7 @@ export type Template = z.infer<typeof templateSchema>;
 
 export const templateListSchema = z.object({ templates: z.array(templateSchema), syncedAt: z.iso.datetime().nullable() });
 
-/** A connection as anyone but an admin may see it: no QR, pairing code, Cloud API settings, reason or health. */
+/** A connection as anyone but an admin may see it: no QR, pairing code, Cloud API settings, reason, health or restriction. */
 export function redactConnection(connection: Connection): Connection {
   return {
     ...connection,
@@ -192,5 +195,6 @@ export function redactConnection(connection: Connection): Connection {
     statusReason: null,
     cloud: null,
     health: null,
+    restriction: null,
   };
 }

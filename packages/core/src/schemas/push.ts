@@ -36,7 +36,8 @@ export const pushPayloadSchema = z.object({
   body: z.string(),
   url: z.string(),
   tag: z.string(),
-  ticketId: z.number(),
+  /** The ticket it is about; null for one about a connection. */
+  ticketId: z.number().nullable(),
 });
 export type PushPayload = z.infer<typeof pushPayloadSchema>;
 

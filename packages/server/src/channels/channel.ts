@@ -219,6 +219,8 @@ export class SendOutcomeUnknown extends Error {
     readonly reason: string,
     /** The id the message would have, when the channel knows it before the answer (QR sends choose it). */
     readonly wid?: string,
+    /** The send, when it may still answer (undefined if it fails): a late answer settles the message. */
+    readonly late?: Promise<SentMessage | undefined>,
   ) {
     super(`outcome unknown: ${reason}`);
     this.name = "SendOutcomeUnknown";
@@ -235,6 +237,16 @@ export class SendOutcomeUnknown extends Error {
  */
 export type CloseReason = "dropped" | "loggedOut" | "qrTimeout" | "terminal";
 
+/**
+ * What WhatsApp reported about the number's restrictions (QR); each report carries the part it is
+ * about. `timeLock`: the reach-out time-lock (no new chats until `endsAt`). `newChatCap`: the
+ * monthly cap on new chats (WhatsApp's status NONE, FIRST_WARNING, SECOND_WARNING or CAPPED).
+ */
+export interface RestrictionReport {
+  timeLock?: { active: boolean; endsAt?: Date; enforcementType?: string };
+  newChatCap?: { used?: number; total?: number; status?: string; cycleEndsAt?: Date };
+}
+
 /** What a channel reports; the session manager forwards it to the pipeline and the connection service. */
 export interface ChannelHandlers {
   onQr(qr: string): void;
@@ -248,6 +260,8 @@ export interface ChannelHandlers {
   onCall(call: InboundCall): Promise<void>;
   /** Two addresses were learned to be one customer, or a customer's address changed: the pipeline merges or moves them. */
   onIdentity(mapping: IdentityMapping): Promise<void>;
+  /** WhatsApp restricted the number, or lifted or updated a restriction (channels that have none never call it). */
+  onRestriction?(report: RestrictionReport): void;
 }
 
 /** A live session of one connection. */

@@ -111,6 +111,10 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
       onIdentity: async (mapping) => {
         if (known()) await sink.onIdentity(id, mapping);
       },
+      // A fact about the number, whichever session of the connection learned it.
+      onRestriction: (restriction) => {
+        if (known()) void report(id, { restriction });
+      },
     };
   }
 

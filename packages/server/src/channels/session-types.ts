@@ -1,7 +1,15 @@
 import type { ConnectionProvider, ConnectionStatus, ConnectionStatusReason } from "@zapdesk/core";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../db/client.js";
-import type { ChannelFactories, ChannelSession, IdentityMapping, InboundCall, InboundMessage, MessageUpdate } from "./channel.js";
+import type {
+  ChannelFactories,
+  ChannelSession,
+  IdentityMapping,
+  InboundCall,
+  InboundMessage,
+  MessageUpdate,
+  RestrictionReport,
+} from "./channel.js";
 import type { LeaseOptions } from "./session-lease.js";
 
 export interface InboundSink {
@@ -22,6 +30,8 @@ export interface ConnectionState {
   lastError?: string;
   /** The link dropped and is reconnecting: counted in today's reconnects. */
   reconnecting?: boolean;
+  /** WhatsApp reported a restriction of the number (merged into what is known). */
+  restriction?: RestrictionReport;
 }
 
 export interface SessionManagerDeps {

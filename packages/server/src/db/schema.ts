@@ -1,4 +1,4 @@
-import type { BusinessSchedule } from "@zapdesk/core";
+import type { BusinessSchedule, ConnectionRestriction } from "@zapdesk/core";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -197,6 +197,8 @@ export const whatsapps = pgTable(
     reconnectsToday: integer("reconnects_today").notNull().default(0),
     lastError: text("last_error"),
     lastErrorAt: tz("last_error_at"),
+    /** What WhatsApp restricts on the number (QR: reach-out time-lock, monthly cap on new chats); null: nothing reported. */
+    restriction: jsonb("restriction").$type<ConnectionRestriction>(),
     /** The process that owns the live session, and until when (design §2, scaled out). */
     leaseOwner: text("lease_owner"),
     leaseExpiresAt: tz("lease_expires_at"),
@@ -352,6 +354,8 @@ export const outbox = pgTable(
     runAt: tz("run_at").notNull().defaultNow(),
     lockedUntil: tz("locked_until"),
     lastError: text("last_error"),
+    /** Held while the connection is restricted (an automatic message that would open a chat): looked at again, never failed. */
+    held: boolean("held").notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [index("outbox_run_at_idx").on(t.runAt)],

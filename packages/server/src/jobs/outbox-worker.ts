@@ -1,37 +1,43 @@
-import { eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import { type ChannelSession, type OutboundMessage, SendFailure, type SentMessage } from "../channels/channel.js";
+import { type ChannelSession, SendFailure, SendOutcomeUnknown, type SentMessage } from "../channels/channel.js";
 import type { Db } from "../db/client.js";
-import { contacts, messages, tickets, whatsapps } from "../db/schema.js";
 import { AppError } from "../lib/app-error.js";
 import { type Clock, systemClock } from "../lib/clock.js";
-import { type MediaStorage, readStored } from "../media/storage.js";
-import { outboundIntent } from "../modules/messages/outbound.js";
-import { type Claimed, createOutboxStore } from "./outbox-store.js";
+import type { MediaStorage } from "../media/storage.js";
+import {
+  BuildFailure,
+  type Built,
+  buildOutbound,
+  loadRow,
+  MAX_ATTEMPTS,
+  OUTBOX_FAILURES,
+  type OutboxRow,
+} from "./outbox-build.js";
+import { holdOf } from "./outbox-hold.js";
+import { createPacer } from "./outbox-pacer.js";
+import { type Claimed, createOutboxStore, LOCK_MS } from "./outbox-store.js";
+
+export { MAX_ATTEMPTS, OUTBOX_FAILURES } from "./outbox-build.js";
 
 const MAX_BACKOFF_MS = 10 * 60 * 1000;
 /**
- * A message that cannot be built or sent is tried this many times, 2 s, 4 s, 8 s, 16 s and 32 s
- * apart (about a minute in all), then failed with ack -1 and a reason: the agent sends it again
- * with the chat's retry button. Meanwhile the later messages of the same chat wait, to keep order.
+ * How many sends one process has under way at once, and per connection. Chats are independent:
+ * a send that hangs delays only its own chat. The per-connection bound keeps a connection whose
+ * sends all hang (a socket gone silent) from taking every slot; the global one bounds the media
+ * held in memory.
  */
-export const MAX_ATTEMPTS = 6;
+export const MAX_IN_FLIGHT = 32;
+export const MAX_IN_FLIGHT_PER_CONNECTION = 4;
+/**
+ * The longest the worker waits for a channel's send. Channels bound their own sends well below
+ * it (QR: BAILEYS_SEND_TIMEOUT_MS); this is the last resort against one that never answers.
+ * The request may have left, so it ends as an unknown outcome, never as a resend.
+ */
+export const SEND_GUARD_MS = 10 * 60_000;
 
-/** Why the outbox gave up on a message (the `error` of a failed message, next to WhatsApp's own codes). */
-export const OUTBOX_FAILURES = {
-  MEDIA_MISSING: "The attached file is missing from the media storage",
-  SEND_FAILED: `Not sent after ${MAX_ATTEMPTS} attempts`,
-} as const;
-
-/** A message that cannot be built (its media file is gone or unreadable). */
-class BuildFailure extends Error {
-  constructor(
-    readonly code: keyof typeof OUTBOX_FAILURES,
-    detail: string,
-  ) {
-    super(`${code}: ${detail}`);
-  }
-}
+/** What the agent reads on a message whose send was never answered. */
+export const unknownOutcomeTitle = (reason: string) =>
+  `No answer from WhatsApp (${reason}): the message may have arrived. It is not sent again by itself; its delivery report settles it, or send it again.`;
 
 export interface OutboxWorkerDeps {
   db: Db;
@@ -43,88 +49,50 @@ export interface OutboxWorkerDeps {
   connectedIds(): Promise<number[]>;
   logger: FastifyBaseLogger;
   pollMs?: number;
-  /** Called after a message left or was refused for good, with its id (to publish the new state). */
+  /** Called after a message left, was refused for good, was held or ended unconfirmed (to publish its new state). */
   onSent?(messageId: number): void;
   /** Issue 18: the send's answer named the recipient by another number (SentMessage.canonicalTo). */
   onRecipient?(ticketId: number, canonicalTo: string): Promise<void>;
   /** Randomness of the pacing jitter (tests pin it). */
   random?: () => number;
+  /** The last-resort wait for a send (tests shorten it). */
+  sendGuardMs?: number;
 }
 
-/**
- * Send pacing per connection (against bans on QR sessions): after a send, the connection's next
- * message waits a minimum gap plus a random extra. Rows that come too early are rescheduled, so
- * the pacing of one connection never holds back another's messages.
- */
-function createPacer(random: () => number) {
-  const nextAt = new Map<number, number>();
-  return {
-    /** How long this connection must still wait before its next send. */
-    wait: (whatsappId: number) => Math.max(0, (nextAt.get(whatsappId) ?? 0) - Date.now()),
-    sent(whatsappId: number, pacing: { minGapMs: number; jitterMs: number }) {
-      const gap = pacing.minGapMs + Math.floor(random() * pacing.jitterMs);
-      if (gap > 0) nextAt.set(whatsappId, Date.now() + gap);
-    },
-  };
+/** The send did not settle within the guard. */
+class GuardTimeout extends Error {}
+
+function guarded<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new GuardTimeout(`no answer within ${Math.round(ms / 1000)} s`)), ms);
+    timer.unref?.();
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
 /**
  * Sends what `enqueueOutbound` stored. Rows are claimed with SKIP LOCKED and a lock, so several
  * processes share the work; a process that takes a connection over releases its dead owner's
- * claims. Each message is handled on its own: whatever goes wrong building or sending it is
- * retried with capped exponential backoff and fails it after MAX_ATTEMPTS, a permanent refusal
- * fails it at once with WhatsApp's reason, and the other messages go on.
+ * claims. Each chat's head message is delivered on its own, side by side with the other chats'
+ * (bounded per connection and in all): whatever goes wrong building or sending it is retried with
+ * capped exponential backoff and fails it after MAX_ATTEMPTS, a permanent refusal fails it at once
+ * with WhatsApp's reason, a send whose answer never came is left unconfirmed (never resent), and
+ * the other messages go on.
  */
 export function createOutboxWorker(deps: OutboxWorkerDeps) {
   const { db, logger } = deps;
   const pollMs = deps.pollMs ?? 1000;
+  const guardMs = Math.min(deps.sendGuardMs ?? SEND_GUARD_MS, LOCK_MS - 60_000);
+  const clock = deps.clock ?? systemClock;
   const pacer = createPacer(deps.random ?? Math.random);
-  const store = createOutboxStore(db, deps.clock ?? systemClock);
+  const store = createOutboxStore(db, clock);
+  const inFlight = new Map<number, { whatsappId: number | null; job: Promise<void> }>();
   let timer: NodeJS.Timeout | undefined;
   let wake: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
+  let pumping: Promise<void> | undefined;
   let again = false;
   let stopped = true;
-
-  function readMedia(path: string): Promise<Buffer> {
-    return readStored(deps.storage, path).catch((error) => {
-      throw new BuildFailure("MEDIA_MISSING", String((error as Error)?.message ?? error));
-    });
-  }
-
-  async function buildOutbound(messageId: number) {
-    const [row] = await db
-      .select({
-        message: messages,
-        number: contacts.number,
-        isGroup: tickets.isGroup,
-        pacing: { minGapMs: whatsapps.sendMinGapMs, jitterMs: whatsapps.sendJitterMs },
-      })
-      .from(messages)
-      .innerJoin(tickets, eq(tickets.id, messages.ticketId))
-      .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-      .leftJoin(whatsapps, eq(whatsapps.id, messages.whatsappId))
-      .where(eq(messages.id, messageId));
-    if (!row) return undefined;
-    const { message } = row;
-    const intent = outboundIntent(message.raw);
-    const outbound: OutboundMessage = { id: message.wid ?? undefined, to: row.number, isGroup: row.isGroup, body: message.body };
-    if (intent.template) outbound.template = intent.template;
-    if (message.mediaPath) {
-      outbound.media = {
-        data: await readMedia(message.mediaPath),
-        mimetype: message.mediaMime ?? "application/octet-stream",
-        filename: message.mediaName ?? "file",
-        asVoice: intent.asVoice === true,
-      };
-    }
-    if (message.quotedMsgId) {
-      const [quoted] = await db.select().from(messages).where(eq(messages.id, message.quotedMsgId));
-      if (quoted?.wid)
-        outbound.quoted = { wid: quoted.wid, fromMe: quoted.fromMe, body: quoted.body, raw: quoted.raw ?? undefined };
-    }
-    return { message, outbound, pacing: row.pacing ?? { minGapMs: 0, jitterMs: 0 } };
-  }
 
   function scheduleWake(delayMs: number) {
     if (stopped || wake) return;
@@ -151,31 +119,89 @@ export function createOutboxWorker(deps: OutboxWorkerDeps) {
     await store.postpone(item.message_id, delay, { error: reason, counted: true });
   }
 
-  async function deliver(item: Claimed) {
-    let built: Awaited<ReturnType<typeof buildOutbound>>;
+  /** The send never answered: left unconfirmed (a later status settles it), never resent. */
+  async function unknownOutcome(item: Claimed, reason: string, wid: string | undefined) {
+    logger.warn({ messageId: item.message_id, wid, reason }, "outbound message outcome unknown, not resent");
+    await store.recordUnknown(item.message_id, { wid, title: unknownOutcomeTitle(reason) });
+    deps.onSent?.(item.message_id);
+  }
+
+  /** The channel may still answer after the outcome was recorded unknown: a late success settles the message. */
+  function settleWhenAnswered(item: Claimed, built: Built, late: Promise<SentMessage | undefined>) {
+    late
+      .then(async (sent) => {
+        if (!sent) return;
+        if (await store.settleLate(item.message_id, built.outbound.id, built.message.raw, sent)) deps.onSent?.(item.message_id);
+      })
+      .catch((error) => logger.debug({ err: error, messageId: item.message_id }, "could not settle a late send"));
+  }
+
+  async function send(built: Built, whatsappId: number) {
+    const sending = deps.session(whatsappId).send(built.outbound);
     try {
-      built = await buildOutbound(item.message_id);
+      return await guarded(sending, guardMs);
+    } catch (error) {
+      if (!(error instanceof GuardTimeout)) throw error;
+      throw new SendOutcomeUnknown(
+        error.message,
+        built.outbound.id,
+        sending.catch(() => undefined),
+      );
+    }
+  }
+
+  async function deliver(item: Claimed) {
+    let row: OutboxRow | undefined;
+    try {
+      row = await loadRow(db, item.message_id);
     } catch (error) {
       await retryOrFail(item, error);
       return;
     }
-    if (!built || built.message.whatsappId === null || built.message.isDeleted || built.message.isNote) {
+    if (!row || row.message.whatsappId === null || row.message.isDeleted || row.message.isNote) {
       // Connection or message gone (or a private note, which never goes out): nothing can be sent any more.
       await store.discard(item.message_id);
       return;
     }
-    const whatsappId = built.message.whatsappId;
-    const wait = pacer.wait(whatsappId);
+    const whatsappId = row.message.whatsappId;
+    // Decided before any file is read: a held message is looked at again every minute.
+    const hold = await holdOf(db, {
+      message: { ...row.message, whatsappId },
+      isGroup: row.isGroup,
+      contactId: row.contactId,
+      restriction: row.restriction,
+      now: store.now(),
+    });
+    if (hold) {
+      if (await store.hold(item.message_id, hold.recheckMs, hold.title)) deps.onSent?.(item.message_id);
+      scheduleWake(hold.recheckMs);
+      return;
+    }
+    let built: Built;
+    try {
+      built = await buildOutbound(db, deps.storage, row);
+    } catch (error) {
+      await retryOrFail(item, error);
+      return;
+    }
+    const wait = pacer.take(whatsappId, built.pacing);
     if (wait > 0) {
       await store.postpone(item.message_id, wait, { counted: false });
       scheduleWake(wait);
       return;
     }
+    if (item.held) {
+      await store.unhold(item.message_id);
+      deps.onSent?.(item.message_id);
+    }
     let sent: SentMessage;
     try {
-      sent = await deps.session(whatsappId).send(built.outbound);
+      sent = await send(built, whatsappId);
     } catch (error) {
-      if (error instanceof SendFailure && error.permanent) {
+      if (error instanceof SendOutcomeUnknown) {
+        await unknownOutcome(item, error.reason, error.wid ?? built.outbound.id);
+        if (error.late) settleWhenAnswered(item, built, error.late);
+      } else if (error instanceof SendFailure && error.permanent) {
         logger.warn({ messageId: item.message_id, code: error.code }, "outbound message refused by WhatsApp");
         await store.recordFailed(item.message_id, error);
         deps.onSent?.(item.message_id);
@@ -187,7 +213,7 @@ export function createOutboxWorker(deps: OutboxWorkerDeps) {
       }
       return;
     }
-    pacer.sent(whatsappId, built.pacing);
+    pacer.finished(whatsappId, built.pacing);
     await store.recordSent(item.message_id, built.message.raw, sent);
     if (sent.canonicalTo && deps.onRecipient) {
       await deps
@@ -197,30 +223,63 @@ export function createOutboxWorker(deps: OutboxWorkerDeps) {
     deps.onSent?.(item.message_id);
   }
 
-  async function tick() {
+  /** How much room each live connection has left here. */
+  function roomsOf(connected: number[]): Map<number, number> {
+    const busy = new Map<number, number>();
+    for (const { whatsappId } of inFlight.values()) {
+      if (whatsappId !== null) busy.set(whatsappId, (busy.get(whatsappId) ?? 0) + 1);
+    }
+    const rooms = new Map<number, number>();
+    for (const id of connected) {
+      const room = MAX_IN_FLIGHT_PER_CONNECTION - (busy.get(id) ?? 0);
+      if (room > 0) rooms.set(id, room);
+    }
+    return rooms;
+  }
+
+  function begin(item: Claimed) {
+    // One message's trouble (even a database error recording it) never holds back the others.
+    const job = deliver(item)
+      .catch((error) => logger.error({ err: error, messageId: item.message_id }, "outbox delivery failed"))
+      .finally(() => {
+        inFlight.delete(item.message_id);
+        // A finished message lets the next one of its chat go, and frees a slot.
+        run();
+      });
+    inFlight.set(item.message_id, { whatsappId: item.whatsapp_id, job });
+  }
+
+  async function pump() {
     do {
       again = false;
-      const claimed = await store.claim(await deps.connectedIds());
-      for (const item of claimed) {
-        // One message's trouble (even a database error recording it) never holds back the others.
-        await deliver(item).catch((error) => logger.error({ err: error, messageId: item.message_id }, "outbox delivery failed"));
-      }
-      // A sent message lets the next one of its chat go.
+      const room = MAX_IN_FLIGHT - inFlight.size;
+      if (room <= 0) return;
+      const claimed = await store.claim(roomsOf(await deps.connectedIds()), room);
+      for (const item of claimed) begin(item);
       if (claimed.length > 0) again = true;
     } while (again && !stopped);
   }
 
   function run() {
     if (stopped) return;
-    if (running) {
+    if (pumping) {
       again = true;
       return;
     }
-    running = tick()
-      .catch((error) => logger.error({ err: error }, "outbox tick failed"))
+    pumping = pump()
+      .catch((error) => logger.error({ err: error }, "outbox claim failed"))
       .finally(() => {
-        running = undefined;
+        pumping = undefined;
+        if (again) run();
       });
+  }
+
+  /** Until nothing is being claimed or delivered. */
+  async function settled() {
+    while (pumping || inFlight.size > 0) {
+      await pumping;
+      await Promise.all([...inFlight.values()].map((f) => f.job));
+    }
   }
 
   return {
@@ -237,17 +296,22 @@ export function createOutboxWorker(deps: OutboxWorkerDeps) {
      * owner had claimed is orphaned and may go at once, instead of when its lock runs out.
      */
     releaseClaims: store.releaseClaims,
-    /** Wait for the current batch (tests, shutdown). */
+    /** The connection may open chats again: its held messages go now (and the rest of its queue). */
+    async releaseHolds(whatsappId: number) {
+      if ((await store.releaseHolds(whatsappId)) > 0) run();
+    },
+    /** Wait until everything due now was delivered, including what each delivery let go (tests, shutdown). */
     async drain() {
       run();
-      while (running) await running;
+      await settled();
     },
+    /** Claim nothing more; wait for the deliveries under way (each bounded by its channel's timeout and the guard). */
     async stop() {
       stopped = true;
       if (timer) clearInterval(timer);
       clearTimeout(wake);
       wake = undefined;
-      if (running) await running;
+      await settled();
     },
   };
 }

@@ -103,6 +103,8 @@ export function createScheduleSweeper(deps: ScheduleSweeperDeps) {
           ticket: target.ticket,
           body: row.body,
           userId: row.userId,
+          // Its author is not at the keyboard now: held while the number may not open chats.
+          automatic: true,
           media:
             row.mediaPath && row.mediaName && row.mediaMime && row.mediaType
               ? { path: row.mediaPath, name: row.mediaName, mime: row.mediaMime, mediaType: row.mediaType }

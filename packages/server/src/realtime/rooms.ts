@@ -74,6 +74,8 @@ export function deliveriesOf<K extends RealtimeEventName>(event: K, payload: Rea
       { rooms: [ROOM.everyone], except: [ROOM.admins], payload: { ...p, session: redactConnection(p.session) } },
     ];
   }
+  // WhatsApp restricted a connection's number: for the admins who can act on it.
+  if (event === "connectionRestricted") return [{ rooms: [ROOM.admins], payload }];
   // Issue 13: an automatic assignment is told to the assignee alone (the ticket event reaches the rest).
   if (event === "ticketAssigned") {
     return [{ rooms: [ROOM.user((payload as RealtimePayloads["ticketAssigned"]).userId)], payload }];

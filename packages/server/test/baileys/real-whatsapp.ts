@@ -32,14 +32,36 @@ export const OWN_PHONE = { jid: "5511900000000@s.whatsapp.net", lid: "9999000000
 
 type StanzaEmitter = { emit(event: string, node: BinaryNode): boolean };
 
-/** `socket` overrides what the adapter configured (e.g. a short qrTimeout); `channel` sets the adapter's options. */
-export async function localWhatsApp(options: { socket?: Partial<UserFacingSocketConfig>; channel?: BaileysChannelOptions } = {}) {
+export interface LocalWhatsAppOptions {
+  /** Socket settings over the adapter's (e.g. a shorter query timeout). */
+  socket?: Partial<UserFacingSocketConfig>;
+  /** The adapter's options (e.g. a short send timeout, pairing waits). */
+  channel?: BaileysChannelOptions;
+  /** The server's answer to an IQ Baileys sent (undefined: no answer, as a silent server). */
+  answer?: (iq: BinaryNode) => BinaryNode | undefined;
+}
+
+export async function localWhatsApp(options: LocalWhatsAppOptions = {}) {
   const wss = new WebSocketServer({ port: 0, host: "127.0.0.1" });
   const frames: Buffer[] = [];
-  wss.on("connection", (client) => client.on("message", (data) => frames.push(Buffer.from(data as Buffer))));
+  const sockets: WASocket[] = [];
+  wss.on("connection", (client) =>
+    client.on("message", (data) => {
+      const frame = Buffer.from(data as Buffer);
+      frames.push(frame);
+      if (options.answer) void answerIq(frame);
+    }),
+  );
+  /** An IQ's answer reaches the socket as Baileys routes a server frame to its waiting query (`TAG:<id>`). */
+  async function answerIq(frame: Buffer) {
+    if (frame.length < 3 || frame.readUIntBE(0, 3) + 3 !== frame.length) return;
+    const node = await decodeBinaryNode(frame.subarray(3)).catch(() => undefined);
+    if (node?.tag !== "iq" || !node.attrs.id) return;
+    const reply = options.answer?.(node);
+    if (reply) (sockets.at(-1) as unknown as { ws: StanzaEmitter } | undefined)?.ws.emit(`TAG:${node.attrs.id}`, reply);
+  }
   await once(wss, "listening");
   const url = `ws://127.0.0.1:${(wss.address() as { port: number }).port}`;
-  const sockets: WASocket[] = [];
   const factory = createBaileysChannelFactory({
     makeSocket: (config) => {
       const socket = makeWASocket({

@@ -71,6 +71,20 @@ describe("routes and layout (spec §2, §4, §6)", () => {
     expect(await screen.findByLabelText("Some connections need attention", {}, { timeout: 4000 })).toHaveTextContent("!");
   });
 
+  it("lights the badge for a connected number WhatsApp restricts", async () => {
+    await i18n.changeLanguage("en");
+    const endsAt = new Date(Date.now() + 3600_000).toISOString();
+    const restricted = {
+      ...connection("CONNECTED"),
+      restriction: { timeLock: { enforcementType: "DEFAULT", endsAt, since: endsAt }, newChatCap: null },
+    };
+    const server = fakeApi({ "GET /api/whatsapp": { body: [restricted] } });
+    signedInAs(server, ADMIN);
+    renderApp("/");
+    await screen.findByRole("navigation", { name: "Main menu" });
+    expect(await screen.findByLabelText("Some connections need attention", {}, { timeout: 4000 })).toHaveTextContent("!");
+  });
+
   it("shows no badge while every session is connected", async () => {
     await i18n.changeLanguage("en");
     const server = fakeApi({ "GET /api/whatsapp": { body: [connection("CONNECTED")] } });

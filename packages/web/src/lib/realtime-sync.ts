@@ -15,6 +15,8 @@ export interface TicketEventHandlers {
   noteMention?(event: RealtimePayloads["noteMention"]): void;
   /** Issue 13: automatic assignment gave this user a ticket. */
   ticketAssigned?(event: RealtimePayloads["ticketAssigned"]): void;
+  /** WhatsApp restricted a connection's number (admins only). */
+  connectionRestricted?(event: RealtimePayloads["connectionRestricted"]): void;
 }
 
 /**
@@ -73,6 +75,7 @@ export function useRealtimeSync(ticketHandlers?: TicketEventHandlers): void {
       socket.on("schedule", () => client.invalidateQueries({ queryKey: ["schedules"] }));
       socket.on("noteMention", (event) => handlers.current?.noteMention?.(event));
       socket.on("ticketAssigned", (event) => handlers.current?.ticketAssigned?.(event));
+      socket.on("connectionRestricted", (event) => handlers.current?.connectionRestricted?.(event));
       // Issue 13: presence dots; the "choosing a queue" setting changes what an agent's lists hold.
       socket.on("presence", (event) => applyPresenceEvent(client, event));
       socket.on("settings", (event) => {

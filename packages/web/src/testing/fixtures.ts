@@ -22,6 +22,7 @@ export function aConnection(over: Partial<Connection> = {}): Connection {
     pacing: { minGapMs: 1000, jitterMs: 1000 },
     cloud: null,
     health: null,
+    restriction: null,
     ...over,
   };
 }

@@ -8,7 +8,7 @@ import makeWASocket, {
 } from "@whiskeysockets/baileys";
 import type { ConnectionStatusReason } from "@zapdesk/core";
 import { AppError } from "../../lib/app-error.js";
-import type { ChannelContext, ChannelFactory, ChannelSession, CloseReason } from "../channel.js";
+import type { ChannelContext, ChannelFactory, ChannelSession, CloseReason, SentMessage } from "../channel.js";
 import { createBackfill } from "./baileys-backfill.js";
 import { classifyClose, isPaired } from "./baileys-close.js";
 import { socketConfig } from "./baileys-config.js";
@@ -16,8 +16,9 @@ import { createBaileysEvents } from "./baileys-events.js";
 import { jidToNumber, numberToJid } from "./baileys-jid.js";
 import { baileysLogger } from "./baileys-logger.js";
 import { downloadStream, type MediaDownload } from "./baileys-media.js";
-import { messageKey, quotedMessage, toSendable } from "./baileys-outbound.js";
+import { BAILEYS_SEND_TIMEOUT_MS, messageKey, quotedMessage, toSendable, withinTimeout } from "./baileys-outbound.js";
 import { forgetUnconfirmedPairing, type Pairing, type PairingSocket, startPairing } from "./baileys-pairing.js";
+import { type RestrictionQueries, watchRestrictions } from "./baileys-restrictions.js";
 import { fromRaw, isBaileysRaw, toRaw } from "./baileys-translate.js";
 import { createVersionSource, fetchWaWebVersion, type VersionFetcher, type VersionSource } from "./baileys-version.js";
 import { clearDatabaseAuthState, type DatabaseAuthState, useDatabaseAuthState } from "./database-auth-state.js";
@@ -40,7 +41,8 @@ export type BaileysSocket = Pick<
   | "requestPairingCode"
   | "fetchMessageHistory"
 > &
-  Omit<PairingSocket, "requestPairingCode"> & {
+  Omit<PairingSocket, "requestPairingCode"> &
+  RestrictionQueries & {
     ev: BaileysEventEmitter;
     signalRepository?: { lidMapping: { getPNForLID(lid: string): Promise<string | null> } };
   };
@@ -55,6 +57,8 @@ export interface BaileysChannelOptions {
   webSocketUrl?: string;
   /** How long pairing waits on WhatsApp (its answer to a code request, pair-success); shorter in tests. */
   pairing?: { answerMs?: number; stallMs?: number };
+  /** How long a send may take before its outcome is unknown (default BAILEYS_SEND_TIMEOUT_MS). */
+  sendTimeoutMs?: number;
 }
 
 /** One per process: the fetched version is shared by every connection and reconnect. */
@@ -67,7 +71,8 @@ export function createBaileysChannelFactory(options: BaileysChannelOptions = {})
     options.makeSocket ?? ((config: UserFacingSocketConfig) => makeWASocket(url ? { ...config, waWebSocketUrl: url } : config));
   const versions = options.fetchVersion ? createVersionSource(options.fetchVersion) : sharedVersions;
   const download = options.download ?? downloadStream;
-  return (context) => createBaileysSession(context, { makeSocket, versions, download, pairing: options.pairing });
+  const sendTimeoutMs = options.sendTimeoutMs ?? BAILEYS_SEND_TIMEOUT_MS;
+  return (context) => createBaileysSession(context, { makeSocket, versions, download, pairing: options.pairing, sendTimeoutMs });
 }
 
 /** The real WhatsApp transport (design §5). */
@@ -78,6 +83,7 @@ interface SessionDeps {
   versions: VersionSource;
   download: MediaDownload;
   pairing: BaileysChannelOptions["pairing"];
+  sendTimeoutMs: number;
 }
 
 function createBaileysSession(context: ChannelContext, deps: SessionDeps): ChannelSession {
@@ -224,6 +230,7 @@ function createBaileysSession(context: ChannelContext, deps: SessionDeps): Chann
       if (update.connection === "close") void onClose(socket, update.lastDisconnect?.error, version, pairing);
     });
     events.attach(ev, mine);
+    watchRestrictions({ ev, socket, handlers, logger: blogger, mine });
   }
 
   const live = () => {
@@ -267,18 +274,21 @@ function createBaileysSession(context: ChannelContext, deps: SessionDeps): Chann
       const socket = live();
       const jid = numberToJid(message.to, message.isGroup);
       const quoted = message.quoted ? quotedMessage(message.quoted, message.to, message.isGroup) : undefined;
-      let sent: WAMessage | undefined;
-      try {
-        // Our own id, chosen before sending, so the stored row and any later copy match.
-        const options = { ...(quoted ? { quoted } : {}), ...(message.id ? { messageId: message.id } : {}) };
-        sent = await socket.sendMessage(jid, await toSendable(message), Object.keys(options).length ? options : undefined);
-      } catch (error) {
-        throw new AppError("ERR_SENDING_WAPP_MSG", { message: String(error) });
-      }
-      if (!sent?.key.id) throw new AppError("ERR_SENDING_WAPP_MSG");
-      const seconds = Number(sent.messageTimestamp ?? 0);
-      // WhatsApp Web has no separate server ack for its own sends: the answer is the acceptance.
-      return { wid: sent.key.id, timestamp: seconds ? new Date(seconds * 1000) : new Date(), raw: toRaw(sent), ack: 1 };
+      // Our own id, chosen before sending, so the stored row and any later copy match.
+      const options = { ...(quoted ? { quoted } : {}), ...(message.id ? { messageId: message.id } : {}) };
+      const sending = (async (): Promise<SentMessage> => {
+        let sent: WAMessage | undefined;
+        try {
+          sent = await socket.sendMessage(jid, await toSendable(message), Object.keys(options).length ? options : undefined);
+        } catch (error) {
+          throw new AppError("ERR_SENDING_WAPP_MSG", { message: String(error) });
+        }
+        if (!sent?.key.id) throw new AppError("ERR_SENDING_WAPP_MSG");
+        const seconds = Number(sent.messageTimestamp ?? 0);
+        // WhatsApp Web has no separate server ack for its own sends: the answer is the acceptance.
+        return { wid: sent.key.id, timestamp: seconds ? new Date(seconds * 1000) : new Date(), raw: toRaw(sent), ack: 1 };
+      })();
+      return withinTimeout(sending, deps.sendTimeoutMs, message.id);
     },
     async deleteMessage(target) {
       const socket = live();

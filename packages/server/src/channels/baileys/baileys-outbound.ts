@@ -1,7 +1,7 @@
 import { type AnyMessageContent, proto, type WAMessage, type WAMessageKey } from "@whiskeysockets/baileys";
 import { voiceSeconds, voiceWaveform } from "../../media/voice.js";
 import { readOpus } from "../../media/voice-ogg.js";
-import type { ChatNumber, OutboundMessage } from "../channel.js";
+import { type ChatNumber, type OutboundMessage, SendOutcomeUnknown, type SentMessage } from "../channel.js";
 import { numberToJid } from "./baileys-jid.js";
 import { fromRaw, isBaileysRaw } from "./baileys-translate.js";
 
@@ -60,4 +60,32 @@ export function messageKey(target: {
 }): WAMessageKey {
   if (isBaileysRaw(target.raw) && target.raw.key.id === target.wid) return fromRaw(target.raw).key;
   return { remoteJid: numberToJid(target.chat, target.isGroup), id: target.wid, fromMe: target.fromMe };
+}
+
+/**
+ * How long one send may take. Past Baileys' own query timeout (60 s: a device list or pre-key
+ * query that never came back fails first, as a plain error the outbox retries), so only a send
+ * stuck elsewhere (a socket gone silent mid-write, an upload that never ends) reaches it. Our
+ * message id was chosen before sending and Baileys may have written the stanza, so it ends as an
+ * unknown outcome: never resent by itself (a second copy, or another reach-out while the number
+ * is restricted), settled by the delivery receipt WhatsApp sends for that id.
+ */
+export const BAILEYS_SEND_TIMEOUT_MS = 120_000;
+
+/** The send's answer within `ms`, or an unknown outcome for `wid` that still carries the send (a late answer settles it). */
+export function withinTimeout(work: Promise<SentMessage>, ms: number, wid: string | undefined): Promise<SentMessage> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const reason = `WhatsApp Web did not answer within ${Math.round(ms / 1000)} s`;
+      reject(
+        new SendOutcomeUnknown(
+          reason,
+          wid,
+          work.catch(() => undefined),
+        ),
+      );
+    }, ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

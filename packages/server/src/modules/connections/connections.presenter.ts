@@ -55,5 +55,6 @@ export function presentConnection(row: repo.ConnectionWithQueues, options: Prese
       lastError: row.lastError,
       lastErrorAt: iso(row.lastErrorAt),
     },
+    restriction: row.restriction ?? null,
   };
 }

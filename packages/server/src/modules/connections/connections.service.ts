@@ -20,6 +20,7 @@ import type { Publisher } from "../../realtime/publisher.js";
 import { existingQueueIds } from "../queues/queues.repo.js";
 import { presentConnection } from "./connections.presenter.js";
 import * as repo from "./connections.repo.js";
+import { restrictionAfter } from "./restriction-state.js";
 
 /** What the connection service needs from the session manager (the owner of live sessions). */
 export interface SessionControl {
@@ -52,6 +53,8 @@ export function createConnectionService(deps: {
   secrets: SecretBox;
   /** The public origin (PUBLIC_URL), for webhook URLs shown in realtime events. */
   publicUrl?: string;
+  /** WhatsApp lifted a restriction: the messages held by it may go (the outbox). */
+  onNewChatsAllowed?(id: number): void;
 }) {
   const { db, events, secrets } = deps;
   const lastTouch = new Map<number, number>();
@@ -244,8 +247,11 @@ export function createConnectionService(deps: {
 
     /** Called by the session manager: persist the new state, then tell the clients. */
     async applyState(id: number, state: ConnectionState): Promise<void> {
-      const { reconnecting, lastError, ...rest } = state;
+      const { reconnecting, lastError, restriction: report, ...rest } = state;
       const values: Partial<repo.ConnectionRow> = { ...rest };
+      // The state reporter writes a connection's states one at a time: read, merge, write is safe.
+      const restriction = report ? await restrictionAfter(db, id, report) : undefined;
+      if (restriction) values.restriction = restriction.after;
       // A connected or disconnected session has no QR code to show any more.
       if (state.status && state.status !== "qrcode" && state.qrcode === undefined) values.qrcode = "";
       if (lastError) {
@@ -256,7 +262,10 @@ export function createConnectionService(deps: {
       if (!updated) return;
       if (reconnecting) await repo.countReconnect(db, id, new Date().toISOString().slice(0, 10));
       const row = await load(id);
-      events.publish("whatsappSession", { action: "update", session: await presentFull(row) });
+      const session = await presentFull(row);
+      events.publish("whatsappSession", { action: "update", session });
+      if (restriction?.change.worse) events.publish("connectionRestricted", { whatsapp: session });
+      if (restriction?.change.lifted) deps.onNewChatsAllowed?.(id);
     },
 
     /** Something arrived on the connection: its "last event" (written at most every few seconds). */

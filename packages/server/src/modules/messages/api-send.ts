@@ -55,9 +55,10 @@ export function createApiSend(deps: {
         if (!ticket) throw new AppError("ERR_CREATING_TICKET");
         const created: number[] = [];
         const add = (rows: { id: number }[]) => created.push(...rows.map((row) => row.id));
-        if (medias.length === 0) add(await enqueueOutboundParts(tx, { ticket, body: input.body }));
+        // No agent typed it: held, like a bot's message, while the number may not open chats.
+        if (medias.length === 0) add(await enqueueOutboundParts(tx, { ticket, body: input.body, automatic: true }));
         for (const [index, media] of medias.entries()) {
-          add(await enqueueOutboundParts(tx, { ticket, body: index === 0 ? input.body : "", media }));
+          add(await enqueueOutboundParts(tx, { ticket, body: index === 0 ? input.body : "", media, automatic: true }));
         }
         return { ticketId: ticket.id, ids: created };
       });

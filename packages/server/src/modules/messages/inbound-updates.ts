@@ -1,4 +1,4 @@
-import { ACK_FAILED } from "@zapdesk/core";
+import { ACK_FAILED, OUTBOX_NOTICES } from "@zapdesk/core";
 import { eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { MessageUpdate } from "../../channels/channel.js";
@@ -15,9 +15,10 @@ type Changes = Partial<repo.MessageRow>;
 
 /**
  * Acks only move forward. A refusal (-1) applies to a message not yet delivered and keeps its
- * reason; a later delivery or read clears it, while a late "sent" does not undo it.
+ * reason; a later delivery or read clears it, while a late "sent" does not undo it. Any real status
+ * settles a message whose send was never answered (its "outcome unknown" notice goes).
  */
-export function ackChanges(message: Pick<repo.MessageRow, "ack" | "fromMe">, update: MessageUpdate): Changes {
+export function ackChanges(message: Pick<repo.MessageRow, "ack" | "fromMe" | "errorCode">, update: MessageUpdate): Changes {
   const ack = update.ack;
   if (ack === undefined) return {};
   if (ack === ACK_FAILED) {
@@ -29,7 +30,8 @@ export function ackChanges(message: Pick<repo.MessageRow, "ack" | "fromMe">, upd
     };
   }
   if (message.ack === ACK_FAILED) return ack >= DELIVERED ? { ack, errorCode: null, errorTitle: null } : {};
-  return ack > message.ack ? { ack } : {};
+  if (ack <= message.ack) return {};
+  return message.errorCode === OUTBOX_NOTICES.outcomeUnknown ? { ack, errorCode: null, errorTitle: null } : { ack };
 }
 
 /** The reactions after one participant reacted (or withdrew with an empty emoji): one per participant. */

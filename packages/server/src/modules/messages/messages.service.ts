@@ -5,6 +5,7 @@ import {
   isAdmin,
   type Message,
   type MessageSendInput,
+  OUTBOX_NOTICES,
   PAGE_SIZE,
   SERVICE_WINDOW_MS,
 } from "@zapdesk/core";
@@ -189,14 +190,20 @@ export function createMessageService(deps: MessageServiceDeps) {
       return stored;
     },
 
-    /** Send again a message WhatsApp refused (ack -1): back to the outbox under a fresh id. */
+    /**
+     * Send again a message WhatsApp refused (ack -1), or one whose send was never answered (the
+     * agent decides it did not arrive): back to the outbox under a fresh id.
+     */
     async retry(actor: AuthUser, id: number): Promise<Message> {
       const message = await repo.findMessage(db, id);
       if (!message) throw new AppError("ERR_NO_MESSAGE_FOUND");
       const ticket = await tickets.accessible(actor, message.ticketId).catch(() => {
         throw new AppError("ERR_NO_MESSAGE_FOUND");
       });
-      if (!message.fromMe || message.ack !== ACK_FAILED || message.isDeleted) throw new AppError("ERR_MESSAGE_NOT_FAILED");
+      const unconfirmed = message.ack === 0 && message.errorCode === OUTBOX_NOTICES.outcomeUnknown;
+      if (!message.fromMe || (message.ack !== ACK_FAILED && !unconfirmed) || message.isDeleted) {
+        throw new AppError("ERR_MESSAGE_NOT_FAILED");
+      }
       await db.transaction(async (tx) => {
         await repo.updateMessage(tx, id, { ack: 0, errorCode: null, errorTitle: null, wid: newWid() });
         await tx.insert(outbox).values({ messageId: id }).onConflictDoNothing();

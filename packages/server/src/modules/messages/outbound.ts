@@ -19,6 +19,8 @@ export function newWid(): string {
 export interface OutboundIntent {
   asVoice?: boolean;
   template?: { name: string; language: string; components: unknown[] };
+  /** Sent by no agent's hand (a schedule, the API token): held while the number may not open chats. */
+  automatic?: boolean;
 }
 
 /** The intent stored with an outbound row (older rows kept `{ asVoice }` at the top level). */
@@ -41,6 +43,8 @@ export interface OutboundInput {
   template?: OutboundIntent["template"];
   /** When the message is made (defaults to now). */
   at?: Date;
+  /** Not typed by an agent nor a bot's (a schedule, an API-token send): see OutboundIntent.automatic. */
+  automatic?: boolean;
 }
 
 /** The text that summarises a message in the ticket list. */
@@ -156,11 +160,12 @@ async function enqueueOne(tx: Db, input: OutboundInput): Promise<repo.MessageRow
     mediaMime: input.media?.mime ?? null,
     quotedMsgId: input.quotedMsgId ?? null,
     raw:
-      input.media?.asVoice || input.template
+      input.media?.asVoice || input.template || input.automatic
         ? {
             outbound: {
               ...(input.media?.asVoice ? { asVoice: true } : {}),
               ...(input.template ? { template: input.template } : {}),
+              ...(input.automatic ? { automatic: true } : {}),
             },
           }
         : null,

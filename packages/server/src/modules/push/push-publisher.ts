@@ -8,7 +8,7 @@ import type { PushService } from "./push.service.js";
  */
 export function withPush(
   publisher: Publisher,
-  push: Pick<PushService, "messageCreated" | "mentionCreated" | "ticketAssigned">,
+  push: Pick<PushService, "messageCreated" | "mentionCreated" | "ticketAssigned" | "connectionRestricted">,
 ): Publisher {
   return {
     ...publisher,
@@ -19,6 +19,9 @@ export function withPush(
         const body = payload as RealtimePayloads["ticketAssigned"];
         push.ticketAssigned(body.ticket, body.userId);
       }
+      // A restricted number reaches the admins by push too.
+      if (event === "connectionRestricted")
+        push.connectionRestricted((payload as RealtimePayloads["connectionRestricted"]).whatsapp);
       // Issue 11's note mentions reach the mentioned user by push too.
       if (event === "noteMention") {
         const body = payload as RealtimePayloads["noteMention"];

@@ -1,4 +1,5 @@
 import {
+  type Connection,
   canAccessTicket,
   isAdmin,
   type Message,
@@ -15,6 +16,7 @@ import { AppError } from "../../lib/app-error.js";
 import { agentsSeeChoosingQueue } from "../routing/choosing.js";
 import { isAllowedEndpoint } from "./endpoint-guard.js";
 import * as repo from "./push.repo.js";
+import { restrictionPayloadFor } from "./push-connection.js";
 import type { PushSend } from "./push-sender.js";
 import type { VapidKeys } from "./vapid.js";
 
@@ -154,6 +156,13 @@ export function createPushService(options: PushServiceOptions) {
     await Promise.all(recipients.flatMap((r) => r.subscriptions.map((s) => deliver(s, payload))));
   }
 
+  async function fanOutConnection(connection: Connection) {
+    const payload = restrictionPayloadFor(connection, new Date());
+    if (!payload) return;
+    const admins = (await sharedRecipients()).filter((r) => isAdmin(r));
+    await Promise.all(admins.flatMap((r) => r.subscriptions.map((s) => deliver(s, payload))));
+  }
+
   return {
     publicKey: vapid?.publicKey ?? null,
 
@@ -196,6 +205,12 @@ export function createPushService(options: PushServiceOptions) {
     ticketAssigned(ticket: Ticket, userId: number): void {
       if (!send) return;
       track(fanOutAssignment(ticket, userId));
+    },
+
+    /** WhatsApp restricted a connection's number: push it to the admins, in the background. */
+    connectionRestricted(connection: Connection): void {
+      if (!send) return;
+      track(fanOutConnection(connection));
     },
 
     /** Resolves when every delivery started so far is done (tests, shutdown). */

@@ -19,7 +19,8 @@ export function useTicketEvents(): TicketEventHandlers {
   const tickets = useTicketRealtimeHandlers();
   const conversation = useConversationRealtimeHandlers();
   const onOpenTicket = useCallback((id: number) => navigate(`/tickets/${id}`), [navigate]);
-  const notifications = useNotificationHandlers({ openTicketId, onOpenTicket });
+  const onOpenConnections = useCallback(() => navigate("/connections"), [navigate]);
+  const notifications = useNotificationHandlers({ openTicketId, onOpenTicket, onOpenConnections });
   const noteMention = useMentionHandler(navigate);
   useReadMentionsOnOpen(openTicketId);
 
@@ -50,6 +51,7 @@ export function useTicketEvents(): TicketEventHandlers {
       },
       noteMention,
       ticketAssigned: notifications.ticketAssigned,
+      connectionRestricted: notifications.connectionRestricted,
     }),
     [tickets, conversation, notifications, noteMention, openTicketId, navigate, t, client],
   );

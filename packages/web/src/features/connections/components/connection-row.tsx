@@ -6,6 +6,7 @@ import TableRow from "@mui/material/TableRow";
 import type { Connection } from "@zapdesk/core";
 import { useTranslation } from "react-i18next";
 import { ConnectionHealth } from "./connection-health";
+import { ConnectionRestriction, restrictionShown } from "./connection-restriction";
 import { ConnectionStatusIcon, DefaultIcon } from "./connection-status-icon";
 import { SessionActions } from "./session-actions";
 import { StatusReason } from "./status-reason";
@@ -31,7 +32,8 @@ export interface ConnectionRowActions {
 export function ConnectionRow({ connection, actions }: { connection: Connection; actions: ConnectionRowActions }) {
   const { t } = useTranslation();
   const reason = connection.statusReason;
-  const rowSx = reason ? { "& > td": { borderBottom: 0 } } : undefined;
+  const restriction = restrictionShown(connection.restriction) ? connection.restriction : null;
+  const rowSx = reason || restriction ? { "& > td": { borderBottom: 0 } } : undefined;
   return (
     <>
       <TableRow sx={rowSx}>
@@ -77,6 +79,13 @@ export function ConnectionRow({ connection, actions }: { connection: Connection;
         <TableRow>
           <TableCell colSpan={CONNECTION_COLUMNS} sx={{ pt: 0 }}>
             <StatusReason reason={reason} connectionName={connection.name} />
+          </TableCell>
+        </TableRow>
+      )}
+      {restriction && (
+        <TableRow>
+          <TableCell colSpan={CONNECTION_COLUMNS} sx={{ pt: 0 }}>
+            <ConnectionRestriction restriction={restriction} connectionName={connection.name} />
           </TableCell>
         </TableRow>
       )}

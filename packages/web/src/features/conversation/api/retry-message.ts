@@ -3,7 +3,7 @@ import type { Message } from "@zapdesk/core";
 import { api } from "../../../lib/api-client";
 import { upsertMessage } from "../utils/message-cache";
 
-/** POST /messages/:id/retry: send again a message WhatsApp refused; it comes back queued (ack 0, no error). */
+/** POST /messages/:id/retry: send again a message WhatsApp refused or never confirmed; it comes back queued (ack 0, no error). */
 export const retryMessage = (id: number) => api.post<Message>(`/messages/${id}/retry`);
 
 export function useRetryMessage() {

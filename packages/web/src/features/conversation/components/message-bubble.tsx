@@ -15,6 +15,7 @@ import { AckIcon } from "./ack-icon";
 import { FailedNotice } from "./failed-notice";
 import { FormattedText } from "./formatted-text";
 import { MessageMedia } from "./message-media";
+import { hasOutboxNotice, OutboxNotice } from "./outbox-notice";
 import { ReactionsBar } from "./reactions-bar";
 import { LocationBody, VCardBody } from "./special-bodies";
 
@@ -162,6 +163,7 @@ export const MessageBubble = memo(function MessageBubble({ message, isGroup, onM
         {mine && <AckIcon ack={message.ack} />}
       </Box>
       {failed && <FailedNotice message={message} />}
+      {hasOutboxNotice(message) && <OutboxNotice message={message} />}
       <ReactionsBar reactions={message.reactions ?? []} mine={mine} />
     </Box>
   );

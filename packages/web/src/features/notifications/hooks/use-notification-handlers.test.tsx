@@ -2,8 +2,8 @@ import { waitFor } from "@testing-library/react";
 import type { RealtimePayloads } from "@zapdesk/core";
 import { useEffect } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AGENT, fakeApi, signedInAs } from "../../../testing/fake-api";
-import { aTicket } from "../../../testing/fixtures";
+import { ADMIN, AGENT, fakeApi, signedInAs } from "../../../testing/fake-api";
+import { aConnection, aTicket } from "../../../testing/fixtures";
 import { renderWithProviders } from "../../../testing/render";
 import { useNotificationHandlers } from "./use-notification-handlers";
 
@@ -38,5 +38,35 @@ describe("an automatic assignment (issue 13)", () => {
     expect(shown[0].options).toMatchObject({ body: "Meu pedido atrasou", tag: "ticket-41" });
     shown[0].onclick?.();
     expect(onOpen).toHaveBeenCalledWith(41);
+  });
+});
+
+function RestrictionProbe({ event, onOpen }: { event: RealtimePayloads["connectionRestricted"]; onOpen(): void }) {
+  const handlers = useNotificationHandlers({ onOpenTicket: () => {}, onOpenConnections: onOpen });
+  useEffect(() => handlers.connectionRestricted(event), [handlers, event]);
+  return null;
+}
+
+describe("a restricted connection", () => {
+  it("tells the admin with a browser notification that opens the Connections screen", async () => {
+    const shown: { title: string; options: NotificationOptions; onclick?: () => void }[] = [];
+    const FakeNotification = vi.fn(function (this: { close(): void }, title: string, options: NotificationOptions) {
+      const entry = { title, options } as (typeof shown)[number];
+      shown.push(entry);
+      Object.defineProperty(this, "onclick", { set: (fn: () => void) => (entry.onclick = fn) });
+      this.close = () => {};
+    });
+    vi.stubGlobal("Notification", Object.assign(FakeNotification, { permission: "granted" }));
+    signedInAs(
+      fakeApi({ "GET /api/me/notification-preferences": { body: { sound: false, desktop: true, push: false } } }),
+      ADMIN,
+    );
+    const onOpen = vi.fn();
+    renderWithProviders(<RestrictionProbe event={{ whatsapp: aConnection({ id: 7, name: "Vendas" }) }} onOpen={onOpen} />);
+    await waitFor(() => expect(shown).toHaveLength(1));
+    expect(shown[0].title).toBe("Vendas: o WhatsApp restringiu este número");
+    expect(shown[0].options).toMatchObject({ tag: "connection-7" });
+    shown[0].onclick?.();
+    expect(onOpen).toHaveBeenCalled();
   });
 });

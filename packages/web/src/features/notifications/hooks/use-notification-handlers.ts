@@ -3,6 +3,7 @@ import type { RealtimePayloads } from "@zapdesk/core";
 import { useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useAuth } from "../../../lib/auth";
+import { toast } from "../../../lib/toast";
 import { messagePreview, ticketPreview } from "../../tickets/utils/ticket-preview";
 import { preferenceKeys, preferencesOrDefault } from "../api/preferences";
 import { playChime, showBrowserNotification } from "../utils/alert";
@@ -13,7 +14,12 @@ import { dropUnread, raiseUnread, refreshUnread } from "../utils/unread-cache";
  * `ticket` and `appMessage` events for the bell: its list follows the unread tickets and a
  * browser notification with a chime goes out for the messages spec §6 allows.
  */
-export function useNotificationHandlers(options: { openTicketId?: number; onOpenTicket(id: number): void }) {
+export function useNotificationHandlers(options: {
+  openTicketId?: number;
+  onOpenTicket(id: number): void;
+  /** Where a connection alert leads (the Connections screen). */
+  onOpenConnections?(): void;
+}) {
   const client = useQueryClient();
   const { t } = useTranslation();
   const { user } = useAuth();
@@ -67,6 +73,19 @@ export function useNotificationHandlers(options: { openTicketId?: number; onOpen
             ticketPreview(ticket.lastMessage, t),
             `ticket-${ticket.id}`,
             () => latest.current.onOpenTicket(ticket.id),
+          );
+        }
+        if (prefs.sound) playChime();
+      },
+      /** WhatsApp restricted a connection's number (admins only): a toast, the chime, a notification leading to Connections. */
+      connectionRestricted(event: RealtimePayloads["connectionRestricted"]) {
+        const { whatsapp } = event;
+        const title = t("notifications.connectionRestricted.title", { name: whatsapp.name });
+        toast.warning(title, `connection-restricted-${whatsapp.id}`);
+        const prefs = preferencesOrDefault(client.getQueryData(preferenceKeys.mine));
+        if (prefs.desktop) {
+          showBrowserNotification(title, t("notifications.connectionRestricted.body"), `connection-${whatsapp.id}`, () =>
+            latest.current.onOpenConnections?.(),
           );
         }
         if (prefs.sound) playChime();
