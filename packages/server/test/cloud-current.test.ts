@@ -118,6 +118,38 @@ describe("Cloud API, current: unknown outcomes, limits and types", () => {
     expect(app.fake.accepted(cloud.phoneNumberId).filter((m) => m.to === from)).toHaveLength(1);
   });
 
+  it("through the outbox: a timed-out send is kept unconfirmed and never resent, and Meta's statuses settle it", async () => {
+    const { from, ticketId } = await openConversation();
+    app.fake.delayNext({ on: "messages", ms: 4000 });
+    const res = await app.t.app.inject({
+      method: "POST",
+      url: `/api/messages/${ticketId}`,
+      headers: admin.auth,
+      payload: { body: "Chegou o boleto" },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const [row] = await rowsOf(ticketId);
+    const unconfirmed = await eventually(async () => {
+      const [current] = await db().select().from(messages).where(eq(messages.id, row.id));
+      expect(current).toMatchObject({ ack: 0, errorCode: "OUTCOME_UNKNOWN" });
+      return current;
+    });
+    expect(unconfirmed.wid).toBe(row.wid);
+    expect(await db().select().from(outbox).where(eq(outbox.messageId, row.id))).toEqual([]);
+    expect(await connectionStatus()).toBe("CONNECTED");
+    // Several outbox passes later, Meta still holds one copy.
+    await app.t.outbox.drain();
+    await app.t.outbox.drain();
+    const taken = app.fake.accepted(cloud.phoneNumberId).filter((m) => m.to === from);
+    expect(taken).toEqual([expect.objectContaining({ bizOpaqueCallbackData: row.wid })]);
+
+    await cloud.meta.deliver(cloud.meta.statusesOf(taken, "delivered"));
+    await eventually(async () => {
+      const [current] = await db().select().from(messages).where(eq(messages.id, row.id));
+      expect(current).toMatchObject({ wid: taken[0].id, ack: 2, errorCode: null });
+    });
+  });
+
   it("a text over 4,096 characters goes as several messages, in order, each its own row and wamid", async () => {
     const { from, ticketId } = await openConversation();
     const parts = [paragraph(4000, "a"), paragraph(3000, "b"), paragraph(2500, "c")];
