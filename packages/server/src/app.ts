@@ -22,6 +22,7 @@ import { registerOpenApi } from "./http/openapi.js";
 import { QuietRequestLog } from "./http/request-log.js";
 import type { RouteContext, Services } from "./http/route-context.js";
 import { registerSecurityHeaders } from "./http/security-headers.js";
+import { trustProxyOption } from "./http/trust-proxy.js";
 import { clientErrorHandler, hasOverlongSegment, MAX_PARAM_LENGTH, rejectLongUrls } from "./http/url-limits.js";
 import type { MediaRetry } from "./jobs/media-retry.js";
 import type { OutboxWorker } from "./jobs/outbox-worker.js";
@@ -131,8 +132,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     ...(quietRequests ? { logController: new QuietRequestLog() } : {}),
     bodyLimit: 1024 * 1024,
     // Believing every X-Forwarded-For would let a client pick its address and dodge rate limits.
-    // A hop count is valid at runtime (proxy-addr) though Fastify's type omits it.
-    trustProxy: (config.trustProxy ?? false) as boolean | string,
+    trustProxy: trustProxyOption(config.trustProxy),
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
     requestIdHeader: "x-request-id",
