@@ -8,6 +8,7 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
+import { guardPool, poolOptions } from "./pool-guard.js";
 import * as schema from "./schema.js";
 
 export type Schema = typeof schema;
@@ -32,10 +33,12 @@ export interface OpenDatabaseOptions {
   /** PGlite: start from a dump instead of running initdb (tests). */
   loadDataDir?: Blob;
   poolSize?: number;
+  /** PostgreSQL: how long opening a connection may take (default 10 s; tests of an outage shorten it). */
+  connectTimeoutMs?: number;
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
-  if (options.url) return openPostgres(options.url, options.poolSize ?? 10);
+  if (options.url) return openPostgres(options.url, options.poolSize ?? 10, options.connectTimeoutMs);
   return openPglite(options.dataDir, options.loadDataDir);
 }
 
@@ -59,10 +62,9 @@ async function openPglite(dataDir: string | undefined, loadDataDir?: Blob): Prom
   };
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
-  // An idle client that errors (server restart) must not crash the process.
-  pool.on("error", () => {});
+async function openPostgres(url: string, poolSize: number, connectTimeoutMs?: number): Promise<Database> {
+  const pool = new pg.Pool(poolOptions(url, poolSize, connectTimeoutMs));
+  guardPool(pool);
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     db,
