@@ -6,7 +6,6 @@ import multipart from "@fastify/multipart";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
-import { Redis } from "ioredis";
 import type { ChannelFactories } from "./channels/channel.js";
 import type { CloudWebhooks } from "./channels/cloud/cloud-webhooks.js";
 import type { SessionManager } from "./channels/session-manager.js";
@@ -28,15 +27,8 @@ import type { MediaRetry } from "./jobs/media-retry.js";
 import type { OutboxWorker } from "./jobs/outbox-worker.js";
 import { AppError } from "./lib/app-error.js";
 import { type Clock, systemClock } from "./lib/clock.js";
-import {
-  createMemoryFailureLimiter,
-  createMemoryRateLimiter,
-  createRedisFailureLimiter,
-  createRedisRateLimiter,
-  type FailureLimiter,
-  type FailurePolicy,
-  type RateLimiter,
-} from "./lib/rate-limiter.js";
+import { createLimiters } from "./lib/limiters.js";
+import type { FailurePolicy } from "./lib/rate-limiter.js";
 import { authRoutes } from "./modules/auth/auth.routes.js";
 import { createAuthService, loginLimiters } from "./modules/auth/auth.service.js";
 import { createTokenService } from "./modules/auth/tokens.js";
@@ -149,16 +141,11 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   registerErrorHandler(app, outage);
   app.addHook("onRequest", rejectLongUrls);
 
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 3 }) : undefined;
-  redis?.on("error", (error) => app.log.warn({ err: error }, "redis error"));
-  const now = () => clock.now().getTime();
+  const limits = createLimiters({ redisUrl: config.redisUrl, now: () => clock.now().getTime(), logger: app.log });
   const prefix = (name: string) => `zapdesk:${tokens.installId}:rl:${name}`;
-  const limiter = (name: string, max: number, windowMs = config.rateLimit.windowMs): RateLimiter =>
-    redis
-      ? createRedisRateLimiter(redis, { windowMs, max, prefix: prefix(name) })
-      : createMemoryRateLimiter({ windowMs, max, now });
-  const failureLimiter = (name: string, policy: FailurePolicy): FailureLimiter =>
-    redis ? createRedisFailureLimiter(redis, { ...policy, prefix: prefix(name) }, now) : createMemoryFailureLimiter(policy, now);
+  const limiter = (name: string, max: number, windowMs = config.rateLimit.windowMs) =>
+    limits.limiter(prefix(name), max, windowMs);
+  const failureLimiter = (name: string, policy: FailurePolicy) => limits.failureLimiter(prefix(name), policy);
 
   const tokens = createTokenService({
     db,
@@ -306,7 +293,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   });
   app.addHook("onClose", async () => {
     outage.close();
-    await redis?.quit().catch(() => redis.disconnect());
+    await limits.close();
   });
 
   return {

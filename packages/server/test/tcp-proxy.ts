@@ -52,7 +52,9 @@ export async function startTcpProxy(target: { host: string; port: number }) {
     get port() {
       return port;
     },
+    /** Relay again (a no-op while relaying). */
     start: async () => {
+      if (server && !frozen) return;
       await stop();
       await start();
     },
