@@ -22,6 +22,7 @@ import { QuietRequestLog } from "./http/request-log.js";
 import type { RouteContext, Services } from "./http/route-context.js";
 import { registerSecurityHeaders } from "./http/security-headers.js";
 import { trustProxyOption } from "./http/trust-proxy.js";
+import { createUploadBudget, registerUploadBudget, type UploadBudget } from "./http/upload-budget.js";
 import { clientErrorHandler, hasOverlongSegment, MAX_PARAM_LENGTH, rejectLongUrls } from "./http/url-limits.js";
 import type { MediaRetry } from "./jobs/media-retry.js";
 import type { OutboxWorker } from "./jobs/outbox-worker.js";
@@ -43,7 +44,7 @@ import { healthRoutes } from "./modules/health/health.routes.js";
 import { API_SEND_PER_MINUTE, rateLimitApiSend } from "./modules/messages/api-send.js";
 import type { InboundPipeline } from "./modules/messages/inbound.js";
 import { messageRoutes } from "./modules/messages/messages.routes.js";
-import { UPLOAD_LIMITS } from "./modules/messages/uploads.js";
+import { MAX_UPLOAD_REQUEST_BYTES, UPLOAD_LIMITS } from "./modules/messages/uploads.js";
 import { noteRoutes } from "./modules/notes/notes.routes.js";
 import { createNoteService } from "./modules/notes/notes.service.js";
 import { createOutboundWebhooks, type OutboundWebhooks, outboundWebhookRoutes } from "./modules/outbound-webhooks/index.js";
@@ -87,6 +88,8 @@ export interface BuildAppOptions {
   logStream?: { write(line: string): void };
   /** How often the database is probed during an outage (default: the Retry-After). */
   outageProbeMs?: number;
+  /** The bytes of uploads read at once (tests give a small one and watch it). */
+  uploadBudget?: UploadBudget;
   /** Issue 13: web push options for tests (a local fake push service over http, no retry waits, a spy). */
   push?: { allowInsecureEndpoints?: boolean; retryDelaysMs?: number[]; send?: PushSend };
 }
@@ -238,6 +241,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   });
   await app.register(cookie);
   await app.register(multipart, { limits: UPLOAD_LIMITS });
+  registerUploadBudget(app, options.uploadBudget ?? createUploadBudget(), MAX_UPLOAD_REQUEST_BYTES);
   await registerOpenApi(app);
 
   const context: RouteContext = { config, services, authenticate: createAuthenticate({ db, tokens }) };
