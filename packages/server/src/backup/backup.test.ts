@@ -72,14 +72,21 @@ describe("the move from the embedded database to a PostgreSQL server", () => {
       // Row for row, every table: the same text PostgreSQL gives for each row on both sides.
       expect(await everyRow(target)).toEqual(await everyRow(source.database));
       // Every file, byte for byte, under the name its row gives.
-      const paths = await rowsOf<{ p: string }>(target.db, "select media_path as p from messages where media_path is not null order by id");
+      const paths = await rowsOf<{ p: string }>(
+        target.db,
+        "select media_path as p from messages where media_path is not null order by id",
+      );
       const restored = await Promise.all(paths.map(({ p }) => readFile(join(media.root, p))));
       expect(restored.map((b) => b.toString("hex")).sort()).toEqual(files.map((b) => b.toString("hex")).sort());
 
       // The restored install works: sign-in, and new rows get ids after the restored ones.
       const moved = await createTestApp({ database: target, start: false, config: { dataDir: media.root } });
       try {
-        const login = await moved.app.inject({ method: "POST", url: "/api/auth/login", payload: { email: admin.email, password: "secret-pass" } });
+        const login = await moved.app.inject({
+          method: "POST",
+          url: "/api/auth/login",
+          payload: { email: admin.email, password: "secret-pass" },
+        });
         expect(login.statusCode, login.body).toBe(200);
         const [{ max }] = await rowsOf<{ max: number }>(target.db, "select max(id) as max from queues");
         const created = await makeQueue(moved);
@@ -133,7 +140,8 @@ describe("a backup of a running install", () => {
       // Each message's file is there with its bytes.
       const paths = await rowsOf<{ p: string }>(target.db, "select media_path as p from messages where media_path is not null");
       expect(paths.length).toBe(trailer.files);
-      for (const { p } of paths) expect(await readFile(join(media.root, p))).toEqual(await readFile(join(t.config.dataDir, "media", p)));
+      for (const { p } of paths)
+        expect(await readFile(join(media.root, p))).toEqual(await readFile(join(t.config.dataDir, "media", p)));
     } finally {
       await target.close();
       await target.drop();

@@ -88,7 +88,10 @@ async function copyTable(
   const columns = table.columns.map(quoteIdent).join(", ");
   // row_to_json gives every type in PostgreSQL's own text form (timestamps to the microsecond,
   // bytea as hex, jsonb as JSON), which json_populate_recordset reads back exactly.
-  await rowsOf(tx, `declare ${quoteIdent(cursor)} no scroll cursor for select row_to_json(r)::text as j from (select ${columns} from ${quoteIdent(table.name)}) r`);
+  await rowsOf(
+    tx,
+    `declare ${quoteIdent(cursor)} no scroll cursor for select row_to_json(r)::text as j from (select ${columns} from ${quoteIdent(table.name)}) r`,
+  );
   let rows = 0;
   let text = "";
   for (;;) {
@@ -111,7 +114,10 @@ async function copyTable(
 
 async function listMedia(tx: Parameters<typeof rowsOf>[0], table: string, out: Writable) {
   const cursor = `zapdesk_media_${table}`.slice(0, 60);
-  await rowsOf(tx, `declare ${quoteIdent(cursor)} no scroll cursor for select distinct media_path as p from ${quoteIdent(table)} where media_path is not null`);
+  await rowsOf(
+    tx,
+    `declare ${quoteIdent(cursor)} no scroll cursor for select distinct media_path as p from ${quoteIdent(table)} where media_path is not null`,
+  );
   for (;;) {
     const batch = await rowsOf<{ p: string }>(tx, `fetch 1000 from ${quoteIdent(cursor)}`);
     for (const { p } of batch) if (!out.write(`${p}\n`)) await new Promise((resolve) => out.once("drain", resolve));

@@ -48,7 +48,8 @@ export async function restoreBackup(input: Readable, options: RestoreOptions): P
   if (manifest.version > 1) throw new RestoreError(`backup format ${manifest.version} is newer than this Zapdesk understands`);
   const known = listMigrations();
   const unknown = manifest.migrations.filter((name) => !known.some((m) => m.name === name));
-  if (unknown.length) throw new RestoreError(`the backup comes from a newer Zapdesk (migrations ${unknown.join(", ")}): upgrade first`);
+  if (unknown.length)
+    throw new RestoreError(`the backup comes from a newer Zapdesk (migrations ${unknown.join(", ")}): upgrade first`);
 
   const report: RestoreReport = {
     createdAt: manifest.createdAt,
@@ -79,7 +80,8 @@ export async function restoreBackup(input: Readable, options: RestoreOptions): P
         table = JSON.parse(payload.toString());
         const target = tables.get(table!.name);
         const absent = table!.columns.filter((c) => !target?.columns.includes(c));
-        if (!target || absent.length) throw new RestoreError(`table ${table!.name} does not match the schema (${absent.join(", ")})`);
+        if (!target || absent.length)
+          throw new RestoreError(`table ${table!.name} does not match the schema (${absent.join(", ")})`);
         loader = tableLoader(tx, table!);
       } else if (type === FRAME.rows) {
         if (!loader) throw new BackupFormatError("rows outside a table");
@@ -96,7 +98,12 @@ export async function restoreBackup(input: Readable, options: RestoreOptions): P
         const { path } = JSON.parse(payload.toString()) as { path: string };
         const sink = new PassThrough();
         const ext = path.split(".").pop() ?? "bin";
-        file = { path, sink, size: 0, saved: options.storage.saveStream(sink, ext, { maxBytes: Number.MAX_SAFE_INTEGER, key: path }) };
+        file = {
+          path,
+          sink,
+          size: 0,
+          saved: options.storage.saveStream(sink, ext, { maxBytes: Number.MAX_SAFE_INTEGER, key: path }),
+        };
         file.saved.catch(() => {});
       } else if (type === FRAME.data) {
         if (!file) throw new BackupFormatError("file data outside a file");
@@ -105,7 +112,8 @@ export async function restoreBackup(input: Readable, options: RestoreOptions): P
       } else if (type === FRAME.fileEnd) {
         file!.sink.end();
         const stored = await file!.saved;
-        if (stored.size !== file!.size) throw new RestoreError(`media ${file!.path}: ${stored.size} bytes stored of ${file!.size}`);
+        if (stored.size !== file!.size)
+          throw new RestoreError(`media ${file!.path}: ${stored.size} bytes stored of ${file!.size}`);
         report.files++;
         report.bytes += stored.size;
         if (report.files % 100 === 0) options.onProgress?.({ files: report.files });
@@ -119,7 +127,8 @@ export async function restoreBackup(input: Readable, options: RestoreOptions): P
     if (!trailer) throw new RestoreError("the backup is cut short (no trailer): it was not written to the end");
 
     // Every foreign key back, which checks every row against it.
-    for (const fk of foreignKeys) await rowsOf(tx, `alter table ${quoteIdent(fk.table)} add constraint ${quoteIdent(fk.name)} ${fk.definition}`);
+    for (const fk of foreignKeys)
+      await rowsOf(tx, `alter table ${quoteIdent(fk.table)} add constraint ${quoteIdent(fk.name)} ${fk.definition}`);
     for (const name of tables.keys()) await rowsOf(tx, `alter table ${quoteIdent(name)} enable trigger user`);
     report.migrations.appliedAfter = await applyMigrations(
       tx,
@@ -133,7 +142,8 @@ export async function restoreBackup(input: Readable, options: RestoreOptions): P
     }
   });
 
-  if (trailer && report.files !== trailer.files) throw new RestoreError(`${report.files} media files restored, the backup has ${trailer.files}`);
+  if (trailer && report.files !== trailer.files)
+    throw new RestoreError(`${report.files} media files restored, the backup has ${trailer.files}`);
   return report;
 }
 
@@ -172,7 +182,10 @@ async function prepareTarget(tx: Tx, force: boolean) {
 
 /** Apply these migrations in order, as db/migrate does, recording each. */
 async function applyMigrations(tx: Tx, migrations: { name: string; statements: string[] }[]): Promise<string[]> {
-  await rowsOf(tx, "create table if not exists zapdesk_migrations (name text primary key, applied_at timestamptz not null default now())");
+  await rowsOf(
+    tx,
+    "create table if not exists zapdesk_migrations (name text primary key, applied_at timestamptz not null default now())",
+  );
   const applied: string[] = [];
   for (const migration of migrations) {
     for (const statement of migration.statements) await tx.execute(sql.raw(statement));
@@ -250,7 +263,10 @@ async function resetSequences(tx: Tx, fromBackup: { name: string; value: string 
   );
   const backupValue = new Map(fromBackup.map((s) => [s.name, s.value === null ? 0 : Number(s.value)]));
   for (const seq of owned) {
-    const [{ m }] = await rowsOf<{ m: string | number | null }>(tx, `select max(${quoteIdent(seq.column)}) as m from ${quoteIdent(seq.table)}`);
+    const [{ m }] = await rowsOf<{ m: string | number | null }>(
+      tx,
+      `select max(${quoteIdent(seq.column)}) as m from ${quoteIdent(seq.table)}`,
+    );
     const next = Math.max(Number(m ?? 0), backupValue.get(seq.sequence) ?? 0);
     if (next > 0) await rowsOf(tx, `select setval('${quoteIdent(seq.sequence)}', ${next}, true)`);
     else await rowsOf(tx, `select setval('${quoteIdent(seq.sequence)}', 1, false)`);
