@@ -5,6 +5,7 @@ export * from "./events.js";
 export * from "./permissions.js";
 export * from "./routing.js";
 export * from "./schemas/auth.js";
+export * from "./schemas/backups.js";
 export * from "./schemas/business-hours.js";
 export * from "./schemas/common.js";
 export * from "./schemas/connections.js";

@@ -33,6 +33,8 @@ import type { FailurePolicy } from "./lib/rate-limiter.js";
 import { authRoutes } from "./modules/auth/auth.routes.js";
 import { createAuthService, loginLimiters } from "./modules/auth/auth.service.js";
 import { createTokenService } from "./modules/auth/tokens.js";
+import { backupRoutes } from "./modules/backups/backups.routes.js";
+import { type BackupService, createBackupService } from "./modules/backups/backups.service.js";
 import { connectionRoutes } from "./modules/connections/connections.routes.js";
 import { contactRoutes } from "./modules/contacts/contacts.routes.js";
 import { createContactService } from "./modules/contacts/contacts.service.js";
@@ -108,6 +110,8 @@ export interface AppHandle {
   cloudWebhooks: CloudWebhooks;
   /** Issue 11: outbound webhooks (tests drain its delivery worker). */
   outboundWebhooks: OutboundWebhooks;
+  /** Backups on demand and on schedule (tests run the schedule). */
+  backups: BackupService;
   /** Start the WhatsApp sessions and the outbox worker (after listen, or after ready in tests). */
   start(): Promise<void>;
 }
@@ -192,6 +196,14 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   });
   const { connections, tickets, messages, pipeline, sessions, simulator, outbox, mediaRetry } = conversations;
   const outboundWebhooks = createOutboundWebhooks({ db, clock, logger: app.log, encryptionKey: config.encryptionKey });
+  const backups = createBackupService({
+    database,
+    storage: conversations.storage,
+    mediaKind: config.mediaStorage?.kind === "s3" ? "s3" : "local",
+    dir: join(config.dataDir, "backups"),
+    clock,
+    logger: app.log,
+  });
 
   const services: Services = {
     tokens,
@@ -283,6 +295,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
         logger: app.log,
       });
       await api.register(outboundWebhookRoutes, { authenticate: context.authenticate, webhooks: outboundWebhooks.service });
+      await api.register(backupRoutes, { authenticate: context.authenticate, backups });
     },
     { prefix: "/api" },
   );
@@ -290,6 +303,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   await registerWeb(app, config.webDist ?? DEFAULT_WEB_DIST);
 
   app.addHook("preClose", async () => {
+    backups.stop();
     await services.autoAssign.stop();
     await outboundWebhooks.worker.stop();
     await conversations.stop();
@@ -311,10 +325,12 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     pipeline,
     cloudWebhooks: conversations.cloudWebhooks,
     outboundWebhooks,
+    backups,
     async start() {
       await conversations.start();
       outboundWebhooks.worker.start();
       services.autoAssign.start();
+      backups.start();
     },
   };
 }

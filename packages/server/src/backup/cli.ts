@@ -4,16 +4,11 @@ import { isAbsolute, resolve } from "node:path";
 import { configOrExit } from "../server.js";
 import { writeBackup } from "./backup.js";
 import { openForMaintenance, openMediaStorage } from "./maintenance.js";
+import { backupFileName } from "./names.js";
 import { restoreBackup } from "./restore.js";
 
 /** npm runs workspace scripts in the package folder; paths the user typed are relative to where they typed them. */
 const fromUser = (path: string) => (isAbsolute(path) ? path : resolve(process.env.INIT_CWD ?? process.cwd(), path));
-
-export const backupFileName = (at = new Date()) =>
-  `zapdesk-${at
-    .toISOString()
-    .replace(/[:.]/g, "-")
-    .replace(/-\d{3}Z$/, "Z")}.zdb`;
 
 async function backup(target: string | undefined) {
   const config = configOrExit();
