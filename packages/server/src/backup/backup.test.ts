@@ -2,12 +2,15 @@ import { createReadStream, createWriteStream } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { buffer } from "node:stream/consumers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { customerSendsFile, everyRow, freshMedia, openEmbedded } from "../../test/backup-rig.js";
 import { customerNumber, customerWrites, eventually, makeSimulatorConnection } from "../../test/conversation.js";
 import { makeAdmin, makeQueue, type TestUser } from "../../test/factories.js";
 import { createTestApp, openTestDatabase, type TestApp } from "../../test/harness.js";
+import { startS3rver } from "../../test/s3/s3-rig.js";
 import type { Database } from "../db/client.js";
+import { createS3Storage } from "../media/s3-storage.js";
 import { createMediaStorage } from "../media/storage.js";
 import { writeBackup } from "./backup.js";
 import { restoreBackup } from "./restore.js";
@@ -146,6 +149,43 @@ describe("a backup of a running install", () => {
       await target.close();
       await target.drop();
       await t.close();
+    }
+  });
+});
+
+describe("media in an S3-compatible bucket (MEDIA_STORAGE=s3)", () => {
+  it("are read from the bucket into the backup and put back into another bucket under the same keys", async () => {
+    const s3 = await startS3rver();
+    const from = await s3.bucket();
+    const t = await createTestApp({ config: { mediaStorage: { kind: "s3", ...from } } });
+    const target = await openTestDatabase();
+    try {
+      const admin = await makeAdmin(t);
+      const connection = await makeSimulatorConnection(t, admin, { isDefault: true });
+      const sent = [await customerSendsFile(t, admin, connection.id), await customerSendsFile(t, admin, connection.id)];
+      await t.pipeline.idle();
+      await eventually(async () => expect(await s3.keys(from.bucket)).toHaveLength(2));
+
+      const file = join(scratch, "s3.zdb");
+      const source = createS3Storage(from);
+      const trailer = await writeBackup(createWriteStream(file), { database: t.database, storage: source, mediaKind: "s3" });
+      expect(trailer.files).toBe(2);
+
+      const to = await s3.bucket();
+      const storage = createS3Storage(to);
+      const report = await restoreBackup(createReadStream(file), { database: target, storage });
+      expect(report.files).toBe(2);
+      expect((await s3.keys(to.bucket)).sort()).toEqual((await s3.keys(from.bucket)).sort());
+      const restored = await Promise.all(
+        (await s3.keys(to.bucket)).map(async (key) => buffer((await storage.open(key))!.stream)),
+      );
+      expect(restored.map((b) => b.toString("hex")).sort()).toEqual(sent.map((b) => b.toString("hex")).sort());
+      await Promise.all([source.close(), storage.close()]);
+    } finally {
+      await target.close();
+      await target.drop();
+      await t.close();
+      await s3.close();
     }
   });
 });

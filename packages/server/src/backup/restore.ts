@@ -108,7 +108,9 @@ export async function restoreBackup(input: Readable, options: RestoreOptions): P
       } else if (type === FRAME.data) {
         if (!file) throw new BackupFormatError("file data outside a file");
         file.size += payload.length;
-        if (!file.sink.write(payload)) await new Promise((resolve) => file!.sink.once("drain", resolve));
+        // Waits for the storage to take more, or fails with it (a bucket refusing the upload).
+        if (!file.sink.write(payload))
+          await Promise.race([new Promise((resolve) => file!.sink.once("drain", resolve)), file.saved]);
       } else if (type === FRAME.fileEnd) {
         file!.sink.end();
         const stored = await file!.saved;
