@@ -47,6 +47,9 @@ export const ERROR_STATUS = {
   ERR_URL_TOO_LONG: 414,
   ERR_SERVICE_UNAVAILABLE: 503,
   ERR_LAST_ADMIN: 409,
+  // Backups
+  ERR_NO_BACKUP_FOUND: 404,
+  ERR_BACKUP_RUNNING: 409,
   ERR_CONTACT_NUMBER_ADMIN_ONLY: 403,
   // Issue 18: an admin merges two contacts of one person
   ERR_CONTACT_MERGE_SAME: 400,
@@ -125,6 +128,8 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_URL_TOO_LONG: "The address is too long.",
   ERR_SERVICE_UNAVAILABLE: "The service is temporarily unavailable, please try again in a moment.",
   ERR_LAST_ADMIN: "The last administrator cannot be deleted or lose that profile.",
+  ERR_NO_BACKUP_FOUND: "No backup found with this name.",
+  ERR_BACKUP_RUNNING: "A backup is already being written; try again when it is done.",
   ERR_CONTACT_NUMBER_ADMIN_ONLY: "Only an administrator can change the number of a contact that has tickets.",
   ERR_CONTACT_MERGE_SAME: "A contact cannot be merged into itself.",
   ERR_CONTACT_MERGE_GROUP: "Groups cannot be merged: only two contacts of one person can.",

@@ -48,6 +48,12 @@ export type RealtimeEventName = keyof RealtimePayloads;
 
 export type ServerToClientEvents = {
   [K in RealtimeEventName]: (payload: RealtimePayloads[K]) => void;
+} & {
+  /**
+   * Events may have been lost (a scaled-out server lost Redis for a while and has it back):
+   * refetch what is shown, as after a reconnection.
+   */
+  resync: (payload: { reason: "adapter" }) => void;
 };
 
 export interface ClientToServerEvents {

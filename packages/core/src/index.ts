@@ -6,6 +6,7 @@ export * from "./permissions.js";
 export * from "./restrictions.js";
 export * from "./routing.js";
 export * from "./schemas/auth.js";
+export * from "./schemas/backups.js";
 export * from "./schemas/business-hours.js";
 export * from "./schemas/common.js";
 export * from "./schemas/connections.js";

@@ -33,6 +33,8 @@ export const PERMISSIONS = [
   "tags:manage",
   /** Issue 13: automatic assignment per queue and agents' capacity. */
   "routing:manage",
+  /** Backups hold every conversation and the secrets' ciphertexts: make, schedule and download them. */
+  "backups:manage",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -6,7 +6,6 @@ import multipart from "@fastify/multipart";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
-import { Redis } from "ioredis";
 import type { ChannelFactories } from "./channels/channel.js";
 import type { CloudWebhooks } from "./channels/cloud/cloud-webhooks.js";
 import type { SessionManager } from "./channels/session-manager.js";
@@ -22,24 +21,21 @@ import { registerOpenApi } from "./http/openapi.js";
 import { QuietRequestLog } from "./http/request-log.js";
 import type { RouteContext, Services } from "./http/route-context.js";
 import { registerSecurityHeaders } from "./http/security-headers.js";
+import { trustProxyOption } from "./http/trust-proxy.js";
+import { createUploadBudget, registerUploadBudget, type UploadBudget } from "./http/upload-budget.js";
 import { clientErrorHandler, hasOverlongSegment, MAX_PARAM_LENGTH, rejectLongUrls } from "./http/url-limits.js";
 import type { MediaRetry } from "./jobs/media-retry.js";
 import type { OutboxWorker } from "./jobs/outbox-worker.js";
 import { AppError } from "./lib/app-error.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { createHeavyReadGate } from "./lib/heavy-reads.js";
-import {
-  createMemoryFailureLimiter,
-  createMemoryRateLimiter,
-  createRedisFailureLimiter,
-  createRedisRateLimiter,
-  type FailureLimiter,
-  type FailurePolicy,
-  type RateLimiter,
-} from "./lib/rate-limiter.js";
+import { createLimiters } from "./lib/limiters.js";
+import type { FailurePolicy } from "./lib/rate-limiter.js";
 import { authRoutes } from "./modules/auth/auth.routes.js";
 import { createAuthService, loginLimiters } from "./modules/auth/auth.service.js";
 import { createTokenService } from "./modules/auth/tokens.js";
+import { backupRoutes } from "./modules/backups/backups.routes.js";
+import { type BackupService, createBackupService } from "./modules/backups/backups.service.js";
 import { connectionRoutes } from "./modules/connections/connections.routes.js";
 import { contactRoutes } from "./modules/contacts/contacts.routes.js";
 import { createContactService } from "./modules/contacts/contacts.service.js";
@@ -51,7 +47,7 @@ import { healthRoutes } from "./modules/health/health.routes.js";
 import { API_SEND_PER_MINUTE, rateLimitApiSend } from "./modules/messages/api-send.js";
 import type { InboundPipeline } from "./modules/messages/inbound.js";
 import { messageRoutes } from "./modules/messages/messages.routes.js";
-import { UPLOAD_LIMITS } from "./modules/messages/uploads.js";
+import { MAX_UPLOAD_REQUEST_BYTES, UPLOAD_LIMITS } from "./modules/messages/uploads.js";
 import { noteRoutes } from "./modules/notes/notes.routes.js";
 import { createNoteService } from "./modules/notes/notes.service.js";
 import { createOutboundWebhooks, type OutboundWebhooks, outboundWebhookRoutes } from "./modules/outbound-webhooks/index.js";
@@ -95,6 +91,8 @@ export interface BuildAppOptions {
   logStream?: { write(line: string): void };
   /** How often the database is probed during an outage (default: the Retry-After). */
   outageProbeMs?: number;
+  /** The bytes of uploads read at once (tests give a small one and watch it). */
+  uploadBudget?: UploadBudget;
   /** Issue 13: web push options for tests (a local fake push service over http, no retry waits, a spy). */
   push?: { allowInsecureEndpoints?: boolean; retryDelaysMs?: number[]; send?: PushSend };
 }
@@ -113,6 +111,8 @@ export interface AppHandle {
   cloudWebhooks: CloudWebhooks;
   /** Issue 11: outbound webhooks (tests drain its delivery worker). */
   outboundWebhooks: OutboundWebhooks;
+  /** Backups on demand and on schedule (tests run the schedule). */
+  backups: BackupService;
   /** Start the WhatsApp sessions and the outbox worker (after listen, or after ready in tests). */
   start(): Promise<void>;
 }
@@ -132,8 +132,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     ...(quietRequests ? { logController: new QuietRequestLog() } : {}),
     bodyLimit: 1024 * 1024,
     // Believing every X-Forwarded-For would let a client pick its address and dodge rate limits.
-    // A hop count is valid at runtime (proxy-addr) though Fastify's type omits it.
-    trustProxy: (config.trustProxy ?? false) as boolean | string,
+    trustProxy: trustProxyOption(config.trustProxy),
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
     requestIdHeader: "x-request-id",
@@ -150,16 +149,11 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   registerErrorHandler(app, outage);
   app.addHook("onRequest", rejectLongUrls);
 
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 3 }) : undefined;
-  redis?.on("error", (error) => app.log.warn({ err: error }, "redis error"));
-  const now = () => clock.now().getTime();
+  const limits = createLimiters({ redisUrl: config.redisUrl, now: () => clock.now().getTime(), logger: app.log });
   const prefix = (name: string) => `zapdesk:${tokens.installId}:rl:${name}`;
-  const limiter = (name: string, max: number, windowMs = config.rateLimit.windowMs): RateLimiter =>
-    redis
-      ? createRedisRateLimiter(redis, { windowMs, max, prefix: prefix(name) })
-      : createMemoryRateLimiter({ windowMs, max, now });
-  const failureLimiter = (name: string, policy: FailurePolicy): FailureLimiter =>
-    redis ? createRedisFailureLimiter(redis, { ...policy, prefix: prefix(name) }, now) : createMemoryFailureLimiter(policy, now);
+  const limiter = (name: string, max: number, windowMs = config.rateLimit.windowMs) =>
+    limits.limiter(prefix(name), max, windowMs);
+  const failureLimiter = (name: string, policy: FailurePolicy) => limits.failureLimiter(prefix(name), policy);
 
   const tokens = createTokenService({
     db,
@@ -204,6 +198,14 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   });
   const { connections, tickets, messages, pipeline, sessions, simulator, outbox, mediaRetry } = conversations;
   const outboundWebhooks = createOutboundWebhooks({ db, clock, logger: app.log, encryptionKey: config.encryptionKey });
+  const backups = createBackupService({
+    database,
+    storage: conversations.storage,
+    mediaKind: config.mediaStorage?.kind === "s3" ? "s3" : "local",
+    dir: join(config.dataDir, "backups"),
+    clock,
+    logger: app.log,
+  });
 
   const services: Services = {
     tokens,
@@ -254,6 +256,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   });
   await app.register(cookie);
   await app.register(multipart, { limits: UPLOAD_LIMITS });
+  registerUploadBudget(app, options.uploadBudget ?? createUploadBudget(), MAX_UPLOAD_REQUEST_BYTES);
   await registerOpenApi(app);
 
   const context: RouteContext = {
@@ -300,6 +303,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
         logger: app.log,
       });
       await api.register(outboundWebhookRoutes, { authenticate: context.authenticate, webhooks: outboundWebhooks.service });
+      await api.register(backupRoutes, { authenticate: context.authenticate, backups });
     },
     { prefix: "/api" },
   );
@@ -307,6 +311,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   await registerWeb(app, config.webDist ?? DEFAULT_WEB_DIST);
 
   app.addHook("preClose", async () => {
+    backups.stop();
     await services.autoAssign.stop();
     await outboundWebhooks.worker.stop();
     await conversations.stop();
@@ -314,7 +319,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   });
   app.addHook("onClose", async () => {
     outage.close();
-    await redis?.quit().catch(() => redis.disconnect());
+    await limits.close();
   });
 
   return {
@@ -328,10 +333,12 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     pipeline,
     cloudWebhooks: conversations.cloudWebhooks,
     outboundWebhooks,
+    backups,
     async start() {
       await conversations.start();
       outboundWebhooks.worker.start();
       services.autoAssign.start();
+      backups.start();
     },
   };
 }

@@ -80,6 +80,8 @@ export async function createTestApp(
     logStream?: BuildAppOptions["logStream"];
     /** Issue 13: web push test options (a fake push service on http://127.0.0.1). */
     push?: BuildAppOptions["push"];
+    /** The bytes of uploads read at once. */
+    uploadBudget?: BuildAppOptions["uploadBudget"];
   } = {},
 ): Promise<TestApp> {
   const owned = options.database ? undefined : await openTestDatabase();
@@ -99,6 +101,7 @@ export async function createTestApp(
     sessionBackoff: { initialMs: 50, maxMs: 500 },
     outboxPollMs: 100,
     push: options.push,
+    uploadBudget: options.uploadBudget,
   });
   await handle.app.ready();
   if (options.start !== false) await handle.start();

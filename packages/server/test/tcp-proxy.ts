@@ -1,16 +1,24 @@
 import { connect, createServer, type Server, type Socket } from "node:net";
 
 /**
- * A TCP relay in front of a real server (PostgreSQL): `stop()` is the database going away for
- * the app (connections cut, new ones refused), `start()` brings it back on the same port.
+ * A TCP relay in front of a real server (PostgreSQL, Redis): `stop()` is the server going away for
+ * the app (connections cut, new ones refused), `blackhole()` a server that freezes (connections
+ * cut, new ones accepted and never answered), `start()` brings it back on the same port.
  */
 export async function startTcpProxy(target: { host: string; port: number }) {
   const sockets = new Set<Socket>();
   let server: Server | undefined;
   let port = 0;
+  let frozen = false;
 
   async function start(): Promise<void> {
     server = createServer((client) => {
+      if (frozen) {
+        sockets.add(client);
+        client.on("close", () => sockets.delete(client));
+        client.on("error", () => client.destroy());
+        return;
+      }
       const upstream = connect(target.port, target.host);
       for (const socket of [client, upstream]) {
         sockets.add(socket);
@@ -27,9 +35,16 @@ export async function startTcpProxy(target: { host: string; port: number }) {
   }
 
   async function stop(): Promise<void> {
+    frozen = false;
     for (const socket of sockets) socket.destroy();
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
     server = undefined;
+  }
+
+  async function blackhole(): Promise<void> {
+    await stop();
+    frozen = true;
+    await start();
   }
 
   await start();
@@ -37,7 +52,13 @@ export async function startTcpProxy(target: { host: string; port: number }) {
     get port() {
       return port;
     },
-    start,
+    /** Relay again (a no-op while relaying). */
+    start: async () => {
+      if (server && !frozen) return;
+      await stop();
+      await start();
+    },
     stop,
+    blackhole,
   };
 }

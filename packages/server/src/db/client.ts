@@ -4,6 +4,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg
 import pg from "pg";
 import { type EmbeddedOptions, type EmbeddedServer, startEmbeddedPostgres } from "./embedded/embedded-postgres.js";
 import { moveFromPglite } from "./embedded/pglite-move.js";
+import { guardPool, poolOptions } from "./pool-guard.js";
 import * as schema from "./schema.js";
 
 export { type EmbeddedConnection, embeddedConnection } from "./embedded/embedded-postgres.js";
@@ -41,6 +42,8 @@ export interface OpenDatabaseOptions {
   heavyReads?: { poolSize?: number; timeoutMs?: number };
   /** Embedded server options (settings, log). */
   embedded?: Omit<EmbeddedOptions, "dataDir">;
+  /** PostgreSQL: how long opening a connection may take (default 10 s; tests of an outage shorten it). */
+  connectTimeoutMs?: number;
 }
 
 export const HEAVY_READ_TIMEOUT_MS = 15_000;
@@ -77,18 +80,16 @@ async function openEmbedded(dataDir: string, options: OpenDatabaseOptions): Prom
 }
 
 async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+  const pool = new pg.Pool(poolOptions(url, options.poolSize ?? 10, options.connectTimeoutMs));
   const timeout = options.heavyReads?.timeoutMs ?? HEAVY_READ_TIMEOUT_MS;
   const heavyPool = new pg.Pool({
-    connectionString: url,
-    max: options.heavyReads?.poolSize ?? 3,
+    ...poolOptions(url, options.heavyReads?.poolSize ?? 3, options.connectTimeoutMs),
     // Named, so pg_stat_activity tells heavy reads apart (the admin's eye, and the tests).
     application_name: HEAVY_READ_APPLICATION,
     options: `-c statement_timeout=${Math.max(1, Math.round(timeout))}`,
   });
-  // An idle client that errors (server restart) must not crash the process.
-  pool.on("error", () => {});
-  heavyPool.on("error", () => {});
+  guardPool(pool);
+  guardPool(heavyPool);
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     db,

@@ -59,10 +59,10 @@ export function createS3Storage(options: S3StorageOptions): MediaStorage {
       return { path: Key, size: data.length };
     },
 
-    async saveStream(source, ext, { maxBytes }) {
+    async saveStream(source, ext, { maxBytes, key }) {
       const { client } = await load();
       const { Upload } = await import("@aws-sdk/lib-storage");
-      const Key = newMediaKey(ext);
+      const Key = key ?? newMediaKey(ext);
       const counted = capped(source, maxBytes);
       const upload = new Upload({
         client,

@@ -20,9 +20,10 @@ export interface MediaStorage {
   save(data: Buffer, ext: string): Promise<StoredFile>;
   /**
    * Stream a file in without holding it in memory. Past `maxBytes` the source is destroyed, the
-   * partial file removed, and a MediaTooLargeError thrown: nothing is left behind.
+   * partial file removed, and a MediaTooLargeError thrown: nothing is left behind. `key` stores it
+   * under that name instead of a new random one (a restore puts files back where rows name them).
    */
-  saveStream(source: MediaSource, ext: string, options: { maxBytes: number }): Promise<StoredFile>;
+  saveStream(source: MediaSource, ext: string, options: { maxBytes: number; key?: string }): Promise<StoredFile>;
   /** The stored bytes and their size, or undefined when the file is not there. */
   open(relative: string): Promise<{ stream: Readable; size: number } | undefined>;
   remove(relative: string): Promise<void>;
@@ -83,8 +84,8 @@ export function createMediaStorage(root: string): MediaStorage {
     return full;
   }
 
-  async function prepare(ext: string) {
-    const relative = newMediaKey(ext);
+  async function prepare(ext: string, key?: string) {
+    const relative = key ?? newMediaKey(ext);
     const full = resolveSafe(relative);
     await mkdir(dirname(full), { recursive: true });
     return { relative, full };
@@ -97,8 +98,8 @@ export function createMediaStorage(root: string): MediaStorage {
       return { path: relative, size: data.length };
     },
 
-    async saveStream(source, ext, { maxBytes }) {
-      const { relative, full } = await prepare(ext);
+    async saveStream(source, ext, { maxBytes, key }) {
+      const { relative, full } = await prepare(ext, key);
       const counted = capped(source, maxBytes);
       // Opened before the copy starts: a stream that opens its file lazily can create it after a
       // failed copy has already removed it, leaving a partial file behind.

@@ -10,6 +10,7 @@ import { type Clock, systemClock } from "../lib/clock.js";
 import type { TokenService } from "../modules/auth/tokens.js";
 import { agentsSeeChoosingQueue } from "../modules/routing/choosing.js";
 import { type AuthUser, findAuthUser } from "../modules/users/users.repo.js";
+import { watchAdapter } from "./adapter-health.js";
 import { presenceOf, userPresence } from "./presence.js";
 import type { Publisher } from "./publisher.js";
 import { type Delivery, deliveriesOf, movedDelivery, ROOM, roomsFor, ticketRooms } from "./rooms.js";
@@ -72,16 +73,28 @@ export function createRealtime(options: RealtimeOptions): Realtime {
   const clock = options.clock ?? systemClock;
   const io: RealtimeServer = new Server(options.httpServer, { path: "/socket.io", serveClient: false });
   const redisClients: Redis[] = [];
+  /** Set when the server closes: its own sockets' goodbyes then ask the adapter nothing more. */
+  let closing = false;
+  let adapter: { readonly reachesOthers: boolean } = { reachesOthers: true };
 
   if (options.redisUrl) {
     const pub = new Redis(options.redisUrl, { lazyConnect: false, maxRetriesPerRequest: null });
     const sub = pub.duplicate();
-    for (const client of [pub, sub]) client.on("error", (error) => logger.warn({ err: error }, "redis (realtime) error"));
+    // Reconnection attempts repeat every few seconds: the loss and the return are logged once each.
+    for (const client of [pub, sub]) client.on("error", (error) => logger.debug({ err: error }, "redis (realtime) error"));
     tolerateLostPublishes(pub, logger);
     redisClients.push(pub, sub);
     // Scoped to the installation, so another install sharing this Redis never receives our events.
     io.adapter(createAdapter(pub, sub, { key: `zapdesk:${tokens.installId}` }));
+    adapter = watchAdapter(pub, sub, {
+      logger,
+      isClosing: () => closing,
+      // Through the adapter: this process's events were lost for the others' sockets too.
+      onRecovered: () => io.emit("resync", { reason: "adapter" }),
+    });
   }
+  /** Every process's sockets through the adapter, or this process's only while Redis is lost. */
+  const everywhere = () => (adapter.reachesOthers ? io : io.local);
 
   // Authenticate at connect: no token or a bad one and the socket is refused.
   io.use(async (socket, next) => {
@@ -102,8 +115,6 @@ export function createRealtime(options: RealtimeOptions): Realtime {
 
   const expired = (socket: { data: Partial<SocketData> }) => (socket.data.expiresAt ?? 0) <= clock.now().getTime();
 
-  /** Set when the server closes: its own sockets' goodbyes then ask the adapter nothing more. */
-  let closing = false;
   /** Presence announcements under way: close() lets them finish before the adapter's clients quit. */
   const announcing = new Set<Promise<void>>();
 
@@ -118,7 +129,7 @@ export function createRealtime(options: RealtimeOptions): Realtime {
 
   async function presenceNow(userId: number) {
     try {
-      const status = userPresence(await io.in(ROOM.user(userId)).fetchSockets(), userId);
+      const status = userPresence(await everywhere().in(ROOM.user(userId)).fetchSockets(), userId);
       deliver("presence", { rooms: [ROOM.everyone], payload: { action: "update", userId, status } });
     } catch (error) {
       logger.warn({ err: error, userId }, "presence not announced");
@@ -171,7 +182,7 @@ export function createRealtime(options: RealtimeOptions): Realtime {
   function deliver(event: RealtimeEventName, delivery: Delivery) {
     // Closing, the adapter's clients quit: a late event (a job finishing its pass) has no one to reach.
     if (closing) return;
-    let target = io.to(delivery.rooms);
+    let target = everywhere().to(delivery.rooms);
     if (delivery.except?.length) target = target.except(delivery.except);
     (target as unknown as { emit(name: string, body: unknown): boolean }).emit(event, delivery.payload);
   }
@@ -210,7 +221,7 @@ export function createRealtime(options: RealtimeOptions): Realtime {
     expireSockets,
     async presence() {
       if (closing) return new Map();
-      return presenceOf(await io.fetchSockets());
+      return presenceOf(await everywhere().fetchSockets());
     },
     choosingVisibilityChanged(enabled) {
       // Through the adapter: every process's sockets; admins stay in the room whatever the setting.

@@ -45,3 +45,14 @@ it("connects after the first render, refetches what was loaded before it listene
   server.io.emit("schedule", { action: "update", schedule: { id: 1 } } as never);
   expect(await screen.findByText("fetched 3")).toBeInTheDocument();
 });
+
+it("refetches what it shows when the server says events may have been lost (Redis back after an outage)", async () => {
+  server = await startServer();
+  signedInAs(fakeApi(), ADMIN);
+  fetches = 0;
+  renderWithProviders(<ScheduledList />);
+  expect(await screen.findByText("fetched 2")).toBeInTheDocument();
+  await expect.poll(() => server?.joined.length).toBe(1);
+  server.io.emit("resync", { reason: "adapter" });
+  expect(await screen.findByText("fetched 3")).toBeInTheDocument();
+});

@@ -58,6 +58,8 @@ export function useRealtimeSync(ticketHandlers?: TicketEventHandlers): void {
         else client.invalidateQueries({ predicate: (query) => query.state.dataUpdatedAt > 0 });
         connectedBefore = true;
       });
+      // A scaled-out server had lost Redis: other processes' events of that time never came.
+      socket.on("resync", () => client.invalidateQueries());
 
       const lists = listEventHandlers(client, updateUser, userId);
       socket.on("user", lists.user);

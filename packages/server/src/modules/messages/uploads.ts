@@ -5,6 +5,9 @@ import { type MediaStorage, safeFileName } from "../../media/storage.js";
 import { isWhatsAppVoiceNote, toOggOpus } from "../../media/voice.js";
 
 export const UPLOAD_LIMITS = { fileSize: 16 * 1024 * 1024, files: 5, fields: 10, fieldSize: 64 * 1024 };
+/** The most one multipart request can carry within those limits (what a request of unknown length reserves). */
+export const MAX_UPLOAD_REQUEST_BYTES =
+  UPLOAD_LIMITS.files * UPLOAD_LIMITS.fileSize + UPLOAD_LIMITS.fields * UPLOAD_LIMITS.fieldSize;
 
 export interface UploadedMedia {
   path: string;

@@ -1,7 +1,7 @@
 import { idParamsSchema, messageSchema, templateListSchema, templateSendSchema, ticketIdParamsSchema } from "@zapdesk/core";
 import type { onRequestHookHandler } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { actorOf } from "../../http/auth.js";
+import { actorOf, requirePermission } from "../../http/auth.js";
 import type { TemplateSend } from "../messages/template-send.js";
 import type { TemplateService } from "./templates.service.js";
 
@@ -11,7 +11,10 @@ export interface TemplateRouteOptions {
   sendTemplate: TemplateSend;
 }
 
-/** Cloud API templates: any signed-in user lists and refreshes them (agents need them to write after 24 h). */
+/**
+ * Cloud API templates: any signed-in user lists them (agents need them to write after 24 h);
+ * refreshing them calls Meta with the connection's token, which is connection management.
+ */
 export const templateRoutes: FastifyPluginAsyncZod<TemplateRouteOptions> = async (app, options) => {
   const { templates, sendTemplate } = options;
   app.addHook("onRequest", options.authenticate);
@@ -25,9 +28,11 @@ export const templateRoutes: FastifyPluginAsyncZod<TemplateRouteOptions> = async
   app.post(
     "/whatsapp/:id/templates/sync",
     {
+      onRequest: requirePermission("connections:manage"),
       schema: {
         tags: ["templates"],
-        description: "Fetch the business account's approved templates from Meta, replacing the stored ones.",
+        description:
+          "Fetch the business account's approved templates from Meta, replacing the stored ones (admin: connections:manage).",
         params: idParamsSchema,
         response: { 200: templateListSchema },
       },

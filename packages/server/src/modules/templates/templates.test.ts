@@ -66,7 +66,7 @@ describe("templates routes", () => {
   const inject = (method: "GET" | "POST", url: string, user?: TestUser, payload?: unknown) =>
     app.t.app.inject({ method, url, headers: user?.auth, payload: payload as Record<string, unknown> });
 
-  it("any signed-in user syncs every page of approved templates and lists them; others get 401", async () => {
+  it("any signed-in user lists templates; an admin syncs every page of them; agents get 403, strangers 401", async () => {
     const list = `/api/whatsapp/${cloud.connection.id}/templates`;
     expect((await inject("GET", list)).statusCode).toBe(401);
     expect((await inject("POST", `${list}/sync`)).statusCode).toBe(401);
@@ -78,12 +78,17 @@ describe("templates routes", () => {
       { ...approved(500), status: "REJECTED" },
       { ...approved(501), status: "PAUSED" },
     ]);
-    const synced = await inject("POST", `${list}/sync`, agent);
+    const refused = await inject("POST", `${list}/sync`, agent);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ error: "ERR_NO_PERMISSION" });
+    expect(app.fake.requests.some((r) => r.path === `/${cloud.businessAccountId}/message_templates`)).toBe(false);
+    const synced = await inject("POST", `${list}/sync`, admin);
     expect(synced.statusCode, synced.body).toBe(200);
     const body = synced.json() as { templates: Template[]; syncedAt: string };
     expect(body.templates).toHaveLength(130);
     expect(body.templates[0]).toMatchObject({ name: "aviso_000", language: "pt_BR", bodyVariables: 1, bodyText: "Olá {{1}}" });
     expect(body.syncedAt).not.toBeNull();
+    expect((await inject("GET", list, agent)).json().templates).toHaveLength(130);
     const pages = app.fake.requests.filter((r) => r.path === `/${cloud.businessAccountId}/message_templates`);
     expect(pages.map((r) => r.query.after ?? null)).toEqual([null, expect.any(String)]);
     expect(pages.every((r) => r.authorization === `Bearer ${cloud.accessToken}`)).toBe(true);

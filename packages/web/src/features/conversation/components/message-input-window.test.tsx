@@ -4,7 +4,7 @@ import { SERVICE_WINDOW_MS, type Template, type Ticket } from "@zapdesk/core";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import i18n from "../../../lib/i18n";
 import { emitTyping } from "../../../lib/socket";
-import { AGENT, type FakeRequest, fakeApi, signedInAs } from "../../../testing/fake-api";
+import { ADMIN, AGENT, type FakeRequest, fakeApi, signedInAs } from "../../../testing/fake-api";
 import { aMessage } from "../../../testing/fixtures";
 import { fill } from "../../../testing/messages";
 import { renderWithProviders } from "../../../testing/render";
@@ -38,12 +38,12 @@ function template(over: Partial<Template>): Template {
   };
 }
 
-function setup(ticket: Partial<Ticket>, routes = {}) {
+function setup(ticket: Partial<Ticket>, routes = {}, who = AGENT) {
   const api = fakeApi({
     "POST /api/messages/:ticketId": { status: 201, body: aMessage({ fromMe: true }) },
     ...routes,
   });
-  signedInAs(api, AGENT);
+  signedInAs(api, who);
   renderWithProviders(
     <MessageInput
       ticket={{ id: 7, status: "open", whatsapp: CLOUD, lastInboundAt: null, ...ticket }}
@@ -74,7 +74,7 @@ describe("the 24-hour window on Cloud API tickets", () => {
     expect(screen.queryByRole("textbox", { name: /Type a message/ })).toBeNull();
   });
 
-  it("once closed offers only approved templates: pick with its language, refresh, fill variables, preview, send", async () => {
+  it("once closed offers only approved templates: pick with its language, refresh (admin), fill variables, preview, send", async () => {
     let templates = [
       template({
         id: 2,
@@ -99,6 +99,7 @@ describe("the 24-hour window on Cloud API tickets", () => {
           body: aMessage({ id: 99, fromMe: true, body: String((request.body as { name: string }).name) }),
         }),
       },
+      ADMIN,
     );
     const user = userEvent.setup();
     expect(await screen.findByText(/The 24-hour window with this customer is closed/)).toBeInTheDocument();
@@ -158,8 +159,10 @@ describe("the 24-hour window on Cloud API tickets", () => {
   it("a conversation we start on a Cloud connection (no customer message yet) goes through a template", async () => {
     setup({ lastInboundAt: null }, { "GET /api/whatsapp/:id/templates": { body: { templates: [], syncedAt: null } } });
     await userEvent.setup().click(await screen.findByRole("button", { name: "Send a template" }));
-    expect(await screen.findByText(/No approved templates/)).toBeInTheDocument();
+    expect(await screen.findByText("No approved templates. Ask an administrator to refresh them from Meta.")).toBeInTheDocument();
     expect(screen.getByText("Not synced yet")).toBeInTheDocument();
+    // Refreshing from Meta is connection management: an agent is not offered it.
+    expect(screen.queryByRole("button", { name: "Refresh templates" })).toBeNull();
   });
 });
 

@@ -7,9 +7,10 @@ import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogTitle from "@mui/material/DialogTitle";
 import Typography from "@mui/material/Typography";
-import type { Template } from "@zapdesk/core";
+import { can, type Template } from "@zapdesk/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useAuth } from "../../../lib/auth";
 import { formatDay, formatHourMinute } from "../../../lib/format-time";
 import { useTemplates } from "../api/get-templates";
 import { useSendTemplate } from "../api/send-template";
@@ -24,9 +25,14 @@ interface TemplateDialogProps {
   whatsappId: number;
 }
 
-/** Pick an approved template (refreshable from Meta), fill its variables, preview it and send it. Loaded on demand. */
+/**
+ * Pick an approved template, fill its variables, preview it and send it. Loaded on demand.
+ * Refreshing from Meta is connection management: admins only, the server refuses agents too.
+ */
 export default function TemplateDialog({ open, onClose, ticketId, whatsappId }: TemplateDialogProps) {
   const { t } = useTranslation();
+  const { user } = useAuth();
+  const canRefresh = can(user, "connections:manage");
   const templates = useTemplates(whatsappId);
   const sync = useSyncTemplates(whatsappId);
   const send = useSendTemplate(ticketId);
@@ -50,14 +56,16 @@ export default function TemplateDialog({ open, onClose, ticketId, whatsappId }: 
                 })
               : t("conversation.templates.neverSynced")}
           </Typography>
-          <Button
-            size="small"
-            startIcon={sync.isPending ? <CircularProgress size={16} /> : <RefreshIcon />}
-            onClick={() => sync.mutate()}
-            disabled={sync.isPending}
-          >
-            {t("conversation.templates.refresh")}
-          </Button>
+          {canRefresh && (
+            <Button
+              size="small"
+              startIcon={sync.isPending ? <CircularProgress size={16} /> : <RefreshIcon />}
+              onClick={() => sync.mutate()}
+              disabled={sync.isPending}
+            >
+              {t("conversation.templates.refresh")}
+            </Button>
+          )}
         </Box>
         {templates.isLoading ? (
           <CircularProgress aria-label={t("common.loading")} />
@@ -70,7 +78,7 @@ export default function TemplateDialog({ open, onClose, ticketId, whatsappId }: 
             onSend={(input) => send.mutateAsync(input).then(close)}
           />
         ) : (
-          <TemplateList templates={templates.data?.templates ?? []} onPick={setChosen} />
+          <TemplateList templates={templates.data?.templates ?? []} onPick={setChosen} canRefresh={canRefresh} />
         )}
       </DialogContent>
       <DialogActions>

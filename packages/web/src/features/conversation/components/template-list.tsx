@@ -8,8 +8,15 @@ import type { Template } from "@zapdesk/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 
+interface TemplateListProps {
+  templates: Template[];
+  onPick(template: Template): void;
+  /** Whether the reader may refresh the list from Meta (the empty text says whom to ask otherwise). */
+  canRefresh: boolean;
+}
+
 /** The approved templates by name, each with its language (one entry per name and language) and category. */
-export function TemplateList({ templates, onPick }: { templates: Template[]; onPick(template: Template): void }) {
+export function TemplateList({ templates, onPick, canRefresh }: TemplateListProps) {
   const { t } = useTranslation();
   const [filter, setFilter] = useState("");
   const needle = filter.trim().toLowerCase();
@@ -17,7 +24,11 @@ export function TemplateList({ templates, onPick }: { templates: Template[]; onP
     ? templates.filter((tpl) => tpl.name.toLowerCase().includes(needle) || tpl.bodyText.toLowerCase().includes(needle))
     : templates;
   if (templates.length === 0) {
-    return <Typography color="text.secondary">{t("conversation.templates.empty")}</Typography>;
+    return (
+      <Typography color="text.secondary">
+        {t(canRefresh ? "conversation.templates.empty" : "conversation.templates.emptyAskAdmin")}
+      </Typography>
+    );
   }
   return (
     <>

@@ -1,14 +1,16 @@
 import Paper from "@mui/material/Paper";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
-import { NEW_TICKET_DELAYS, type SettingKey } from "@zapdesk/core";
+import { can, NEW_TICKET_DELAYS, type SettingKey } from "@zapdesk/core";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { PageContainer } from "../../../components/ui/page-container";
+import { useAuth } from "../../../lib/auth";
 import { toast } from "../../../lib/toast";
 import { useSettings } from "../api/get-settings";
 import { useUpdateSetting } from "../api/update-setting";
 import { ApiTokenField } from "../components/api-token-field";
+import { BackupsPanel } from "../components/backups-panel";
 import { SettingSelect } from "../components/setting-select";
 import { SettingUrlField } from "../components/setting-url-field";
 
@@ -33,6 +35,7 @@ function delayLabel(seconds: number, t: (key: string, options?: Record<string, u
 
 export default function SettingsPage() {
   const { t } = useTranslation();
+  const { user } = useAuth();
   const { data: settings = [] } = useSettings();
   const update = useUpdateSetting();
   const value = (key: SettingKey) => settings.find((s) => s.key === key)?.value ?? "";
@@ -109,6 +112,7 @@ export default function SettingsPage() {
         <Row id="userApiToken" title={t("settings.settings.userApiToken.name")}>
           <ApiTokenField token={token} labelledBy="setting-userApiToken-label" />
         </Row>
+        {can(user, "backups:manage") && <BackupsPanel />}
       </Stack>
     </PageContainer>
   );
