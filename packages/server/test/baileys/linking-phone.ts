@@ -20,26 +20,6 @@ import {
  * with real keys and signatures so that Baileys' own checks pass or fail as they would.
  */
 
-type StanzaEmitter = { emit(event: string, node: BinaryNode): boolean };
-
-/**
- * Hands a server node to Baileys' handlers under every name its frame loop (`onMessageReceived`
- * in rc14's socket.js) emits for it: `TAG:<id>`, then for each attribute `CB:t,k:v,c`,
- * `CB:t,k:v`, `CB:t,k`, then `CB:t,,c` and `CB:t`. Never `frame`: before the noise handshake
- * Baileys' only `frame` listener waits for the server hello and would take the node for it.
- */
-export function deliver(ws: StanzaEmitter, node: BinaryNode): boolean {
-  let handled = ws.emit(`TAG:${node.attrs.id}`, node);
-  const child = Array.isArray(node.content) ? node.content[0]?.tag : "";
-  for (const [key, value] of Object.entries(node.attrs)) {
-    handled = ws.emit(`CB:${node.tag},${key}:${value},${child}`, node) || handled;
-    handled = ws.emit(`CB:${node.tag},${key}:${value}`, node) || handled;
-    handled = ws.emit(`CB:${node.tag},${key}`, node) || handled;
-  }
-  handled = ws.emit(`CB:${node.tag},,${child}`, node) || handled;
-  return ws.emit(`CB:${node.tag}`, node) || handled;
-}
-
 let sequence = 0;
 const nextId = () => `srv-${++sequence}`;
 const now = () => String(Math.floor(Date.now() / 1000));

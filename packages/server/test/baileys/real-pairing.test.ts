@@ -7,7 +7,8 @@ import type { ConnectionState } from "../../src/channels/session-types.js";
 import { insertConnection, recordingSink, silentLogger } from "../../src/channels/test-support.js";
 import { whatsappAuth, whatsapps } from "../../src/db/schema.js";
 import { openTestDatabase } from "../harness.js";
-import { answer, DEVICE, deliver, pairDevice, primaryPhone, qrFields, refusal, registrationRefresh } from "./linking-phone.js";
+import { answer, DEVICE, pairDevice, primaryPhone, qrFields, refusal, registrationRefresh } from "./linking-phone.js";
+import { dispatch } from "./real-stanzas.js";
 import { localWhatsApp } from "./real-whatsapp.js";
 
 /**
@@ -98,13 +99,13 @@ async function sentWith(child: string, stage?: string): Promise<BinaryNode> {
 describe("companion_reg_refresh: the QR carries a fresh secret and the phone's link verifies against it", () => {
   it("rotates and stores the secret before showing the current ref again, then accepts the pair-success signed with it", async () => {
     const link = await linking();
-    deliver(link.ws, pairDevice(["ref-1", "ref-2"]));
+    dispatch(link.ws, pairDevice(["ref-1", "ref-2"]));
     await vi.waitFor(() => expect(link.qrs).toHaveLength(1));
     const first = qrFields(link.qrs[0].qr);
     expect(first.ref).toBe("ref-1");
 
     const refresh = registrationRefresh();
-    deliver(link.ws, refresh);
+    dispatch(link.ws, refresh);
     await vi.waitFor(() => expect(link.qrs).toHaveLength(2));
     const second = qrFields(link.qrs[1].qr);
     // The current ref again, with a new 32-byte secret that was stored before the QR was reported.
@@ -121,12 +122,12 @@ describe("companion_reg_refresh: the QR carries a fresh secret and the phone's l
     );
 
     const phone = primaryPhone();
-    deliver(link.ws, phone.pairSuccess(link.socketCreds().signedIdentityKey.public, second.adv));
+    dispatch(link.ws, phone.pairSuccess(link.socketCreds().signedIdentityKey.public, second.adv));
     await vi.waitFor(() => expect(link.states().map((s) => s.status)).toContain("PAIRING"));
     await vi.waitFor(async () => expect((await storedCreds(link.id))?.me?.id).toBe(DEVICE.jid));
     expect((await storedCreds(link.id))?.account?.accountSignatureKey).toBeDefined();
     // WhatsApp then asks for a fresh socket (515), which logs in with the new identity.
-    deliver(link.ws, { tag: "stream:error", attrs: { code: "515" } });
+    dispatch(link.ws, { tag: "stream:error", attrs: { code: "515" } });
     await vi.waitFor(() => expect(server!.sockets).toHaveLength(2));
     expect(server!.sockets[1].authState.creds.me?.id).toBe(DEVICE.jid);
     expect(link.states().some((s) => s.status === "DISCONNECTED")).toBe(false);
@@ -134,13 +135,13 @@ describe("companion_reg_refresh: the QR carries a fresh secret and the phone's l
 
   it("a pair-success keyed by the retired secret is refused, and the admin is told the link failed", async () => {
     const link = await linking();
-    deliver(link.ws, pairDevice(["ref-1"]));
+    dispatch(link.ws, pairDevice(["ref-1"]));
     await vi.waitFor(() => expect(link.qrs).toHaveLength(1));
     const retired = qrFields(link.qrs[0].qr).adv;
-    deliver(link.ws, registrationRefresh("pair-device-rotate-qr"));
+    dispatch(link.ws, registrationRefresh("pair-device-rotate-qr"));
     await vi.waitFor(() => expect(link.qrs).toHaveLength(2));
 
-    deliver(link.ws, primaryPhone().pairSuccess(link.socketCreds().signedIdentityKey.public, retired));
+    dispatch(link.ws, primaryPhone().pairSuccess(link.socketCreds().signedIdentityKey.public, retired));
     await vi.waitFor(() => expect(link.manager.status(link.id)).toBe("DISCONNECTED"));
     expect(link.states().at(-1)).toMatchObject({ status: "DISCONNECTED", statusReason: "PAIRING_FAILED", qrcode: "" });
     expect(link.states().some((s) => s.status === "PAIRING")).toBe(false);
@@ -149,10 +150,10 @@ describe("companion_reg_refresh: the QR carries a fresh secret and the phone's l
 
   it("every later ref Baileys renders carries the new secret, and when the refs run out the admin gets QR_TIMEOUT", async () => {
     const link = await linking({ qrTimeout: 1_000 });
-    deliver(link.ws, pairDevice(["ref-1", "ref-2", "ref-3"]));
+    dispatch(link.ws, pairDevice(["ref-1", "ref-2", "ref-3"]));
     await vi.waitFor(() => expect(link.qrs).toHaveLength(1));
     const retired = qrFields(link.qrs[0].qr).adv;
-    deliver(link.ws, registrationRefresh());
+    dispatch(link.ws, registrationRefresh());
     await vi.waitFor(() => expect(link.manager.status(link.id)).toBe("DISCONNECTED"), { timeout: 10_000 });
 
     const shown = link.qrs.map((q) => qrFields(q.qr));
@@ -170,7 +171,7 @@ describe("pairing by phone code", () => {
 
   async function codeRequested(options: { stallMs?: number } = {}) {
     const link = await linking({ pairingPhone: PHONE, ...options });
-    deliver(link.ws, pairDevice(["ref-1"]));
+    dispatch(link.ws, pairDevice(["ref-1"]));
     const hello = await sentWith("link_code_companion_reg", "companion_hello");
     return { ...link, hello };
   }
@@ -181,7 +182,7 @@ describe("pairing by phone code", () => {
     expect(getBinaryNodeChildString(reg, "companion_platform_display")).toBe("Chrome (Windows)");
     expect(reg?.attrs.jid).toBe(`${PHONE}@s.whatsapp.net`);
 
-    deliver(link.ws, refusal(link.hello, "400", "bad-request"));
+    dispatch(link.ws, refusal(link.hello, "400", "bad-request"));
     await vi.waitFor(() => expect(link.manager.status(link.id)).toBe("DISCONNECTED"));
     expect(link.states().at(-1)).toMatchObject({ status: "DISCONNECTED", statusReason: "PAIRING_CODE_REFUSED", pairingCode: "" });
     expect(link.states().at(-1)?.lastError).toMatch(/400 bad-request/);
@@ -192,7 +193,7 @@ describe("pairing by phone code", () => {
   it("shows the code once WhatsApp accepted the request", async () => {
     const link = await codeRequested();
     expect(link.states().some((s) => s.pairingCode)).toBe(false);
-    deliver(
+    dispatch(
       link.ws,
       answer(link.hello, [
         {
@@ -209,14 +210,14 @@ describe("pairing by phone code", () => {
 
   it("the phone typed the code but pair-success never came: PAIRING_STALLED after the wait, and the next try starts clean", async () => {
     const link = await codeRequested({ stallMs: 500 });
-    deliver(link.ws, answer(link.hello));
+    dispatch(link.ws, answer(link.hello));
     await vi.waitFor(() => expect(link.states().at(-1)?.pairingCode).toBeTruthy());
     const code = link.states().at(-1)!.pairingCode!;
 
     const phone = primaryPhone();
-    deliver(link.ws, await phone.codeHello(link.hello, code));
+    dispatch(link.ws, await phone.codeHello(link.hello, code));
     const finish = await sentWith("link_code_companion_reg", "companion_finish");
-    deliver(link.ws, answer(finish));
+    dispatch(link.ws, answer(finish));
     await vi.waitFor(() => expect(link.socketCreds().registered).toBe(true));
 
     await vi.waitFor(() => expect(link.manager.status(link.id)).toBe("DISCONNECTED"));
@@ -230,16 +231,16 @@ describe("pairing by phone code", () => {
 
   it("a registration refresh during a code pairing leaves the secret the code exchange derived", async () => {
     const link = await codeRequested();
-    deliver(link.ws, answer(link.hello));
+    dispatch(link.ws, answer(link.hello));
     await vi.waitFor(() => expect(link.states().at(-1)?.pairingCode).toBeTruthy());
     const phone = primaryPhone();
-    deliver(link.ws, await phone.codeHello(link.hello, link.states().at(-1)!.pairingCode!));
+    dispatch(link.ws, await phone.codeHello(link.hello, link.states().at(-1)!.pairingCode!));
     const finish = await sentWith("link_code_companion_reg", "companion_finish");
-    deliver(link.ws, answer(finish));
+    dispatch(link.ws, answer(finish));
     await vi.waitFor(() => expect(link.socketCreds().registered).toBe(true));
 
-    deliver(link.ws, registrationRefresh());
-    deliver(link.ws, phone.pairSuccess(link.socketCreds().signedIdentityKey.public, phone.codeSecret(finish)));
+    dispatch(link.ws, registrationRefresh());
+    dispatch(link.ws, phone.pairSuccess(link.socketCreds().signedIdentityKey.public, phone.codeSecret(finish)));
     await vi.waitFor(() => expect(link.states().map((s) => s.status)).toContain("PAIRING"));
     expect(link.qrs).toEqual([]);
   });

@@ -6,17 +6,23 @@ import type { BinaryNode } from "@whiskeysockets/baileys";
  */
 type StanzaEmitter = { emit(event: string, node: BinaryNode): boolean };
 
-/** Every name Baileys emits for a node: `TAG:<id>`, `CB:t,k:v,c`, `CB:t,k:v`, `CB:t,k` per attribute, `CB:t,,c`, `CB:t`. */
-export function dispatch(ws: StanzaEmitter, node: BinaryNode): void {
+/**
+ * Hands a server node to Baileys' handlers under every name its frame loop (`onMessageReceived`
+ * in rc14's socket.js) emits for it: `TAG:<id>`, then for each attribute `CB:t,k:v,c`,
+ * `CB:t,k:v`, `CB:t,k`, then `CB:t,,c` and `CB:t`. Never `frame`: before the noise handshake
+ * Baileys' only `frame` listener waits for the server hello and would take the node for it.
+ * Whether any handler took it.
+ */
+export function dispatch(ws: StanzaEmitter, node: BinaryNode): boolean {
   const child = Array.isArray(node.content) ? (node.content[0]?.tag ?? "") : "";
-  if (node.attrs.id) ws.emit(`TAG:${node.attrs.id}`, node);
+  let handled = node.attrs.id ? ws.emit(`TAG:${node.attrs.id}`, node) : false;
   for (const [key, value] of Object.entries(node.attrs)) {
-    ws.emit(`CB:${node.tag},${key}:${value},${child}`, node);
-    ws.emit(`CB:${node.tag},${key}:${value}`, node);
-    ws.emit(`CB:${node.tag},${key}`, node);
+    handled = ws.emit(`CB:${node.tag},${key}:${value},${child}`, node) || handled;
+    handled = ws.emit(`CB:${node.tag},${key}:${value}`, node) || handled;
+    handled = ws.emit(`CB:${node.tag},${key}`, node) || handled;
   }
-  ws.emit(`CB:${node.tag},,${child}`, node);
-  ws.emit(`CB:${node.tag}`, node);
+  handled = ws.emit(`CB:${node.tag},,${child}`, node) || handled;
+  return ws.emit(`CB:${node.tag}`, node) || handled;
 }
 
 const seconds = () => String(Math.floor(Date.now() / 1000));
