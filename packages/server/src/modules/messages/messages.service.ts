@@ -9,7 +9,7 @@ import {
   PAGE_SIZE,
   SERVICE_WINDOW_MS,
 } from "@zapdesk/core";
-import { eq } from "drizzle-orm";
+import { and, eq, isNull, lt, or } from "drizzle-orm";
 import type { ChannelSession } from "../../channels/channel.js";
 import type { Db } from "../../db/client.js";
 import { outbox, whatsapps } from "../../db/schema.js";
@@ -43,6 +43,9 @@ export function windowOpen(provider: ConnectionProvider, lastInboundAt: Date | n
   if (!CHANNEL_CAPABILITIES[provider].serviceWindow) return true;
   return !!lastInboundAt && now - lastInboundAt.getTime() < SERVICE_WINDOW_MS;
 }
+
+/** How long a delete waits for a send of the same message already under way. */
+const SENDING_WAIT_MS = 5_000;
 
 export function createMessageService(deps: MessageServiceDeps) {
   const { db, events, tickets } = deps;
@@ -113,6 +116,28 @@ export function createMessageService(deps: MessageServiceDeps) {
           paths.filter((path) => !kept.has(path)),
         );
       throw error;
+    }
+  }
+
+  /**
+   * Takes a message back from the outbox before it leaves: true when it was still waiting there
+   * (nothing reached WhatsApp), false when it is gone from the outbox (sent, refused, or unconfirmed:
+   * a revoke is due). A send under way right now is waited for a moment, never raced: deleting its
+   * row mid-send would mark deleted here a message the customer still receives.
+   */
+  async function cancelUnsent(id: number): Promise<boolean> {
+    const deadline = Date.now() + SENDING_WAIT_MS;
+    for (;;) {
+      const now = deps.clock.now();
+      const cancelled = await db
+        .delete(outbox)
+        .where(and(eq(outbox.messageId, id), or(isNull(outbox.lockedUntil), lt(outbox.lockedUntil, now))))
+        .returning({ id: outbox.messageId });
+      if (cancelled.length > 0) return true;
+      const [sending] = await db.select({ id: outbox.messageId }).from(outbox).where(eq(outbox.messageId, id));
+      if (!sending) return false;
+      if (Date.now() >= deadline) throw new AppError("ERR_MESSAGE_SENDING");
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
 
@@ -246,19 +271,21 @@ export function createMessageService(deps: MessageServiceDeps) {
         throw new AppError("ERR_NO_PERMISSION", { message: "Only the author of a note can delete it." });
       }
       if (message.isDeleted) return present(id);
-      const unsent = await db.delete(outbox).where(eq(outbox.messageId, id)).returning();
-      if (unsent.length === 0 && message.wid && message.whatsappId !== null) {
+      const cancelled = await cancelUnsent(id);
+      // A send that finished meanwhile may have given the message its provider's id.
+      const current = cancelled ? message : ((await repo.findMessage(db, id)) ?? message);
+      if (!cancelled && current.wid && current.whatsappId !== null) {
         // The web hides the action where the connection cannot do it; the server refuses it all the same.
-        const provider = await providerOf(message.whatsappId);
+        const provider = await providerOf(current.whatsappId);
         if (provider && !CHANNEL_CAPABILITIES[provider].deleteForEveryone) throw new AppError("ERR_WAPP_NOT_SUPPORTED");
         const contact = await ticketsRepo.findJoinedTicket(db, ticket.id);
         try {
-          await deps.session(message.whatsappId).deleteMessage({
+          await deps.session(current.whatsappId).deleteMessage({
             chat: contact?.contact.number ?? "",
             isGroup: ticket.isGroup,
-            wid: message.wid,
+            wid: current.wid,
             fromMe: true,
-            raw: message.raw ?? undefined,
+            raw: current.raw ?? undefined,
           });
         } catch (error) {
           if (error instanceof AppError && error.code === "ERR_WAPP_NOT_INITIALIZED") throw error;
