@@ -181,6 +181,7 @@ export function createConversations(options: ConversationOptions) {
     onState: (id, state) => connections.applyState(id, state),
     onActivity: (id) => connections.touch(id),
     mediaMaxBytes: config.mediaMaxBytes,
+    spoolDir: join(config.dataDir, "spool"),
     backoff: options.sessionBackoff,
     // Scaled out, each connection is owned by one process through a lease (design §2).
     lease: config.redisUrl

@@ -5,7 +5,7 @@ import { connect, createServer, type Server, type Socket } from "node:net";
  * the app (connections cut, new ones refused), `blackhole()` a server that freezes (connections
  * cut, new ones accepted and never answered), `start()` brings it back on the same port.
  */
-export async function startTcpProxy(target: { host: string; port: number }) {
+export async function startTcpProxy(target: { host: string; port: number } | { path: string }) {
   const sockets = new Set<Socket>();
   let server: Server | undefined;
   let port = 0;
@@ -19,7 +19,7 @@ export async function startTcpProxy(target: { host: string; port: number }) {
         client.on("error", () => client.destroy());
         return;
       }
-      const upstream = connect(target.port, target.host);
+      const upstream = "path" in target ? connect(target.path) : connect(target.port, target.host);
       for (const socket of [client, upstream]) {
         sockets.add(socket);
         socket.on("close", () => sockets.delete(socket));
@@ -60,5 +60,29 @@ export async function startTcpProxy(target: { host: string; port: number }) {
     },
     stop,
     blackhole,
+  };
+}
+
+/**
+ * Where a PostgreSQL URL's server is, for the relay: a TCP host and port, or (the embedded server,
+ * `?host=/socket/dir`) its Unix socket; and the same URL through the relay on 127.0.0.1.
+ */
+export function postgresTarget(url: string): {
+  target: { host: string; port: number } | { path: string };
+  via(port: number): string;
+} {
+  const parsed = new URL(url);
+  const port = Number(parsed.port || 5432);
+  const socketDir = parsed.searchParams.get("host");
+  const target = socketDir?.startsWith("/") ? { path: `${socketDir}/.s.PGSQL.${port}` } : { host: parsed.hostname, port };
+  return {
+    target,
+    via(relayPort: number) {
+      const relayed = new URL(url);
+      relayed.hostname = "127.0.0.1";
+      relayed.port = String(relayPort);
+      relayed.searchParams.delete("host");
+      return relayed.toString();
+    },
   };
 }

@@ -129,6 +129,11 @@ export const connectionHealthSchema = z.object({
   /** Received events not processed yet, and since when the oldest waits. */
   pendingEvents: z.number(),
   oldestPendingAt: z.iso.datetime().nullable(),
+  /**
+   * QR: messages received while the database could not be reached, kept in a file on the server
+   * that owns the connection until the database answers again (then they are stored).
+   */
+  spooledEvents: z.number(),
   reconnectsToday: z.number(),
   lastError: z.string().nullable(),
   lastErrorAt: z.iso.datetime().nullable(),

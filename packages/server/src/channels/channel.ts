@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../db/client.js";
 import type { MediaSource } from "../media/storage.js";
 import type { InboundLog } from "./inbound-log.js";
+import type { InboundSpool } from "./inbound-spool.js";
 
 /**
  * The one interface every WhatsApp transport implements (design §5). A channel
@@ -294,6 +295,8 @@ export interface ChannelContext {
   logger: FastifyBaseLogger;
   /** The durable inbound log: a channel records what it receives here before any other work. */
   inbox: InboundLog;
+  /** Where a channel keeps what it receives while the inbound log cannot be written (QR: already receipted). */
+  spool?: InboundSpool;
   /** Largest inbound media downloaded, in bytes; bigger files are stored as "too large". */
   mediaMaxBytes: number;
 }

@@ -32,8 +32,11 @@ export interface InboundLog {
   doneAll(ids: number[]): Promise<void>;
   /** Count a failed attempt; after MAX_ATTEMPTS the event is set aside as failed. */
   failed(id: number, error: unknown): Promise<void>;
-  /** Unfinished events of the connection, oldest first; `retriesOnly`: those that already failed once. */
-  pending(limit?: number, options?: { retriesOnly?: boolean }): Promise<LoggedEvent[]>;
+  /**
+   * Unfinished events of the connection, oldest first; `retriesOnly`: those that already failed
+   * once; `afterId`: only those logged after that one (the next page).
+   */
+  pending(limit?: number, options?: { retriesOnly?: boolean; afterId?: number }): Promise<LoggedEvent[]>;
 }
 
 export function createInboundLog(db: Db, whatsappId: number): InboundLog {
@@ -95,6 +98,7 @@ export function createInboundLog(db: Db, whatsappId: number): InboundLog {
             eq(inboundEvents.whatsappId, whatsappId),
             eq(inboundEvents.status, "pending"),
             options.retriesOnly ? gt(inboundEvents.attempts, 0) : undefined,
+            options.afterId === undefined ? undefined : gt(inboundEvents.id, options.afterId),
           ),
         )
         .orderBy(asc(inboundEvents.id))

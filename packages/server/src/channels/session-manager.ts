@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import type { ConnectionProvider, ConnectionStatus, ConnectionStatusReason } from "@zapdesk/core";
 import { eq } from "drizzle-orm";
 import { whatsapps } from "../db/schema.js";
@@ -5,6 +6,7 @@ import { AppError } from "../lib/app-error.js";
 import { createKeyedSerial } from "../lib/keyed-serial.js";
 import type { ChannelFactory, ChannelHandlers, ChannelSession, CloseReason } from "./channel.js";
 import { createInboundLog } from "./inbound-log.js";
+import { createInboundSpool, type InboundSpool } from "./inbound-spool.js";
 import { createSessionLease, type SessionLease } from "./session-lease.js";
 import { createStateReporter } from "./session-state.js";
 import type { ConnectionState, SessionManager, SessionManagerDeps } from "./session-types.js";
@@ -44,12 +46,24 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
   let stopping = false;
 
   const { report, settled } = createStateReporter(deps.onState, logger);
+  // One spool per connection and process: its count of waiting events lives with it.
+  const spools = new Map<number, InboundSpool>();
+  const spoolOf = (whatsappId: number) => {
+    if (!deps.spoolDir) return undefined;
+    let spool = spools.get(whatsappId);
+    if (!spool) {
+      spool = createInboundSpool(join(deps.spoolDir, `inbound-${whatsappId}.jsonl`));
+      spools.set(whatsappId, spool);
+    }
+    return spool;
+  };
   const context = (whatsappId: number, handlers: ChannelHandlers) => ({
     whatsappId,
     db,
     handlers,
     logger,
     inbox: createInboundLog(db, whatsappId),
+    spool: spoolOf(whatsappId),
     mediaMaxBytes: deps.mediaMaxBytes,
   });
 
@@ -328,6 +342,7 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
     isConnected: (id) => liveEntry(id) !== undefined,
     provider: (id) => entries.get(id)?.provider,
     status: (id) => entries.get(id)?.status,
+    spooled: (id) => spools.get(id)?.size() ?? 0,
     async stopAll() {
       stopping = true;
       lease?.stop();

@@ -47,6 +47,8 @@ export interface SessionManagerDeps {
   lease?: LeaseOptions;
   /** Largest inbound media a channel downloads, in bytes. */
   mediaMaxBytes: number;
+  /** Issue 19: a folder for each connection's inbound spool (events received while the database is away). */
+  spoolDir?: string;
   /** Something arrived on the connection (health: its last event). */
   onActivity?(whatsappId: number): void;
   /**
@@ -75,4 +77,6 @@ export interface SessionManager {
   /** The last status this process saw, undefined when it does not manage the connection. */
   status(whatsappId: number): ConnectionStatus | undefined;
   stopAll(): Promise<void>;
+  /** Events of the connection waiting in this process's spool for the database. */
+  spooled(whatsappId: number): number;
 }

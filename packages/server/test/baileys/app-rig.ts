@@ -1,6 +1,7 @@
 import type { Connection, Message, Ticket } from "@zapdesk/core";
 import { and, eq } from "drizzle-orm";
 import { expect } from "vitest";
+import type { Config } from "../../src/config.js";
 import { contacts, inboundEvents, tickets } from "../../src/db/schema.js";
 import { eventually } from "../conversation.js";
 import { makeAdmin, type TestUser } from "../factories.js";
@@ -13,12 +14,14 @@ import type { FakeSocket } from "./fake-socket.js";
  * Baileys adapter over FakeSockets. `echo` keeps Baileys' default of echoing our own sends as
  * "append" upserts, whatever the adapter configured, to prove the pipeline holds against it.
  */
-export async function startBaileysApp(options: { echo?: boolean; database?: TestApp["database"]; mediaMaxBytes?: number } = {}) {
+export async function startBaileysApp(
+  options: { echo?: boolean; database?: TestApp["database"]; mediaMaxBytes?: number; config?: Partial<Config> } = {},
+) {
   const fake = fakeBaileys(options.echo ? { socketConfig: { emitOwnEvents: true } } : {});
   const t = await createTestApp({
     factories: { baileys: fake.factory },
     database: options.database,
-    config: options.mediaMaxBytes ? { mediaMaxBytes: options.mediaMaxBytes } : {},
+    config: { ...options.config, ...(options.mediaMaxBytes ? { mediaMaxBytes: options.mediaMaxBytes } : {}) },
   });
   const admin = await makeAdmin(t);
   return { t, admin, ...fake, close: () => t.close() };

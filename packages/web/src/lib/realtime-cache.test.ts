@@ -136,6 +136,7 @@ describe("list events update the cache (spec §4 Lists)", () => {
     const health = {
       lastEventAt: "t2",
       pendingEvents: 2,
+      spooledEvents: 0,
       oldestPendingAt: "t1",
       reconnectsToday: 1,
       lastError: null,

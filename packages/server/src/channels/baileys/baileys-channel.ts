@@ -127,6 +127,7 @@ function createBaileysSession(context: ChannelContext, deps: SessionDeps): Chann
     handlers,
     logger: blogger,
     inbox: context.inbox,
+    spool: context.spool,
     fetchMedia,
     groups,
     lookupLids,
@@ -241,6 +242,7 @@ function createBaileysSession(context: ChannelContext, deps: SessionDeps): Chann
   async function end(how: "stop" | "logout") {
     stopping = true;
     clearInterval(retryTimer);
+    events.close();
     const socket = current;
     current = undefined;
     open = false;

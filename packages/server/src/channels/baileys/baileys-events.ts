@@ -10,6 +10,7 @@ import {
 } from "@whiskeysockets/baileys";
 import type { ChannelHandlers, LidMapping, MessageUpdate, PhoneContact } from "../channel.js";
 import type { InboundLog, LoggedEvent } from "../inbound-log.js";
+import type { InboundSpool } from "../inbound-spool.js";
 import type { Backfill } from "./baileys-backfill.js";
 import { createDurableQueue } from "./baileys-inbox.js";
 import { identityOf, isIgnoredChat, jidToNumber, keyIdentities, unresolvedLids } from "./baileys-jid.js";
@@ -31,6 +32,7 @@ export interface BaileysEventsDeps {
   handlers: ChannelHandlers;
   logger: BaileysLogger;
   inbox: InboundLog;
+  spool?: InboundSpool;
   fetchMedia(message: WAMessage): Promise<Readable>;
   groups: GroupNames;
   /** Phone-number JIDs the LID store knows for these LIDs. */
@@ -49,6 +51,8 @@ export interface BaileysEvents {
   /** The JID a call came from, as rejectCall needs it (it may be a LID). */
   callerJid(callId: string): string | undefined;
   idle(): Promise<void>;
+  /** The session stopped: no more timers (a spool waiting for the database is moved at the next start). */
+  close(): void;
 }
 
 export const LOG_KINDS = { message: "baileys.message", call: "baileys.call", update: "baileys.update" } as const;
@@ -74,7 +78,7 @@ const logKey = (message: WAMessage) => `${isUndecryptable(message) ? "stub" : "m
  */
 export function createBaileysEvents(deps: BaileysEventsDeps): BaileysEvents {
   const { handlers, logger } = deps;
-  const queue = createDurableQueue(deps.inbox, logger);
+  const queue = createDurableQueue(deps.inbox, logger, deps.spool);
   const phoneBook = new Map<string, { name?: string; notify?: string }>();
   const callers = new Map<string, string>();
   const reported = new Set<string>();
@@ -277,5 +281,6 @@ export function createBaileysEvents(deps: BaileysEventsDeps): BaileysEvents {
     contacts: () => [...phoneBook].map(([number, { name, notify }]) => ({ number, name: name || notify || number })),
     callerJid: (callId) => callers.get(callId),
     idle: () => queue.idle(),
+    close: () => queue.close(),
   };
 }

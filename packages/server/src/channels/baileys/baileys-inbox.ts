@@ -1,4 +1,5 @@
 import type { InboundLog, LoggedEvent } from "../inbound-log.js";
+import type { InboundSpool, SpooledEvent } from "../inbound-spool.js";
 import type { BaileysLogger } from "./baileys-logger.js";
 
 /**
@@ -6,7 +7,9 @@ import type { BaileysLogger } from "./baileys-logger.js";
  * receipt before it emits a message, so WhatsApp never redelivers one we lose: each event is
  * written to the log the moment it arrives (writes chained, so the log keeps arrival order), then
  * processed in order; a row is marked done only after the pipeline stored it. Rows left pending by
- * a crash are replayed first when the session starts again.
+ * a crash are replayed first when the session starts again. While the log cannot be written (the
+ * database is unreachable), events go to the connection's spool on disk instead and are moved into
+ * the log, then processed, once it answers again.
  */
 export interface DurableQueue {
   /** Log an event (skipped when its key is already logged), then run it in order. */
@@ -38,7 +41,16 @@ export interface DurableQueue {
   ): void;
   /** Resolves once everything queued so far has run (tests, shutdown). */
   idle(): Promise<void>;
+  /** Events waiting in the spool on disk for the log to be writable again. */
+  spooled(): number;
+  /** Stop retrying the spool's move (the session stopped; the next start moves it). */
+  close(): void;
 }
+
+/** How often a spool is offered to the log again while the database stays away. */
+const SPOOL_RETRY_MS = 2_000;
+/** How many logged events a replay reads at a time. */
+const REPLAY_PAGE = 500;
 
 const rejected = (reason: unknown): PromiseRejectedResult => ({ status: "rejected", reason });
 
@@ -51,11 +63,15 @@ interface Gathering {
   add(entries: { item: unknown; id: Promise<LogId> }[]): void;
 }
 
-export function createDurableQueue(inbox: InboundLog, logger: BaileysLogger): DurableQueue {
+export function createDurableQueue(inbox: InboundLog, logger: BaileysLogger, spool?: InboundSpool): DurableQueue {
   let writes: Promise<unknown> = Promise.resolve();
   let work: Promise<void> = Promise.resolve();
   // The last queued work when it is a group of logged events not started yet: later ones join it.
   let gathering: Gathering | undefined;
+  // How the session processes what the log holds (set by its first replay): run again after a spool moved in.
+  let processLogged: (() => void) | undefined;
+  let spoolTimer: NodeJS.Timeout | undefined;
+  let closed = false;
 
   const enqueue = (what: string, task: () => Promise<void>) => {
     gathering = undefined;
@@ -68,6 +84,51 @@ export function createDurableQueue(inbox: InboundLog, logger: BaileysLogger): Du
     writes = recorded.catch(() => undefined);
     return recorded;
   };
+
+  /**
+   * Write to the log, or to the spool while the log cannot be written; `spooled` is what the write
+   * answers for events the spool now owns (nothing to process now: the spool's move into the log,
+   * and the replay after it, process them). Once events wait in the spool, later ones join them
+   * there, so that they reach the log in the order they arrived.
+   */
+  async function recordOrSpool<R>(write: () => Promise<R>, events: SpooledEvent[], spooled: R): Promise<R> {
+    if (spool && spool.size() > 0) {
+      spool.append(events);
+      return spooled;
+    }
+    try {
+      return await write();
+    } catch (error) {
+      if (!spool) throw error;
+      // Full: thrown on, the events are then processed at once as they were before there was a spool.
+      spool.append(events);
+      logger.warn({ err: error, spooled: spool.size() }, "inbound log unavailable: events kept in the spool on disk");
+      scheduleSpool();
+      return spooled;
+    }
+  }
+
+  /** Move the spool into the log (in the write order), then process it with the rest of the log. */
+  async function moveSpool(): Promise<void> {
+    if (!spool || spool.size() === 0) return;
+    const moved = await logged(() => spool.drain(inbox));
+    logger.info({ moved }, "the inbound log answers again: spooled events moved into it");
+  }
+
+  function scheduleSpool() {
+    if (spoolTimer || closed) return;
+    spoolTimer = setTimeout(() => {
+      spoolTimer = undefined;
+      moveSpool().then(
+        () => processLogged?.(),
+        (error) => {
+          logger.debug({ err: error }, "inbound log still unavailable; the spool waits");
+          scheduleSpool();
+        },
+      );
+    }, SPOOL_RETRY_MS);
+    spoolTimer.unref?.();
+  }
 
   const settle = async (id: number | undefined, run: () => Promise<void>) => {
     try {
@@ -94,9 +155,70 @@ export function createDurableQueue(inbox: InboundLog, logger: BaileysLogger): Du
     await inbox.doneAll(done);
   };
 
+  /**
+   * Process what the log holds unfinished, oldest first and page by page (an outage can leave
+   * thousands), before anything received after.
+   */
+  function replay(
+    dispatch: (event: LoggedEvent) => Promise<void>,
+    options: { retriesOnly?: boolean } = {},
+    together?: { kind: string; run(events: LoggedEvent[]): Promise<PromiseSettledResult<void>[]> },
+  ): void {
+    if (!options.retriesOnly) {
+      processLogged = () => replay(dispatch, {}, together);
+      closed = false;
+    }
+    enqueue("logged events", async () => {
+      // What a previous run (or this one) spooled during an outage joins the log before it is read.
+      await moveSpool().catch((error) => {
+        logger.warn({ err: error }, "the spool could not be moved into the inbound log yet");
+        scheduleSpool();
+      });
+      let afterId: number | undefined;
+      for (;;) {
+        const pending = await inbox.pending(REPLAY_PAGE, { ...options, afterId });
+        if (pending.length === 0) return;
+        afterId = pending[pending.length - 1].id;
+        await runLogged(pending, dispatch, together);
+        if (pending.length < REPLAY_PAGE) return;
+      }
+    });
+  }
+
+  async function runLogged(
+    pending: LoggedEvent[],
+    dispatch: (event: LoggedEvent) => Promise<void>,
+    together?: { kind: string; run(events: LoggedEvent[]): Promise<PromiseSettledResult<void>[]> },
+  ) {
+    let next = 0;
+    while (next < pending.length) {
+      const event = pending[next];
+      if (event.kind === together?.kind) {
+        // Consecutive events of that kind run together, as they would have when received.
+        let end = next + 1;
+        while (end < pending.length && pending[end].kind === together.kind) end += 1;
+        const group = pending.slice(next, end);
+        next = end;
+        const outcomes = await together.run(group).catch((error) => group.map(() => rejected(error)));
+        await settleAll(
+          group.map((e) => e.id),
+          outcomes,
+          "could not replay a logged event",
+        ).catch((error) => logger.error({ err: error }, "could not mark replayed events done"));
+        continue;
+      }
+      next += 1;
+      await settle(event.id, () => dispatch(event)).catch((error) =>
+        logger.error({ err: error, eventId: event.id }, "could not replay a logged event"),
+      );
+    }
+  }
+
   return {
     receive(kind, key, payload, run) {
-      const recorded = logged(() => inbox.record(kind, key, payload));
+      const recorded = logged(() =>
+        recordOrSpool(() => inbox.record(kind, key, payload), [{ kind, key, payload }], undefined as number | undefined),
+      );
       enqueue(kind, async () => {
         let id: number | undefined;
         try {
@@ -117,9 +239,14 @@ export function createDurableQueue(inbox: InboundLog, logger: BaileysLogger): Du
     ) {
       if (events.length === 0) return;
       const recorded = logged(() =>
-        inbox.recordAll(
-          kind,
-          events.map(({ key, payload }) => ({ key, payload })),
+        recordOrSpool(
+          () =>
+            inbox.recordAll(
+              kind,
+              events.map(({ key, payload }) => ({ key, payload })),
+            ),
+          events.map(({ key, payload }) => ({ kind, key, payload })),
+          events.map((): number | undefined => undefined),
         ),
       ).then(
         (ids): LogId[] => ids.map((id) => (id === undefined ? null : id)),
@@ -152,32 +279,12 @@ export function createDurableQueue(inbox: InboundLog, logger: BaileysLogger): Du
       gathering = group;
     },
     enqueue,
-    replay(dispatch, options = {}, together) {
-      enqueue("logged events", async () => {
-        const pending = await inbox.pending(undefined, options);
-        let next = 0;
-        while (next < pending.length) {
-          const event = pending[next];
-          if (event.kind === together?.kind) {
-            // Consecutive events of that kind run together, as they would have when received.
-            let end = next + 1;
-            while (end < pending.length && pending[end].kind === together.kind) end += 1;
-            const group = pending.slice(next, end);
-            next = end;
-            const outcomes = await together.run(group).catch((error) => group.map(() => rejected(error)));
-            await settleAll(
-              group.map((e) => e.id),
-              outcomes,
-              "could not replay a logged event",
-            ).catch((error) => logger.error({ err: error }, "could not mark replayed events done"));
-            continue;
-          }
-          next += 1;
-          await settle(event.id, () => dispatch(event)).catch((error) =>
-            logger.error({ err: error, eventId: event.id }, "could not replay a logged event"),
-          );
-        }
-      });
+    replay,
+    spooled: () => spool?.size() ?? 0,
+    close() {
+      closed = true;
+      clearTimeout(spoolTimer);
+      spoolTimer = undefined;
     },
     idle: async () => {
       let seen: Promise<void> | undefined;

@@ -6,6 +6,8 @@ export interface PresentOptions {
   origin?: string;
   /** Pending inbound events of the connection (health). */
   lag?: { pending: number; oldestAt: Date | null };
+  /** Events of the connection waiting in this process's spool for the database. */
+  spooled?: number;
 }
 
 export const webhookPath = (id: number) => `/api/webhooks/whatsapp/${id}`;
@@ -51,6 +53,7 @@ export function presentConnection(row: repo.ConnectionWithQueues, options: Prese
       lastEventAt: iso(row.lastEventAt),
       pendingEvents: options.lag?.pending ?? 0,
       oldestPendingAt: iso(options.lag?.oldestAt ?? null),
+      spooledEvents: options.spooled ?? 0,
       reconnectsToday: row.reconnectsDay === new Date().toISOString().slice(0, 10) ? row.reconnectsToday : 0,
       lastError: row.lastError,
       lastErrorAt: iso(row.lastErrorAt),

@@ -29,6 +29,7 @@ export interface SessionControl {
   disconnect(id: number): Promise<void>;
   remove(id: number): Promise<void>;
   isConnected(id: number): boolean;
+  spooled(id: number): number;
 }
 
 /** Pacing a new connection starts with: QR sessions about one send a second, as peers do against bans. */
@@ -96,7 +97,11 @@ export function createConnectionService(deps: {
 
   /** As the API shows it to admins, with the connection's inbound backlog (health). */
   async function presentFull(row: repo.ConnectionWithQueues, origin?: string) {
-    return presentConnection(row, { origin: originOf(origin), lag: await inboundLag(db, row.id) });
+    return presentConnection(row, {
+      origin: originOf(origin),
+      lag: await inboundLag(db, row.id),
+      spooled: deps.sessions().spooled(row.id),
+    });
   }
 
   async function publish(row: repo.ConnectionWithQueues) {
@@ -121,7 +126,12 @@ export function createConnectionService(deps: {
     async list(actor: Actor, origin?: string): Promise<Connection[]> {
       const rows = await repo.listConnections(db);
       const lag = can(actor, "connections:viewQrcode") ? await repo.inboundLagByConnection(db) : new Map();
-      return rows.map((row) => forActor(actor, presentConnection(row, { origin: originOf(origin), lag: lag.get(row.id) })));
+      return rows.map((row) =>
+        forActor(
+          actor,
+          presentConnection(row, { origin: originOf(origin), lag: lag.get(row.id), spooled: deps.sessions().spooled(row.id) }),
+        ),
+      );
     },
 
     async get(actor: Actor, id: number, origin?: string): Promise<Connection> {

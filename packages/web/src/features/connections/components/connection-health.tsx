@@ -17,6 +17,8 @@ function healthColor(health: Health, now: number): "success" | "warning" | "erro
   if (health.lastError && errorAt >= eventAt) return "error";
   const oldest = health.oldestPendingAt ? new Date(health.oldestPendingAt).getTime() : now;
   if (health.pendingEvents > 0 && now - oldest > STALE_BACKLOG_MS) return "warning";
+  // Received while the database was away: safe on disk, not stored yet.
+  if (health.spooledEvents > 0) return "warning";
   return "success";
 }
 
@@ -79,6 +81,11 @@ export function ConnectionHealth({ health, connectionName }: { health: Health; c
                   ? t("connections.health.pendingSince", { count: health.pendingEvents, when: ago(health.oldestPendingAt) })
                   : String(health.pendingEvents)}
             </Row>
+            {health.spooledEvents > 0 && (
+              <Row label={t("connections.health.spooled")}>
+                {t("connections.health.spooledCount", { count: health.spooledEvents })}
+              </Row>
+            )}
             <Row label={t("connections.health.reconnects")}>{String(health.reconnectsToday)}</Row>
             <Row label={t("connections.health.lastError")}>
               {health.lastError

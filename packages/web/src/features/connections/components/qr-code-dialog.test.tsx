@@ -71,7 +71,14 @@ describe("QR code dialog (spec §4)", () => {
 });
 
 describe("QR code dialog when there is no code to show (issue 18 §1.3, issue 20 §2.8)", () => {
-  const health = { lastEventAt: null, pendingEvents: 0, oldestPendingAt: null, reconnectsToday: 0, lastErrorAt: null };
+  const health = {
+    lastEventAt: null,
+    pendingEvents: 0,
+    spooledEvents: 0,
+    oldestPendingAt: null,
+    reconnectsToday: 0,
+    lastErrorAt: null,
+  };
   const qr = aConnection({ status: "qrcode", qrcode: "https://wa.me/settings/linked_devices#ref,n,i,a,1" });
 
   it("the QR refs ran out: it stays open with the reason and one action, a new QR code", async () => {

@@ -93,6 +93,7 @@ describe("the connections screen", () => {
     const health = {
       lastEventAt: minutesAgo(3),
       pendingEvents: 5,
+      spooledEvents: 0,
       oldestPendingAt: minutesAgo(2),
       reconnectsToday: 4,
       lastError: "Stream Errored (conflict)",
@@ -107,12 +108,31 @@ describe("the connections screen", () => {
     expect(popover).toHaveTextContent("Last errorStream Errored (conflict) (1 minute ago)");
   });
 
+  it("counts what waits on disk for the database (messages received while it was unreachable)", async () => {
+    const health = {
+      lastEventAt: minutesAgo(1),
+      pendingEvents: 0,
+      spooledEvents: 12,
+      oldestPendingAt: null,
+      reconnectsToday: 0,
+      lastError: null,
+      lastErrorAt: null,
+    };
+    const { user } = await showPage(() => [aConnection({ name: "Sales phone", health })]);
+    await user.click(await screen.findByRole("button", { name: "Health of Sales phone: Last event 1 minute ago" }));
+    const popover = await screen.findByRole("dialog", { name: "Health of Sales phone" });
+    expect(popover).toHaveTextContent(
+      "Waiting on disk12 messages received while the database was unreachable, kept on the server's disk until it answers",
+    );
+  });
+
   it("reads the list again while the page is open, so health stays current", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     let lastEventAt = minutesAgo(10);
     const health = () => ({
       lastEventAt,
       pendingEvents: 0,
+      spooledEvents: 0,
       oldestPendingAt: null,
       reconnectsToday: 0,
       lastError: null,
