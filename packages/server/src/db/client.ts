@@ -5,9 +5,12 @@ import pg from "pg";
 import { type EmbeddedOptions, type EmbeddedServer, startEmbeddedPostgres } from "./embedded/embedded-postgres.js";
 import { moveFromPglite } from "./embedded/pglite-move.js";
 import { guardPool, poolOptions } from "./pool-guard.js";
+import { installPoolTransactionFix } from "./pool-transaction.js";
 import * as schema from "./schema.js";
 
 export { type EmbeddedConnection, embeddedConnection } from "./embedded/embedded-postgres.js";
+
+installPoolTransactionFix();
 
 export type Schema = typeof schema;
 /** One type for every connection: repositories run unchanged on the embedded server and on any PostgreSQL. */
