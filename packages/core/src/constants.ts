@@ -243,6 +243,8 @@ export const SETTING_KEYS = [
   "webhookAllowPrivate",
   /** Issue 13: agents see the tickets still at the greeting menu ("enabled") or only admins do. */
   "showChoosingQueue",
+  /** Issue 22: the protocol webhook may call a private or loopback address ("enabled") or not. */
+  "protocolWebhookAllowPrivate",
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 

@@ -161,35 +161,38 @@ describe("Cloud API media, in and out", () => {
     expect(rows).toHaveLength(2);
   });
 
-  it.skipIf(skipWithoutFfmpeg)("a recorded voice note is converted and uploaded as OGG audio, sent by id as a voice note (no caption or link)", async () => {
-    const from = customerPhone();
-    await cloud.meta.deliver(cloud.meta.message(payloads.text({ from, body: "manda um áudio" })));
-    const ticketId = await ticketOf(from);
-    const accepted = await app.t.app.inject({
-      method: "PUT",
-      url: `/api/tickets/${ticketId}`,
-      headers: admin.auth,
-      payload: { status: "open", userId: admin.id },
-    });
-    expect(accepted.statusCode).toBe(200);
-    const dir = mkdtempSync(join(tmpdir(), "zapdesk-voice-"));
-    const wav = join(dir, "voice.wav");
-    execFileSync("ffmpeg", ["-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=1", wav]);
-    const voice = multipart({ isVoice: "true" }, { name: "voice.wav", type: "audio/wav", data: readFileSync(wav) });
-    const sentVoice = await app.t.app.inject({
-      method: "POST",
-      url: `/api/messages/${ticketId}`,
-      headers: { ...admin.auth, ...voice.headers },
-      payload: voice.payload,
-    });
-    expect(sentVoice.statusCode, sentVoice.body).toBe(201);
-    const audio = await eventually(() => {
-      const found = app.fake.sentMessages(cloud.phoneNumberId).find((b) => b.type === "audio" && b.to === from);
-      expect(found).toBeDefined();
-      return found as { audio: Record<string, unknown> };
-    });
-    expect(audio.audio).toEqual({ id: expect.any(String), voice: true });
-    expect(app.fake.media(audio.audio.id as string)?.mimeType).toBe("audio/ogg");
-    rmSync(dir, { recursive: true, force: true });
-  });
+  it.skipIf(skipWithoutFfmpeg)(
+    "a recorded voice note is converted and uploaded as OGG audio, sent by id as a voice note (no caption or link)",
+    async () => {
+      const from = customerPhone();
+      await cloud.meta.deliver(cloud.meta.message(payloads.text({ from, body: "manda um áudio" })));
+      const ticketId = await ticketOf(from);
+      const accepted = await app.t.app.inject({
+        method: "PUT",
+        url: `/api/tickets/${ticketId}`,
+        headers: admin.auth,
+        payload: { status: "open", userId: admin.id },
+      });
+      expect(accepted.statusCode).toBe(200);
+      const dir = mkdtempSync(join(tmpdir(), "zapdesk-voice-"));
+      const wav = join(dir, "voice.wav");
+      execFileSync("ffmpeg", ["-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=1", wav]);
+      const voice = multipart({ isVoice: "true" }, { name: "voice.wav", type: "audio/wav", data: readFileSync(wav) });
+      const sentVoice = await app.t.app.inject({
+        method: "POST",
+        url: `/api/messages/${ticketId}`,
+        headers: { ...admin.auth, ...voice.headers },
+        payload: voice.payload,
+      });
+      expect(sentVoice.statusCode, sentVoice.body).toBe(201);
+      const audio = await eventually(() => {
+        const found = app.fake.sentMessages(cloud.phoneNumberId).find((b) => b.type === "audio" && b.to === from);
+        expect(found).toBeDefined();
+        return found as { audio: Record<string, unknown> };
+      });
+      expect(audio.audio).toEqual({ id: expect.any(String), voice: true });
+      expect(app.fake.media(audio.audio.id as string)?.mimeType).toBe("audio/ogg");
+      rmSync(dir, { recursive: true, force: true });
+    },
+  );
 });

@@ -22,6 +22,7 @@ export const SETTING_VALUE_SCHEMAS: Partial<Record<SettingKey, z.ZodType<string>
   communityPageUrl: optionalHttpUrl,
   webhookAllowPrivate: enabledDisabled,
   showChoosingQueue: enabledDisabled,
+  protocolWebhookAllowPrivate: enabledDisabled,
 };
 
 export const settingKeyParamsSchema = z.strictObject({ key: z.string().min(1).max(100) });

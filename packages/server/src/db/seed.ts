@@ -22,6 +22,8 @@ export const DEFAULT_SETTINGS: Record<string, () => string> = {
   webhookAllowPrivate: () => "disabled",
   // Issue 13: tickets at the greeting menu are for admins unless an admin shows them to agents.
   showChoosingQueue: () => "disabled",
+  // Issue 22: the protocol webhook is guarded like the outbound webhooks.
+  protocolWebhookAllowPrivate: () => "disabled",
 };
 
 export interface SeedResult {

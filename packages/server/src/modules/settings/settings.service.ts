@@ -3,6 +3,7 @@ import type { Db } from "../../db/client.js";
 import { newApiToken } from "../../db/seed.js";
 import { AppError } from "../../lib/app-error.js";
 import type { Publisher } from "../../realtime/publisher.js";
+import { assertAllowedTarget } from "../outbound-webhooks/target-guard.js";
 import * as repo from "./settings.repo.js";
 
 const present = (row: repo.SettingRow): Setting => ({ key: row.key, value: row.value });
@@ -37,6 +38,10 @@ export function createSettingService(deps: { db: Db; events: Publisher; onChange
         throw new AppError("ERR_VALIDATION", {
           details: parsed.error.issues.map((issue) => ({ path: ["value", ...issue.path.map(String)], message: issue.message })),
         });
+      }
+      // Issue 22: the protocol webhook's address is checked as the outbound webhooks' are.
+      if (key === "protocolWebhookUrl" && parsed.data !== "") {
+        await assertAllowedTarget(parsed.data, (await repo.getSettingValue(db, "protocolWebhookAllowPrivate")) === "enabled");
       }
       const row = await repo.updateSetting(db, key, parsed.data);
       if (!row) throw new AppError("ERR_NO_SETTING_FOUND");

@@ -4,6 +4,7 @@ import { AppError } from "../../lib/app-error.js";
 import type { Clock } from "../../lib/clock.js";
 import { findContactById } from "../contacts/contacts.repo.js";
 import { enqueueOutbound } from "../messages/outbound.js";
+import { postJson } from "../outbound-webhooks/http-post.js";
 import { getSettingValue } from "../settings/settings.repo.js";
 import type { AuthUser } from "../users/users.repo.js";
 import * as repo from "./tickets.repo.js";
@@ -20,41 +21,27 @@ export function protocolNumber(at: Date, ticketId: number): string {
 export type WebhookOutcome = "sent" | "failed" | "skipped";
 
 /**
- * The protocol notice to an admin-configured webhook: http(s) only, no redirects
- * followed, a short timeout; a failure is logged and never blocks the close.
+ * The protocol notice to an admin-configured webhook, guarded like the outbound webhooks (issue
+ * 22): http(s) only, every address the name resolves to checked and the socket pinned to it (no
+ * private or loopback target unless `protocolWebhookAllowPrivate` is enabled), no redirect
+ * followed, a deadline for the whole exchange. A failure is logged and never blocks the close.
  */
 export async function callProtocolWebhook(
   url: string,
   payload: { usuario: string; protocolo: string },
   logger: FastifyBaseLogger,
+  options: { allowPrivate: boolean; timeoutMs?: number } = { allowPrivate: false },
 ): Promise<WebhookOutcome> {
   if (!url) return "skipped";
-  let target: URL;
-  try {
-    target = new URL(url);
-  } catch {
-    logger.warn({ url }, "protocol webhook URL is not valid");
-    return "failed";
-  }
-  if (target.protocol !== "http:" && target.protocol !== "https:") return "failed";
-  try {
-    const response = await fetch(target, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(payload),
-      redirect: "manual",
-      signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
-    });
-    await response.body?.cancel();
-    if (!response.ok) {
-      logger.warn({ status: response.status }, "protocol webhook answered with an error");
-      return "failed";
-    }
-    return "sent";
-  } catch (error) {
-    logger.warn({ err: error }, "protocol webhook failed");
-    return "failed";
-  }
+  const outcome = await postJson(
+    url,
+    JSON.stringify(payload),
+    {},
+    { allowPrivate: options.allowPrivate, timeoutMs: options.timeoutMs ?? WEBHOOK_TIMEOUT_MS },
+  );
+  if (outcome.ok) return "sent";
+  logger.warn({ status: outcome.status, error: outcome.error }, "protocol webhook failed");
+  return "failed";
 }
 
 /** POST /tickets/:id/protocol: a protocol number, the notice to the customer, the webhook, then close. */
@@ -80,7 +67,10 @@ export function createProtocolService(deps: {
     });
     deps.notifyOutbox();
     const url = (await getSettingValue(db, "protocolWebhookUrl")) ?? "";
-    const webhook = await callProtocolWebhook(url, { usuario: contact.number, protocolo: protocol }, deps.logger);
+    const allowPrivate = (await getSettingValue(db, "protocolWebhookAllowPrivate")) === "enabled";
+    const webhook = await callProtocolWebhook(url, { usuario: contact.number, protocolo: protocol }, deps.logger, {
+      allowPrivate,
+    });
     const closed = await tickets.update(actor, id, { status: "closed", userId: actor.id });
     return { protocol, webhook, ticket: closed };
   };

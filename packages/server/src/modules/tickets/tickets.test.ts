@@ -187,12 +187,17 @@ describe("protocol", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/protocol`;
     try {
-      await t.app.inject({
+      // A loopback address is refused unless an admin allows private targets for this webhook.
+      const refusedTarget = await t.app.inject({
         method: "PUT",
         url: "/api/settings/protocolWebhookUrl",
         headers: admin.auth,
         payload: { value: url },
       });
+      expect(refusedTarget.statusCode).toBe(400);
+      expect(refusedTarget.json().error).toBe("ERR_WEBHOOK_PRIVATE_TARGET");
+      await setting("protocolWebhookAllowPrivate", "enabled");
+      await setting("protocolWebhookUrl", url);
       const agent = await makeUser(t);
       const ticket = await pendingTicket();
       await put(agent, ticket.id, { status: "open", userId: agent.id });
@@ -223,7 +228,52 @@ describe("protocol", () => {
       expect(refused.statusCode).toBe(409);
     } finally {
       server.close();
-      await t.app.inject({ method: "PUT", url: "/api/settings/protocolWebhookUrl", headers: admin.auth, payload: { value: "" } });
+      await setting("protocolWebhookUrl", "");
+      await setting("protocolWebhookAllowPrivate", "disabled");
+    }
+  });
+
+  it("never reaches a private address once private targets are disallowed again, and follows no redirect", async () => {
+    const calls: string[] = [];
+    const server = createServer((req: IncomingMessage, res) => {
+      calls.push(req.url ?? "");
+      req.resume();
+      if (req.url === "/moved") {
+        res.writeHead(307, { location: "/elsewhere" }).end();
+        return;
+      }
+      res.end("ok");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const agent = await makeUser(t);
+    const closeWithProtocol = async () => {
+      const ticket = await pendingTicket();
+      await put(agent, ticket.id, { status: "open", userId: agent.id });
+      const res = await t.app.inject({ method: "POST", url: `/api/tickets/${ticket.id}/protocol`, headers: agent.auth });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as { webhook: string; ticket: { status: string } };
+    };
+    try {
+      await setting("protocolWebhookAllowPrivate", "enabled");
+      await setting("protocolWebhookUrl", `${base}/moved`);
+      expect(await closeWithProtocol()).toMatchObject({ webhook: "failed", ticket: { status: "closed" } });
+      expect(calls).toEqual(["/moved"]);
+
+      // A name that resolves to loopback is checked at the call too (the socket is pinned to the checked address).
+      await setting("protocolWebhookUrl", `${base.replace("127.0.0.1", "localhost")}/hook`);
+      await setting("protocolWebhookAllowPrivate", "disabled");
+      expect(await closeWithProtocol()).toMatchObject({ webhook: "failed", ticket: { status: "closed" } });
+      expect(calls).toEqual(["/moved"]);
+    } finally {
+      server.close();
+      await setting("protocolWebhookUrl", "");
+      await setting("protocolWebhookAllowPrivate", "disabled");
     }
   });
 });
+
+async function setting(key: string, value: string) {
+  const res = await t.app.inject({ method: "PUT", url: `/api/settings/${key}`, headers: admin.auth, payload: { value } });
+  expect(res.statusCode, res.body).toBe(200);
+}

@@ -98,6 +98,14 @@ export default function SettingsPage() {
             onChange={(v) => save("showChoosingQueue", v)}
           />
         </Row>
+        <Row id="protocolWebhookAllowPrivate" title={t("settings.settings.protocolWebhookAllowPrivate.name")}>
+          <SettingSelect
+            labelledBy="setting-protocolWebhookAllowPrivate-label"
+            value={value("protocolWebhookAllowPrivate")}
+            options={enabledDisabled}
+            onChange={(v) => save("protocolWebhookAllowPrivate", v)}
+          />
+        </Row>
         {(["protocolWebhookUrl", "salesPageUrl", "communityPageUrl"] as const).map((key) => (
           <Row key={key} id={key} title={t(`settings.settings.${key}.name`)}>
             <SettingUrlField
