@@ -131,7 +131,8 @@ describe("settings events", () => {
     const agentEvents = record(await connect(agent.token));
     const adminEvents = record(await connect(admin.token));
 
-    const hidden = `https://hooks.example.com/${Date.now()}`;
+    // A public address written as such: the protocol webhook's URL is resolved and checked when saved.
+    const hidden = `https://93.184.215.14/hooks/${Date.now()}`;
     const shown = `https://sales.example.com/${Date.now()}`;
     expect((await write(admin, "PUT", "/api/settings/protocolWebhookUrl", { value: hidden })).statusCode).toBe(200);
     expect((await write(admin, "PUT", "/api/settings/salesPageUrl", { value: shown })).statusCode).toBe(200);
@@ -156,7 +157,7 @@ describe("settings events", () => {
       const ids = (await t.realtime.io.in(ROOM.admins).fetchSockets()).map((s) => s.id);
       expect(ids).toContain(socket.id);
     });
-    const value = `https://promoted.example.com/${Date.now()}`;
+    const value = `https://93.184.215.14/promoted/${Date.now()}`;
     await write(admin, "PUT", "/api/settings/protocolWebhookUrl", { value });
     await events.next("settings", (p) => (p.setting as { value: string }).value === value);
 
@@ -201,7 +202,7 @@ describe.skipIf(!process.env.TEST_REDIS_URL)("two processes through Redis (TEST_
     expect(await onB.next("queue", (p) => p.action === "create")).toEqual({ action: "create", queue: created.json() });
 
     // Room policy holds across processes: B's agent never gets A's admin-only settings.
-    const hidden = `https://hidden.example.com/${Date.now()}`;
+    const hidden = `https://93.184.215.14/hidden/${Date.now()}`;
     const shown = `https://community.example.com/${Date.now()}`;
     const adminOnB = record(await connect(admin.token, otherUrl));
     await write(admin, "PUT", "/api/settings/protocolWebhookUrl", { value: hidden });
