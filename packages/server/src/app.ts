@@ -372,7 +372,7 @@ async function registerWeb(app: FastifyInstance, webDist: string) {
     const isFile = /\.[a-z0-9]+$/i.test(path);
     if (path.startsWith("/api/") && hasOverlongSegment(path)) throw new AppError("ERR_URL_TOO_LONG");
     if (path.startsWith("/api") || path.startsWith("/socket.io") || request.method !== "GET" || !hasWeb || isFile) {
-      return reply.status(404).send({ error: "ERR_NOT_FOUND", message: "Not found" });
+      throw new AppError("ERR_NOT_FOUND", { message: "Not found" });
     }
     return reply.type("text/html").sendFile("index.html");
   });

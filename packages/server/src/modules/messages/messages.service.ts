@@ -82,7 +82,7 @@ export function createMessageService(deps: MessageServiceDeps) {
   async function sendable(actor: AuthUser, ticketId: number, quotedMsgId: number | null = null) {
     const ticket = await tickets.accessible(actor, ticketId);
     if (ticket.status !== "open") {
-      throw new AppError("ERR_VALIDATION", { status: 409, message: "Reopen or accept this ticket to send a message." });
+      throw new AppError("ERR_TICKET_NOT_OPEN");
     }
     if (ticket.whatsappId === null) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
     const provider = await providerOf(ticket.whatsappId);

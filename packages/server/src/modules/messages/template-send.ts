@@ -31,7 +31,7 @@ export function createTemplateSend(deps: {
   ): Promise<Message> {
     const ticket = await tickets.accessible(actor, ticketId);
     if (ticket.status !== "open") {
-      throw new AppError("ERR_VALIDATION", { status: 409, message: "Reopen or accept this ticket to send a message." });
+      throw new AppError("ERR_TICKET_NOT_OPEN");
     }
     if (ticket.whatsappId === null) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
     const template = await templates.find(ticket.whatsappId, input.name, input.language);

@@ -68,8 +68,7 @@ export function createProtocolService(deps: {
   const { db, tickets } = deps;
   return async function issueProtocol(actor: AuthUser, id: number) {
     const ticket = await tickets.accessible(actor, id);
-    if (ticket.status !== "open")
-      throw new AppError("ERR_VALIDATION", { status: 409, message: "Only an open ticket gets a protocol" });
+    if (ticket.status !== "open") throw new AppError("ERR_TICKET_NOT_OPEN", { message: "Only an open ticket gets a protocol" });
     const contact = await findContactById(db, ticket.contactId);
     if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND");
     const protocol = protocolNumber(deps.clock.now(), id);

@@ -183,7 +183,7 @@ export function createTicketService(deps: TicketServiceDeps) {
             return { previous: undefined, enqueued: false };
           }
           const result = classifyTicketChange(current as Parameters<typeof classifyTicketChange>[0], change);
-          if (!result.ok) throw new AppError("ERR_VALIDATION", { message: result.reason, status: 409 });
+          if (!result.ok) throw new AppError("ERR_TICKET_TRANSITION", { message: result.reason });
           const { transition, next } = result;
           // Agents take and resolve tickets for themselves; only admins act on someone else's behalf.
           if ((transition === "accept" || transition === "reopen") && next.userId !== actor.id && !isAdmin(actor)) {
