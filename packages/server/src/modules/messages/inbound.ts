@@ -29,7 +29,8 @@ import { createInboundStore, type Ingest } from "./inbound-store.js";
 import { createUpdateApplier } from "./inbound-updates.js";
 import { presentMessage } from "./messages.presenter.js";
 import * as repo from "./messages.repo.js";
-import { enqueueOutbound, refreshPreview } from "./outbound.js";
+import { refreshPreview } from "./outbound.js";
+import type { OutboundQueue } from "./outbound-queue.js";
 import { locationBody } from "./queue-menu.js";
 
 export const CALL_REJECTED_NOTICE =
@@ -45,6 +46,8 @@ export interface InboundDeps {
   /** Largest inbound media downloaded, in bytes. */
   mediaMaxBytes: number;
   notifyOutbox: () => void;
+  /** Queues the server's own answers (the rejected-call notice); after commit wakes the outbox and announces them. */
+  outbound: OutboundQueue;
   /** The live session, if any (profile pictures, call rejection); never throws. */
   session(whatsappId: number): ChannelSession | undefined;
   /** Publish a stored message and its ticket (the messages service presents them). */
@@ -381,9 +384,9 @@ export function createInboundPipeline(deps: InboundDeps) {
       if (config.acceptCalls || !stored) return;
       const ticket = await ticketsRepo.findTicket(db, stored.ticketId);
       if (!ticket || (ticket.status !== "pending" && ticket.status !== "open")) return;
-      const notice = await db.transaction((tx) => enqueueOutbound(tx, { ticket, body: CALL_REJECTED_NOTICE, fromBot: true }));
-      deps.notifyOutbox();
-      await deps.announce(ticket.id, notice.id);
+      const outgoing = deps.outbound.begin();
+      await db.transaction((tx) => outgoing.enqueue(tx, { ticket, body: CALL_REJECTED_NOTICE, fromBot: true }));
+      await outgoing.afterCommit();
     },
   };
 }
