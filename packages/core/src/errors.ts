@@ -17,8 +17,10 @@ export const ERROR_STATUS = {
   ERR_SENDING_WAPP_MSG: 502,
   ERR_DELETE_WAPP_MSG: 502,
   ERR_OTHER_OPEN_TICKET: 409,
-  // 401 when there is no session at all; an expired access token answers 403 (design §3).
+  // No session at all (or the refresh cookie is gone): log in again.
   ERR_SESSION_EXPIRED: 401,
+  // The access token expired or is not valid: the client refreshes once and retries (design §3).
+  ERR_TOKEN_EXPIRED: 403,
   ERR_USER_CREATION_DISABLED: 403,
   ERR_NO_PERMISSION: 403,
   ERR_DUPLICATED_CONTACT: 409,
@@ -76,6 +78,12 @@ export const ERROR_STATUS = {
   ERR_SEARCH_TOO_SHORT: 400,
   ERR_HEAVY_READ_BUSY: 429,
   ERR_QUERY_TIMEOUT: 503,
+  // Requests the table used to leave to hand-set statuses
+  ERR_TICKET_NOT_OPEN: 409,
+  ERR_TICKET_TRANSITION: 409,
+  ERR_ALREADY_EXISTS: 409,
+  ERR_PAYLOAD_TOO_LARGE: 413,
+  ERR_UNSUPPORTED_MEDIA_TYPE: 415,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -103,6 +111,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_DELETE_WAPP_MSG: "Could not delete the message from WhatsApp.",
   ERR_OTHER_OPEN_TICKET: "There is already an open ticket for this contact.",
   ERR_SESSION_EXPIRED: "Session expired. Please log in.",
+  ERR_TOKEN_EXPIRED: "Session expired. Please refresh.",
   ERR_USER_CREATION_DISABLED: "User creation was disabled by the administrator.",
   ERR_NO_PERMISSION: "You don't have permission to access this resource.",
   ERR_DUPLICATED_CONTACT: "A contact with this number already exists.",
@@ -151,6 +160,11 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_SEARCH_TOO_SHORT: "Type at least 2 characters to search.",
   ERR_HEAVY_READ_BUSY: "Your previous search or report is still running: try again when it finishes.",
   ERR_QUERY_TIMEOUT: "This search or report took too long: narrow it down and try again.",
+  ERR_TICKET_NOT_OPEN: "Reopen or accept this ticket to send a message.",
+  ERR_TICKET_TRANSITION: "This change does not fit the ticket's current status.",
+  ERR_ALREADY_EXISTS: "This record already exists.",
+  ERR_PAYLOAD_TOO_LARGE: "The file or request is too large.",
+  ERR_UNSUPPORTED_MEDIA_TYPE: "This content type is not accepted here.",
 };
 
 export interface ErrorDetail {

@@ -1,4 +1,5 @@
 import type { Profile } from "./constants.js";
+import { isChoosingQueue } from "./routing.js";
 
 /**
  * The one rule table (design §4). The web hides controls with it and the server
@@ -76,4 +77,18 @@ export function canAccessTicket(actor: Actor & { queueIds: readonly number[] }, 
   if (ticket.userId === actor.id) return true;
   if (ticket.queueId === null) return true;
   return actor.queueIds.includes(ticket.queueId);
+}
+
+/**
+ * Who sees a ticket in the lists and hears of it live: `canAccessTicket`, less the tickets still at
+ * the greeting menu for an agent while the setting `showChoosingQueue` is disabled (issue 13). The
+ * server's SQL (`modules/tickets/access.ts`) and socket rooms (`realtime/rooms.ts`) are this rule.
+ */
+export function seesTicket(
+  actor: Actor & { queueIds: readonly number[] },
+  ticket: TicketAccessTarget & { menuSentAt?: Date | string | null; choosingQueue?: boolean },
+  agentsSeeChoosing: boolean,
+): boolean {
+  if (!canAccessTicket(actor, ticket)) return false;
+  return isAdmin(actor) || agentsSeeChoosing || !isChoosingQueue(ticket);
 }

@@ -19,7 +19,6 @@ import { createOutageMonitor } from "./http/database-outage.js";
 import { frameworkErrorHandler, registerErrorHandler } from "./http/error-handler.js";
 import { registerOpenApi } from "./http/openapi.js";
 import { QuietRequestLog } from "./http/request-log.js";
-import type { RouteContext, Services } from "./http/route-context.js";
 import { registerSecurityHeaders } from "./http/security-headers.js";
 import { trustProxyOption } from "./http/trust-proxy.js";
 import { createUploadBudget, registerUploadBudget, type UploadBudget } from "./http/upload-budget.js";
@@ -61,6 +60,7 @@ import { createQueueService } from "./modules/queues/queues.service.js";
 import { quickAnswerRoutes } from "./modules/quick-answers/quick-answers.routes.js";
 import { createQuickAnswerService } from "./modules/quick-answers/quick-answers.service.js";
 import { createAutoAssigner } from "./modules/routing/auto-assign.js";
+import { agentsSeeChoosingQueue } from "./modules/routing/choosing.js";
 import { createPresenceService } from "./modules/routing/presence.service.js";
 import { autoAssignRoutes, routingRoutes } from "./modules/routing/routing.routes.js";
 import { scheduleRoutes } from "./modules/schedules/schedules.routes.js";
@@ -70,10 +70,12 @@ import { tagRoutes } from "./modules/tags/tags.routes.js";
 import { createTagService } from "./modules/tags/tags.service.js";
 import { templateRoutes } from "./modules/templates/templates.routes.js";
 import { ticketRoutes } from "./modules/tickets/tickets.routes.js";
+import { findAuthUser } from "./modules/users/users.repo.js";
 import { userRoutes } from "./modules/users/users.routes.js";
 import { createUserService } from "./modules/users/users.service.js";
 import { webhookRoutes } from "./modules/webhooks/webhooks.routes.js";
 import { createRealtime, type Realtime } from "./realtime/server.js";
+import type { RouteContext, Services } from "./services.js";
 
 export interface BuildAppOptions {
   config: Config;
@@ -164,8 +166,15 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   });
   const realtime = createRealtime({
     httpServer: app.server,
-    db,
-    tokens,
+    // Ports: the realtime layer asks the auth, users and routing modules through these, never imports them.
+    authenticate: async (token) => {
+      const session = await tokens.verifyAccessSession(token);
+      const user = await findAuthUser(db, session.userId);
+      return user && { user, expiresAt: session.expiresAt };
+    },
+    findUser: (userId) => findAuthUser(db, userId),
+    seesChoosing: () => agentsSeeChoosingQueue(db),
+    installId: tokens.installId,
     clock,
     logger: app.log,
     redisUrl: config.redisUrl,
@@ -372,7 +381,7 @@ async function registerWeb(app: FastifyInstance, webDist: string) {
     const isFile = /\.[a-z0-9]+$/i.test(path);
     if (path.startsWith("/api/") && hasOverlongSegment(path)) throw new AppError("ERR_URL_TOO_LONG");
     if (path.startsWith("/api") || path.startsWith("/socket.io") || request.method !== "GET" || !hasWeb || isFile) {
-      return reply.status(404).send({ error: "ERR_NOT_FOUND", message: "Not found" });
+      throw new AppError("ERR_NOT_FOUND", { message: "Not found" });
     }
     return reply.type("text/html").sendFile("index.html");
   });

@@ -30,6 +30,7 @@ import { createMetricsService } from "./modules/dashboard/metrics.service.js";
 import { createApiSend } from "./modules/messages/api-send.js";
 import { createInboundPipeline } from "./modules/messages/inbound.js";
 import { createMessageService } from "./modules/messages/messages.service.js";
+import { createOutboundQueue } from "./modules/messages/outbound-queue.js";
 import { createTemplateSend } from "./modules/messages/template-send.js";
 import { createScheduleService } from "./modules/schedules/schedules.service.js";
 import { createTemplateService } from "./modules/templates/templates.service.js";
@@ -86,12 +87,17 @@ export function createConversations(options: ConversationOptions) {
   // Late-bound too: the identity module announces through the ticket service created below.
   let identity!: ContactIdentity;
   const numbers = createNumberLookup({ db, session: optionalSession, identity: () => identity, logger });
+  // Every message the server queues: woken and announced after commit (through the message service below).
+  const outbound = createOutboundQueue({
+    notifyOutbox,
+    announce: (ticketId, messageIds) => messages.announceCreated(ticketId, messageIds),
+  });
   const tickets = createTicketService({
     db,
     heavy,
     events,
     clock,
-    notifyOutbox,
+    outbound,
     recheckNumber: (contactId, whatsappId) => numbers.recheck(contactId, whatsappId),
     markReadOnWhatsApp: (ticket, wids) => {
       const live = ticket.whatsappId !== null ? optionalSession(ticket.whatsappId) : undefined;
@@ -109,6 +115,7 @@ export function createConversations(options: ConversationOptions) {
     tickets,
     storage,
     notifyOutbox,
+    outbound,
     session,
   });
   const announce = (ticketId: number, messageId: number) => messages.announceCreated(ticketId, [messageId]);
@@ -118,13 +125,11 @@ export function createConversations(options: ConversationOptions) {
     clock,
     logger,
     pollMs: options.outboxPollMs,
-    notifyOutbox,
+    outbound,
     onHandled: (result) => {
-      const published = async () => {
-        if (result.messageId !== null && result.ticketId !== null) await announce(result.ticketId, result.messageId);
-        await schedules.announce(result.scheduleId, "update");
-      };
-      published().catch((error) => logger.debug({ err: error }, "could not publish a scheduled message"));
+      schedules
+        .announce(result.scheduleId, "update")
+        .catch((error) => logger.debug({ err: error }, "could not publish a schedule"));
     },
   });
   identity = createContactIdentity({
@@ -143,6 +148,7 @@ export function createConversations(options: ConversationOptions) {
     identity,
     mediaMaxBytes: config.mediaMaxBytes,
     notifyOutbox,
+    outbound,
     session: optionalSession,
     announce,
   });
@@ -229,8 +235,8 @@ export function createConversations(options: ConversationOptions) {
     messages,
     schedules: Object.assign(schedules, { sweep: scheduleSweeper.sweep }),
     scheduleSweeper,
-    protocol: createProtocolService({ db, tickets, clock, logger, notifyOutbox }),
-    apiSend: createApiSend({ db, numbers, notifyOutbox, announce, present: messages.present }),
+    protocol: createProtocolService({ db, tickets, clock, logger, outbound }),
+    apiSend: createApiSend({ db, numbers, outbound, present: messages.present }),
     contactWhatsApp: createContactWhatsApp({ db, events, session, numbers }),
     numbers,
     identity,
@@ -239,7 +245,7 @@ export function createConversations(options: ConversationOptions) {
     cloud,
     cloudWebhooks,
     templates,
-    sendTemplate: createTemplateSend({ db, tickets, messages, templates, notifyOutbox }),
+    sendTemplate: createTemplateSend({ db, tickets, messages, templates, outbound }),
 
     async start() {
       await storage.check();

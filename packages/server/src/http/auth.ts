@@ -2,6 +2,7 @@ import { can, type Permission } from "@zapdesk/core";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Db } from "../db/client.js";
 import { AppError } from "../lib/app-error.js";
+import { bearerToken } from "../lib/bearer-token.js";
 import type { TokenService } from "../modules/auth/tokens.js";
 import { type AuthUser, findAuthUser } from "../modules/users/users.repo.js";
 
@@ -13,11 +14,7 @@ declare module "fastify" {
 
 export const REFRESH_COOKIE = "jrt";
 
-export function bearerToken(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  const [scheme, token] = header.split(" ");
-  return scheme?.toLowerCase() === "bearer" && token ? token : undefined;
-}
+export { bearerToken };
 
 /**
  * onRequest hook: no token is 401, a bad or expired one 403 (the client refreshes),

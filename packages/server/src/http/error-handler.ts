@@ -1,4 +1,4 @@
-import { ERROR_MESSAGES, ERROR_STATUS, type ErrorBody, type ErrorDetail } from "@zapdesk/core";
+import { ERROR_MESSAGES, ERROR_STATUS, type ErrorBody, type ErrorCode, type ErrorDetail } from "@zapdesk/core";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { AppError } from "../lib/app-error.js";
@@ -12,77 +12,72 @@ function toPath(instancePath: string): (string | number)[] {
     .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
 }
 
-/** Fastify's own client errors (bad JSON, huge body, wrong content type) keep their 4xx status. */
-const FRAMEWORK_CLIENT_ERRORS: Record<string, string> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: "Malformed JSON body",
-  FST_ERR_CTP_EMPTY_JSON_BODY: "Empty JSON body",
-  FST_ERR_CTP_BODY_TOO_LARGE: "Request body is too large",
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: "Unsupported content type",
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: "Invalid content length",
-  FST_INVALID_MULTIPART_CONTENT_TYPE: "Expected a multipart body",
-  FST_REQ_FILE_TOO_LARGE: "File is too large",
-  FST_FILES_LIMIT: "Too many files",
-  FST_PARTS_LIMIT: "Too many parts",
-  FST_FIELDS_LIMIT: "Too many fields",
-  FST_ERR_VALIDATION: "Invalid request",
-  FST_ERR_BAD_URL: "Invalid URL",
+/** Fastify's own client errors (bad JSON, huge body, wrong content type), each with its catalogue code. */
+const FRAMEWORK_CLIENT_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: "ERR_VALIDATION", message: "Malformed JSON body" },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: "ERR_VALIDATION", message: "Empty JSON body" },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: "ERR_PAYLOAD_TOO_LARGE", message: "Request body is too large" },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: "ERR_UNSUPPORTED_MEDIA_TYPE", message: "Unsupported content type" },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: "ERR_VALIDATION", message: "Invalid content length" },
+  FST_INVALID_MULTIPART_CONTENT_TYPE: { code: "ERR_UNSUPPORTED_MEDIA_TYPE", message: "Expected a multipart body" },
+  FST_REQ_FILE_TOO_LARGE: { code: "ERR_PAYLOAD_TOO_LARGE", message: "File is too large" },
+  FST_FILES_LIMIT: { code: "ERR_PAYLOAD_TOO_LARGE", message: "Too many files" },
+  FST_PARTS_LIMIT: { code: "ERR_PAYLOAD_TOO_LARGE", message: "Too many parts" },
+  FST_FIELDS_LIMIT: { code: "ERR_PAYLOAD_TOO_LARGE", message: "Too many fields" },
+  FST_ERR_VALIDATION: { code: "ERR_VALIDATION", message: "Invalid request" },
+  FST_ERR_BAD_URL: { code: "ERR_VALIDATION", message: "Invalid URL" },
 };
 
-function appErrorResponse(error: AppError) {
+/** Any other 4xx the framework or a plugin raises, by its status. */
+const CLIENT_STATUS_CODES: Record<number, ErrorCode> = {
+  404: "ERR_NOT_FOUND",
+  413: "ERR_PAYLOAD_TOO_LARGE",
+  415: "ERR_UNSUPPORTED_MEDIA_TYPE",
+  429: "ERR_RATE_LIMITED",
+};
+
+type ErrorResponse = { status: number; body: ErrorBody; unexpected: boolean };
+
+/** The one way an error becomes an answer: the status is always the table's for the code. */
+function answer(code: ErrorCode, message: string = ERROR_MESSAGES[code], details?: ErrorDetail[]): ErrorResponse {
   return {
-    status: error.status,
-    body: { error: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
-    unexpected: false,
+    status: ERROR_STATUS[code],
+    body: { error: code, message, ...(details ? { details } : {}) },
+    unexpected: code === "ERR_INTERNAL",
   };
 }
 
-export function toErrorResponse(error: unknown): { status: number; body: ErrorBody; unexpected: boolean } {
-  if (error instanceof AppError) return appErrorResponse(error);
+export function toErrorResponse(error: unknown): ErrorResponse {
+  if (error instanceof AppError) return { ...answer(error.code, error.message, error.details), unexpected: false };
   if (hasZodFastifySchemaValidationErrors(error)) {
     const details: ErrorDetail[] = error.validation.map((v) => ({
       path: toPath(v.instancePath),
       message: v.message ?? "Invalid",
     }));
-    return {
-      status: 400,
-      body: { error: "ERR_VALIDATION", message: `Invalid ${error.validationContext ?? "request"}`, details },
-      unexpected: false,
-    };
+    return answer("ERR_VALIDATION", `Invalid ${error.validationContext ?? "request"}`, details);
   }
   const fastifyError = error as Partial<FastifyError>;
-  if (fastifyError.code === "FST_ERR_MAX_PARAM_LENGTH") return appErrorResponse(new AppError("ERR_URL_TOO_LONG"));
+  if (fastifyError.code === "FST_ERR_MAX_PARAM_LENGTH") return answer("ERR_URL_TOO_LONG");
   if (fastifyError.code && fastifyError.code in FRAMEWORK_CLIENT_ERRORS) {
-    const status = fastifyError.statusCode && fastifyError.statusCode < 500 ? fastifyError.statusCode : 400;
-    return { status, body: { error: "ERR_VALIDATION", message: FRAMEWORK_CLIENT_ERRORS[fastifyError.code] }, unexpected: false };
+    const known = FRAMEWORK_CLIENT_ERRORS[fastifyError.code];
+    return answer(known.code, known.message);
   }
-  if (fastifyError.statusCode === 429) {
-    return { status: 429, body: { error: "ERR_RATE_LIMITED", message: "Too many requests" }, unexpected: false };
-  }
+  if (fastifyError.statusCode === 429) return answer("ERR_RATE_LIMITED", "Too many requests");
   // Safety nets: a constraint the service did not anticipate is still the client's fault.
   const sqlState = pgErrorCode(error);
-  if (sqlState === "23505") {
-    return { status: 409, body: { error: "ERR_VALIDATION", message: "This record already exists" }, unexpected: false };
-  }
-  if (sqlState === "23503") {
-    return { status: 400, body: { error: "ERR_VALIDATION", message: "A referenced record does not exist" }, unexpected: false };
-  }
+  if (sqlState === "23505") return answer("ERR_ALREADY_EXISTS", "This record already exists");
+  if (sqlState === "23503") return answer("ERR_VALIDATION", "A referenced record does not exist");
   // NUL bytes and other characters PostgreSQL cannot store in text.
-  if (sqlState === "22021" || sqlState === "22P05") {
-    return {
-      status: 400,
-      body: { error: "ERR_VALIDATION", message: "Text contains a character that is not allowed" },
-      unexpected: false,
-    };
-  }
-  // Issue 19: a search or dashboard read that ran past the heavy-read pool's statement_timeout.
-  if (sqlState === "57014") return appErrorResponse(new AppError("ERR_QUERY_TIMEOUT"));
-  if (sqlState === "22P02" || sqlState === "22003" || sqlState === "22001") {
-    return { status: 400, body: { error: "ERR_VALIDATION", message: "A value is out of range" }, unexpected: false };
-  }
+  if (sqlState === "22021" || sqlState === "22P05")
+    return answer("ERR_VALIDATION", "Text contains a character that is not allowed");
+  // A search or dashboard read that ran past the heavy-read pool's statement_timeout.
+  if (sqlState === "57014") return answer("ERR_QUERY_TIMEOUT");
+  if (sqlState === "22P02" || sqlState === "22003" || sqlState === "22001")
+    return answer("ERR_VALIDATION", "A value is out of range");
   if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
-    return { status: fastifyError.statusCode, body: { error: "ERR_VALIDATION", message: "Invalid request" }, unexpected: false };
+    return answer(CLIENT_STATUS_CODES[fastifyError.statusCode] ?? "ERR_VALIDATION", "Invalid request");
   }
-  return { status: 500, body: { error: "ERR_INTERNAL", message: "An internal error occurred." }, unexpected: true };
+  return answer("ERR_INTERNAL", "An internal error occurred.");
 }
 
 /**

@@ -6,6 +6,7 @@ import { makeAdmin, type TestUser } from "../../test/factories.js";
 import { createTestApp, manualClock, openTestDatabase, type TestApp } from "../../test/harness.js";
 import { multipart } from "../../test/multipart.js";
 import { messages, outbox, scheduledMessages, tickets, whatsapps } from "../db/schema.js";
+import { createOutboundQueue } from "../modules/messages/outbound-queue.js";
 import { MAX_ATTEMPTS } from "./outbox-worker.js";
 import { createScheduleSweeper } from "./schedule-sweeper.js";
 
@@ -112,7 +113,11 @@ describe("the schedule sweeper", () => {
     for (const body of ["race one", "race two", "race three"]) {
       ids.push((await schedule({ ticketId: ticket.id, body, sendAt: inOneHour() })).id);
     }
-    const other = createScheduleSweeper({ db: database.db, clock, logger: t.app.log, notifyOutbox: () => t.outbox.notify() });
+    const outbound = createOutboundQueue({
+      notifyOutbox: () => t.outbox.notify(),
+      announce: (ticketId, ids) => t.services.messages.announceCreated(ticketId, ids),
+    });
+    const other = createScheduleSweeper({ db: database.db, clock, logger: t.app.log, outbound });
     clock.advance(HOUR + 1000);
     const counts = await Promise.all([t.services.schedules.sweep(), other.sweep(), t.services.schedules.sweep(), other.sweep()]);
     expect(counts.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(3);

@@ -5,7 +5,7 @@ import type { Db } from "../db/client.js";
 import { contacts, scheduledMessages, whatsapps } from "../db/schema.js";
 import type { Clock } from "../lib/clock.js";
 import { windowOpen } from "../modules/messages/messages.service.js";
-import { enqueueOutbound } from "../modules/messages/outbound.js";
+import type { OutboundQueue, Outgoing } from "../modules/messages/outbound-queue.js";
 import * as ticketsRepo from "../modules/tickets/tickets.repo.js";
 
 /** Schedules handed over per tick at most (the next tick takes the rest). */
@@ -33,9 +33,9 @@ export interface ScheduleSweeperDeps {
   clock: Clock;
   logger: FastifyBaseLogger;
   pollMs?: number;
-  /** Wake the outbox after a commit that enqueued a message. */
-  notifyOutbox(): void;
-  /** After commit: publish the message, the ticket and the schedule. */
+  /** Queues the message; after commit wakes the outbox and announces it. */
+  outbound: OutboundQueue;
+  /** After commit: publish the schedule. */
   onHandled?(result: HandedOver): void;
 }
 
@@ -71,6 +71,13 @@ export function createScheduleSweeper(deps: ScheduleSweeperDeps) {
 
   /** Claim one due schedule and hand it over; undefined when none is due (or all are taken). */
   async function handOne(): Promise<HandedOver | undefined> {
+    const outgoing = deps.outbound.begin();
+    const handed = await handOver(outgoing);
+    await outgoing.afterCommit().catch((error) => logger.debug({ err: error }, "could not publish a scheduled message"));
+    return handed;
+  }
+
+  async function handOver(outgoing: Outgoing): Promise<HandedOver | undefined> {
     const now = clock.now();
     return db.transaction(async (tx) => {
       const result = (await tx.execute(sql`
@@ -99,7 +106,7 @@ export function createScheduleSweeper(deps: ScheduleSweeperDeps) {
         if (!windowOpen(connection.provider as ConnectionProvider, target.ticket.lastInboundAt, now.getTime())) {
           throw new HandoverFailure(SCHEDULE_FAILURES.WINDOW_CLOSED);
         }
-        const message = await enqueueOutbound(tx, {
+        const [message] = await outgoing.enqueue(tx, {
           ticket: target.ticket,
           body: row.body,
           userId: row.userId,
@@ -145,7 +152,6 @@ export function createScheduleSweeper(deps: ScheduleSweeperDeps) {
       const result = await handOne();
       if (!result) break;
       handled++;
-      if (result.messageId !== null) deps.notifyOutbox();
       deps.onHandled?.(result);
     }
     return handled;

@@ -1,6 +1,9 @@
 import { ERROR_MESSAGES, ERROR_STATUS, type ErrorCode, type ErrorDetail } from "@zapdesk/core";
 
-/** Every expected failure is thrown as a catalogue code; the error handler maps it to HTTP. */
+/**
+ * Every expected failure is thrown as a catalogue code; its HTTP status is the table's
+ * (core's `ERROR_STATUS`), never set at the throw site.
+ */
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
@@ -8,13 +11,10 @@ export class AppError extends Error {
   /** Sent as `Retry-After` (rate limits). */
   readonly retryAfterSeconds?: number;
 
-  constructor(
-    code: ErrorCode,
-    options: { message?: string; status?: number; details?: ErrorDetail[]; retryAfterSeconds?: number } = {},
-  ) {
+  constructor(code: ErrorCode, options: { message?: string; details?: ErrorDetail[]; retryAfterSeconds?: number } = {}) {
     super(options.message ?? ERROR_MESSAGES[code]);
     this.code = code;
-    this.status = options.status ?? ERROR_STATUS[code];
+    this.status = ERROR_STATUS[code];
     this.details = options.details;
     this.retryAfterSeconds = options.retryAfterSeconds;
   }

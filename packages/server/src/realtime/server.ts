@@ -4,19 +4,24 @@ import type { ClientToServerEvents, PresenceStatus, RealtimeEventName, ServerToC
 import type { FastifyBaseLogger } from "fastify";
 import { Redis } from "ioredis";
 import { Server, type Socket } from "socket.io";
-import type { Db } from "../db/client.js";
-import { bearerToken } from "../http/auth.js";
+import { bearerToken } from "../lib/bearer-token.js";
 import { type Clock, systemClock } from "../lib/clock.js";
-import type { TokenService } from "../modules/auth/tokens.js";
-import { agentsSeeChoosingQueue } from "../modules/routing/choosing.js";
-import { type AuthUser, findAuthUser } from "../modules/users/users.repo.js";
 import { watchAdapter } from "./adapter-health.js";
 import { presenceOf, userPresence } from "./presence.js";
 import type { Publisher } from "./publisher.js";
 import { type Delivery, deliveriesOf, movedDelivery, ROOM, roomsFor, ticketRooms } from "./rooms.js";
 
+/** Who a socket is: what its rooms are made of (the auth module finds it). */
+export interface SocketUser {
+  id: number;
+  name: string;
+  email: string;
+  profile: string;
+  queueIds: number[];
+}
+
 interface SocketData {
-  user: AuthUser;
+  user: SocketUser;
   /** Issue 13: this tab is idle or its user chose "Away". */
   away?: boolean;
   /** Issue 13: `showChoosingQueue` as it was when the socket connected (later changes move the rooms). */
@@ -42,13 +47,19 @@ export interface Realtime extends Publisher {
 
 export interface RealtimeOptions {
   httpServer: HttpServer;
-  db: Db;
-  tokens: TokenService;
+  /** The auth module: the user behind an access token, and when it expires; undefined or a throw refuses the socket. */
+  authenticate(token: string): Promise<{ user: SocketUser; expiresAt: Date } | undefined>;
+  /** The user as stored now (rooms follow profile and queues); undefined once deleted. */
+  findUser(userId: number): Promise<SocketUser | undefined>;
+  /** Whether agents see the tickets at the greeting menu (the setting `showChoosingQueue`). */
+  seesChoosing(): Promise<boolean>;
+  /** Scopes the Redis adapter's channels to this installation. */
+  installId: string;
   clock?: Clock;
   /** Whether the user may open this ticket (joinChatBox), decided by the tickets module. */
-  canOpenTicket?: (user: AuthUser, ticketId: number) => Promise<boolean>;
+  canOpenTicket?: (user: SocketUser, ticketId: number) => Promise<boolean>;
   /** The user types in a ticket (the messages module checks access and tells the customer). */
-  onTyping?: (user: AuthUser, ticketId: number, state: "composing" | "paused") => Promise<void>;
+  onTyping?: (user: SocketUser, ticketId: number, state: "composing" | "paused") => Promise<void>;
   logger: FastifyBaseLogger;
   redisUrl?: string;
 }
@@ -69,7 +80,7 @@ function tolerateLostPublishes(client: Redis, logger: FastifyBaseLogger) {
 }
 
 export function createRealtime(options: RealtimeOptions): Realtime {
-  const { db, tokens, logger } = options;
+  const { logger } = options;
   const clock = options.clock ?? systemClock;
   const io: RealtimeServer = new Server(options.httpServer, { path: "/socket.io", serveClient: false });
   const redisClients: Redis[] = [];
@@ -85,7 +96,7 @@ export function createRealtime(options: RealtimeOptions): Realtime {
     tolerateLostPublishes(pub, logger);
     redisClients.push(pub, sub);
     // Scoped to the installation, so another install sharing this Redis never receives our events.
-    io.adapter(createAdapter(pub, sub, { key: `zapdesk:${tokens.installId}` }));
+    io.adapter(createAdapter(pub, sub, { key: `zapdesk:${options.installId}` }));
     adapter = watchAdapter(pub, sub, {
       logger,
       isClosing: () => closing,
@@ -101,12 +112,11 @@ export function createRealtime(options: RealtimeOptions): Realtime {
     try {
       const raw = (socket.handshake.auth?.token as string | undefined) ?? bearerToken(socket.handshake.headers.authorization);
       if (!raw) return next(new Error("ERR_SESSION_EXPIRED"));
-      const session = await tokens.verifyAccessSession(raw);
-      const user = await findAuthUser(db, session.userId);
-      if (!user) return next(new Error("ERR_SESSION_EXPIRED"));
-      socket.data.user = user;
+      const session = await options.authenticate(raw);
+      if (!session) return next(new Error("ERR_SESSION_EXPIRED"));
+      socket.data.user = session.user;
       socket.data.expiresAt = session.expiresAt.getTime();
-      socket.data.seesChoosing = await agentsSeeChoosingQueue(db);
+      socket.data.seesChoosing = await options.seesChoosing();
       next();
     } catch {
       next(new Error("ERR_SESSION_EXPIRED"));
@@ -188,8 +198,8 @@ export function createRealtime(options: RealtimeOptions): Realtime {
   }
 
   async function refreshRooms(userId: number) {
-    const user = await findAuthUser(db, userId);
-    const seesChoosing = await agentsSeeChoosingQueue(db);
+    const user = await options.findUser(userId);
+    const seesChoosing = await options.seesChoosing();
     const sockets = await io.in(ROOM.user(userId)).fetchSockets();
     for (const socket of sockets) {
       if (!user) {

@@ -1,9 +1,11 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import type { RouteObject } from "react-router";
 import { describe, expect, it } from "vitest";
 import i18n from "../lib/i18n";
 import { ADMIN, AGENT, fakeApi, signedInAs } from "../testing/fake-api";
 import { renderApp } from "../testing/render";
+import { routes } from "./router";
 
 const LIST = { users: [ADMIN, AGENT], count: 2, hasMore: false };
 const connection = (status: string) => ({
@@ -20,7 +22,27 @@ const connection = (status: string) => ({
   queues: [],
 });
 
+/** The permission guarding a path in the route tree (the nearest guard above it). */
+function guardOf(tree: RouteObject[], path: string, guard?: unknown): unknown {
+  for (const route of tree) {
+    const props = (route.element as { props?: { permission?: unknown } } | undefined)?.props;
+    const here = props?.permission ?? guard;
+    if (route.path === path) return here;
+    const found = route.children && guardOf(route.children, path, here);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 describe("routes and layout (spec §2, §4, §6)", () => {
+  it("guards each administration screen with the permission its server routes check", () => {
+    expect(guardOf(routes, "/tags")).toBe("tags:manage");
+    expect(guardOf(routes, "/users")).toBe("users:manage");
+    expect(guardOf(routes, "/Queues")).toBe("queues:manage");
+    expect(guardOf(routes, "/webhooks")).toBe("webhooks:manage");
+    expect(guardOf(routes, "/contacts")).toBeUndefined();
+  });
+
   it("sends an anonymous visitor of a private route to /login", async () => {
     fakeApi();
     const { router } = renderApp("/users");

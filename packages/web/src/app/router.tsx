@@ -1,7 +1,8 @@
 import { lazy, Suspense } from "react";
 import { createBrowserRouter, Navigate, type RouteObject } from "react-router";
+import { screenPermission } from "../features/shortcuts/screens";
 import { MainLayout } from "./layout/main-layout";
-import { AdminRoute, Loading, PrivateRoute, PublicRoute } from "./routes/guards";
+import { Loading, PermissionRoute, PrivateRoute, PublicRoute } from "./routes/guards";
 
 // Pages are split per route so the first paint carries only the shell and the login screen.
 const page = (load: () => Promise<{ default: React.ComponentType }>) => {
@@ -12,6 +13,13 @@ const page = (load: () => Promise<{ default: React.ComponentType }>) => {
     </Suspense>
   );
 };
+
+/** An administration screen behind the permission the screens table gives it (the one its server routes check). */
+function adminScreen(path: string, load: () => Promise<{ default: React.ComponentType }>): RouteObject[] {
+  const permission = screenPermission(path);
+  if (!permission) throw new Error(`${path} is not an administration screen`);
+  return [{ element: <PermissionRoute permission={permission} />, children: [{ path, element: page(load) }] }];
+}
 
 export const routes: RouteObject[] = [
   {
@@ -32,17 +40,12 @@ export const routes: RouteObject[] = [
           { path: "/contacts", element: page(() => import("../features/contacts/pages/contacts-page")) },
           { path: "/quickAnswers", element: page(() => import("../features/quick-answers/pages/quick-answers-page")) },
           { path: "/board", element: page(() => import("../features/tags/pages/board-page")) },
-          {
-            element: <AdminRoute />,
-            children: [
-              { path: "/users", element: page(() => import("../features/users/pages/users-page")) },
-              { path: "/connections", element: page(() => import("../features/connections/pages/connections-page")) },
-              { path: "/Queues", element: page(() => import("../features/queues/pages/queues-page")) },
-              { path: "/tags", element: page(() => import("../features/tags/pages/tags-page")) },
-              { path: "/Settings", element: page(() => import("../features/settings/pages/settings-page")) },
-              { path: "/webhooks", element: page(() => import("../features/webhooks/pages/webhooks-page")) },
-            ],
-          },
+          ...adminScreen("/users", () => import("../features/users/pages/users-page")),
+          ...adminScreen("/connections", () => import("../features/connections/pages/connections-page")),
+          ...adminScreen("/Queues", () => import("../features/queues/pages/queues-page")),
+          ...adminScreen("/tags", () => import("../features/tags/pages/tags-page")),
+          ...adminScreen("/Settings", () => import("../features/settings/pages/settings-page")),
+          ...adminScreen("/webhooks", () => import("../features/webhooks/pages/webhooks-page")),
           { path: "/ZDGChatbot", element: page(() => import("../features/tools/pages/chatbot-page")) },
           { path: "/ZDGAgendamento", element: page(() => import("../features/tools/pages/schedule-page")) },
           { path: "/ZDG", element: page(() => import("../features/tools/pages/bulk-messages-page")) },

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { ADMIN, fakeApi } from "../testing/fake-api";
-import { ApiError, api, onSessionChange } from "./api-client";
+import { ApiError, api, apiFetch, fetchMediaBlob, onSessionChange } from "./api-client";
 import { getToken } from "./token-storage";
 
 describe("api client (spec §4 session)", () => {
@@ -20,7 +20,7 @@ describe("api client (spec §4 session)", () => {
     const server = fakeApi({
       "POST /api/auth/refresh_token": { body: { token: "new", user: ADMIN } },
       "GET /api/queue": (req) =>
-        req.headers.Authorization === "Bearer new" ? { body: [] } : { status: 403, body: { error: "ERR_SESSION_EXPIRED" } },
+        req.headers.Authorization === "Bearer new" ? { body: [] } : { status: 403, body: { error: "ERR_TOKEN_EXPIRED" } },
     });
     await expect(api.get("/queue")).resolves.toEqual([]);
     expect(server.callsTo("POST", "/api/auth/refresh_token")).toHaveLength(1);
@@ -32,7 +32,7 @@ describe("api client (spec §4 session)", () => {
     const server = fakeApi({
       "POST /api/auth/refresh_token": { body: { token: "new", user: ADMIN } },
       "GET /api/queue": (req) =>
-        req.headers.Authorization === "Bearer new" ? { body: [] } : { status: 403, body: { error: "ERR_SESSION_EXPIRED" } },
+        req.headers.Authorization === "Bearer new" ? { body: [] } : { status: 403, body: { error: "ERR_TOKEN_EXPIRED" } },
     });
     await Promise.all([api.get("/queue"), api.get("/queue"), api.get("/queue")]);
     expect(server.callsTo("POST", "/api/auth/refresh_token")).toHaveLength(1);
@@ -44,6 +44,41 @@ describe("api client (spec §4 session)", () => {
     const error = await api.post("/users", {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).code).toBe("ERR_NO_PERMISSION");
+    expect(server.callsTo("POST", "/api/auth/refresh_token")).toHaveLength(0);
+    expect(getToken()).toBe("t");
+  });
+
+  it("one rule for every request: JSON calls, uploads and media that expire together share one refresh, then retry", async () => {
+    localStorage.setItem("token", "old");
+    const expired = { status: 403, body: { error: "ERR_TOKEN_EXPIRED" } };
+    const server = fakeApi({
+      "POST /api/auth/refresh_token": { body: { token: "new", user: ADMIN } },
+      "GET /api/queue": (req) => (req.headers.Authorization === "Bearer new" ? { body: [] } : expired),
+      "POST /api/messages/7": (req) => (req.headers.Authorization === "Bearer new" ? { body: { id: 1 } } : expired),
+      "GET /api/media/a.png": (req) => (req.headers.Authorization === "Bearer new" ? { body: "png" } : expired),
+    });
+    const form = new FormData();
+    form.append("body", "hello");
+    const [queues, upload, media] = await Promise.all([
+      api.get("/queue"),
+      apiFetch("/messages/7", { method: "POST", body: form }),
+      fetchMediaBlob("/api/media/a.png"),
+    ]);
+    expect(queues).toEqual([]);
+    expect(upload.status).toBe(200);
+    expect(media.size).toBe(JSON.stringify("png").length);
+    expect(server.callsTo("POST", "/api/auth/refresh_token")).toHaveLength(1);
+    expect(server.callsTo("POST", "/api/messages/7").map((c) => c.headers.Authorization)).toEqual(["Bearer old", "Bearer new"]);
+  });
+
+  it("refreshes only for an expired token: another 403 is the answer, whatever its code", async () => {
+    localStorage.setItem("token", "t");
+    const server = fakeApi({
+      "PUT /api/contacts/3": { status: 403, body: { error: "ERR_CONTACT_NUMBER_ADMIN_ONLY" } },
+      "GET /api/media/b.png": { status: 403, body: { error: "ERR_NO_PERMISSION" } },
+    });
+    await expect(api.put("/contacts/3", { number: "1" })).rejects.toMatchObject({ code: "ERR_CONTACT_NUMBER_ADMIN_ONLY" });
+    await expect(fetchMediaBlob("/api/media/b.png")).rejects.toMatchObject({ status: 403, code: "ERR_NO_PERMISSION" });
     expect(server.callsTo("POST", "/api/auth/refresh_token")).toHaveLength(0);
     expect(getToken()).toBe("t");
   });
@@ -61,7 +96,7 @@ describe("api client (spec §4 session)", () => {
 
   it("logs out when the refresh after a 403 is refused", async () => {
     localStorage.setItem("token", "t");
-    fakeApi({ "GET /api/queue": { status: 403, body: { error: "ERR_SESSION_EXPIRED" } } });
+    fakeApi({ "GET /api/queue": { status: 403, body: { error: "ERR_TOKEN_EXPIRED" } } });
     await expect(api.get("/queue")).rejects.toMatchObject({ status: 401 });
     expect(getToken()).toBeNull();
   });

@@ -38,26 +38,13 @@ export interface RequestOptions {
   skipSessionHandling?: boolean;
 }
 
-function buildUrl(path: string, query?: RequestOptions["query"]): string {
-  const url = `/api${path}`;
+function withQuery(path: string, query?: RequestOptions["query"]): string {
+  const url = path;
   if (!query) return url;
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== "") params.set(key, String(value));
   const qs = params.toString();
   return qs ? `${url}?${qs}` : url;
-}
-
-async function send(path: string, options: RequestOptions): Promise<Response> {
-  const headers: Record<string, string> = {};
-  const token = getToken();
-  if (token) headers.Authorization = `Bearer ${token}`;
-  if (options.body !== undefined) headers["Content-Type"] = "application/json";
-  return fetch(buildUrl(path, options.query), {
-    method: options.method ?? "GET",
-    headers,
-    credentials: "include",
-    body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
-  });
 }
 
 async function readBody(response: Response): Promise<unknown> {
@@ -176,24 +163,63 @@ export function expireSession(): void {
   notify("expired", null);
 }
 
-// Refreshing cannot help with these 403s: the server reloads the user on every request.
-const NOT_REFRESHABLE = new Set(["ERR_NO_PERMISSION", "ERR_USER_CREATION_DISABLED"]);
+/** The one answer that means "refresh and retry": the access token expired (403 ERR_TOKEN_EXPIRED, design §3). */
+async function tokenExpired(response: Response): Promise<boolean> {
+  if (response.status !== 403) return false;
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => undefined)) as Partial<ErrorBody> | undefined;
+  return body?.error === "ERR_TOKEN_EXPIRED";
+}
 
-export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  let response = await send(path, options);
-  let body = await readBody(response);
-  if (!options.skipSessionHandling && response.status === 403 && !NOT_REFRESHABLE.has((body as ErrorBody)?.error)) {
-    const token = await refreshSession();
-    if (!token) {
+export interface FetchOptions extends Omit<RequestInit, "headers" | "credentials"> {
+  headers?: Record<string, string>;
+  /** Auth calls handle their own 401/403: a wrong password must not log anyone out. */
+  skipSessionHandling?: boolean;
+}
+
+/**
+ * The one HTTP client of the app (JSON calls, uploads, media, downloads): the session's token as a
+ * Bearer header; an expired token refreshes once (one refresh for every request that hit it at the
+ * same moment) and the request is retried; a 401 logs out. Any other failure is an ApiError.
+ */
+export async function apiFetch(path: string, init: FetchOptions = {}): Promise<Response> {
+  const { skipSessionHandling, headers, ...rest } = init;
+  const attempt = () => {
+    const token = getToken();
+    return fetch(`/api${path}`, {
+      ...rest,
+      credentials: "include",
+      headers: { ...headers, ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    });
+  };
+  let response = await attempt();
+  if (!skipSessionHandling && (await tokenExpired(response))) {
+    if (!(await refreshSession())) {
       expireSession();
       throw new ApiError(401, { error: "ERR_SESSION_EXPIRED" });
     }
-    response = await send(path, options);
-    body = await readBody(response);
+    response = await attempt();
   }
-  if (!options.skipSessionHandling && response.status === 401) expireSession();
-  if (!response.ok) throw new ApiError(response.status, body as Partial<ErrorBody>);
-  return body as T;
+  if (!skipSessionHandling && response.status === 401) expireSession();
+  if (!response.ok) throw new ApiError(response.status, (await readBody(response)) as Partial<ErrorBody>);
+  return response;
+}
+
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await apiFetch(withQuery(path, options.query), {
+    method: options.method ?? "GET",
+    headers: options.body !== undefined ? { "Content-Type": "application/json" } : undefined,
+    body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
+    skipSessionHandling: options.skipSessionHandling,
+  });
+  return (await readBody(response)) as T;
+}
+
+/** Media is served only to an authenticated request (design §4): never a bare <img src>. */
+export async function fetchMediaBlob(mediaUrl: string): Promise<Blob> {
+  return (await apiFetch(mediaUrl.replace(/^\/api/, ""))).blob();
 }
 
 export const api = {

@@ -3,7 +3,7 @@ import type { FastifyReply } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { bearerToken, REFRESH_COOKIE } from "../../http/auth.js";
-import type { RouteContext } from "../../http/route-context.js";
+import type { RouteContext } from "../../services.js";
 import { REFRESH_TOKEN_TTL_MS } from "./tokens.js";
 
 export const authRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { services, config }) => {

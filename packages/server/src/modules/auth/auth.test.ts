@@ -75,7 +75,7 @@ describe("POST /api/auth/login", () => {
 });
 
 describe("token lifecycle", () => {
-  it("answers 401 without a token and 403 ERR_SESSION_EXPIRED for a forged one", async () => {
+  it("answers 401 without a token and 403 ERR_TOKEN_EXPIRED for a forged one", async () => {
     const none = await t.app.inject({ method: "GET", url: "/api/users" });
     expect(none.statusCode).toBe(401);
     expect(none.json().error).toBe("ERR_SESSION_EXPIRED");
@@ -83,7 +83,7 @@ describe("token lifecycle", () => {
     expect(basic.statusCode).toBe(401);
     const forged = await me({ authorization: "Bearer not.a.jwt" });
     expect(forged.statusCode).toBe(403);
-    expect(forged.json().error).toBe("ERR_SESSION_EXPIRED");
+    expect(forged.json().error).toBe("ERR_TOKEN_EXPIRED");
     const user = await makeUser(t);
     const otherKey = await createTestApp({ database: t.database });
     try {
@@ -102,7 +102,7 @@ describe("token lifecycle", () => {
     clock.advance(15 * 60 * 1000 + 1000);
     const expired = await me(session.auth);
     expect(expired.statusCode).toBe(403);
-    expect(expired.json().error).toBe("ERR_SESSION_EXPIRED");
+    expect(expired.json().error).toBe("ERR_TOKEN_EXPIRED");
 
     const refreshed = await refreshWith(session.refresh);
     expect(refreshed.statusCode).toBe(200);

@@ -27,13 +27,13 @@ describe("verified access tokens", () => {
     expect(tokens._verifiedCount()).toBe(before + 1);
 
     const forged = `${token.slice(0, -2)}xx`;
-    expect(await code(tokens.verifyAccess(forged))).toBe("ERR_SESSION_EXPIRED 403 Invalid token.");
+    expect(await code(tokens.verifyAccess(forged))).toBe("ERR_TOKEN_EXPIRED 403 Invalid token.");
     expect(tokens._verifiedCount()).toBe(before + 1);
 
     clock.advance(ACCESS_TOKEN_TTL_SECONDS * 1000 - 1);
     expect(await tokens.verifyAccess(token)).toBe(1);
     clock.advance(1);
-    expect(await code(tokens.verifyAccess(token))).toBe("ERR_SESSION_EXPIRED 403 Session expired. Please refresh.");
+    expect(await code(tokens.verifyAccess(token))).toBe("ERR_TOKEN_EXPIRED 403 Session expired. Please refresh.");
     const res = await t.app.inject({ method: "GET", url: "/api/tickets", headers: { authorization: `Bearer ${token}` } });
     expect(res.statusCode).toBe(403);
   });

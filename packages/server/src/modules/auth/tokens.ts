@@ -77,7 +77,7 @@ export function createTokenService(options: TokenServiceOptions) {
 
   // A token's signature and claims never change: once verified, only its expiry needs checking again.
   const verified = new Map<string, { userId: number; expiresAt: Date }>();
-  const expiredError = () => new AppError("ERR_SESSION_EXPIRED", { status: 403, message: "Session expired. Please refresh." });
+  const expiredError = () => new AppError("ERR_TOKEN_EXPIRED");
 
   async function verifyAccessSession(token: string): Promise<{ userId: number; expiresAt: Date }> {
     const known = verified.get(token);
@@ -104,7 +104,7 @@ export function createTokenService(options: TokenServiceOptions) {
       return { userId: id, expiresAt: new Date(payload.exp * 1000) };
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) throw expiredError();
-      throw new AppError("ERR_SESSION_EXPIRED", { status: 403, message: "Invalid token." });
+      throw new AppError("ERR_TOKEN_EXPIRED", { message: "Invalid token." });
     }
   }
 
@@ -125,7 +125,7 @@ export function createTokenService(options: TokenServiceOptions) {
         .sign(accessKey);
     },
 
-    /** Returns the user id; an expired or forged token is ERR_SESSION_EXPIRED with 403 (the client refreshes). */
+    /** Returns the user id; an expired or forged token is ERR_TOKEN_EXPIRED (403) (the client refreshes). */
     async verifyAccess(token: string): Promise<number> {
       return (await verifyAccessSession(token)).userId;
     },

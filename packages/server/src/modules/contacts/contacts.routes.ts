@@ -11,8 +11,8 @@ import {
 } from "@zapdesk/core";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { actorOf, requirePermission } from "../../http/auth.js";
-import type { RouteContext } from "../../http/route-context.js";
 import { clientGone } from "../../lib/heavy-reads.js";
+import type { RouteContext } from "../../services.js";
 
 export const contactRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { services, authenticate, heavyReads }) => {
   app.addHook("onRequest", authenticate);

@@ -1,8 +1,8 @@
 import { dashboardQuerySchema, ratingDashboardSchema } from "@zapdesk/core";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { actorOf } from "../../http/auth.js";
-import type { RouteContext } from "../../http/route-context.js";
 import { clientGone } from "../../lib/heavy-reads.js";
+import type { RouteContext } from "../../services.js";
 
 /** Issue 11 CSAT: the dashboard's satisfaction figures (same period filters as GET /dashboard). */
 export const csatRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { services, authenticate, heavyReads }) => {

@@ -1,7 +1,7 @@
 import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { contacts, ticketRatings, tickets } from "../../db/schema.js";
-import { enqueueOutbound } from "../messages/outbound.js";
+import type { Outgoing } from "../messages/outbound-queue.js";
 import type { TicketRow } from "../tickets/tickets.repo.js";
 import { parseRating } from "./parse-rating.js";
 
@@ -16,6 +16,7 @@ export type RatingRow = typeof ticketRatings.$inferSelect;
  */
 export async function requestRating(
   tx: Db,
+  outgoing: Pick<Outgoing, "enqueue">,
   input: { ticket: TicketRow; connection: { ratingMessage: string; ratingTimeoutMinutes: number }; now: Date },
 ): Promise<boolean> {
   const { ticket, connection, now } = input;
@@ -32,7 +33,7 @@ export async function requestRating(
       ),
     );
   // Sent after the farewell (queued just before in the same transaction: the outbox keeps that order).
-  const message = await enqueueOutbound(tx, { ticket, body: question, fromBot: true });
+  const [message] = await outgoing.enqueue(tx, { ticket, body: question, fromBot: true });
   await tx.insert(ticketRatings).values({
     ticketId: ticket.id,
     contactId: ticket.contactId,

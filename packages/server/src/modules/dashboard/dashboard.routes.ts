@@ -1,8 +1,8 @@
 import { dashboardQuerySchema, dashboardSchema, metricsQuerySchema, metricsSchema } from "@zapdesk/core";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { actorOf } from "../../http/auth.js";
-import type { RouteContext } from "../../http/route-context.js";
 import { clientGone } from "../../lib/heavy-reads.js";
+import type { RouteContext } from "../../services.js";
 
 /** Both reads aggregate a month of tickets: heavy reads (issue 19), one per user in flight. */
 export const dashboardRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { services, authenticate, heavyReads }) => {

@@ -8,7 +8,7 @@ export const healthRoutes: FastifyPluginAsyncZod<{ database: Database }> = async
     try {
       await database.query("select 1");
     } catch {
-      throw new AppError("ERR_INTERNAL", { status: 503, message: "Database unreachable" });
+      throw new AppError("ERR_SERVICE_UNAVAILABLE", { message: "Database unreachable" });
     }
     return { status: "ok" as const };
   });

@@ -23,7 +23,7 @@ describe("GET /api/health", () => {
       await database.close();
       const res = await broken.app.inject({ method: "GET", url: "/api/health" });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ error: "ERR_INTERNAL", message: "Database unreachable" });
+      expect(res.json()).toEqual({ error: "ERR_SERVICE_UNAVAILABLE", message: "Database unreachable" });
     } finally {
       await broken.close();
       await database.drop();

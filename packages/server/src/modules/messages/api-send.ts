@@ -10,7 +10,7 @@ import { findDefaultConnection } from "../connections/connections.repo.js";
 import type { NumberLookup } from "../contacts/whatsapp-number.js";
 import { getSettingValue } from "../settings/settings.repo.js";
 import * as ticketsRepo from "../tickets/tickets.repo.js";
-import { enqueueOutboundParts } from "./outbound.js";
+import type { OutboundQueue } from "./outbound-queue.js";
 import type { UploadedMedia } from "./uploads.js";
 
 /** POST /api/messages/send: Whaticket-compatible sending for integrations, authorised by userApiToken only. */
@@ -18,8 +18,7 @@ export function createApiSend(deps: {
   db: Db;
   /** Issue 18: the typed number as WhatsApp knows it (ninth digit); as typed while the connection is down. */
   numbers: Pick<NumberLookup, "contactNumber">;
-  notifyOutbox: () => void;
-  announce(ticketId: number, messageId: number): Promise<void>;
+  outbound: OutboundQueue;
   present(messageId: number): Promise<Message>;
 }) {
   const { db } = deps;
@@ -39,6 +38,7 @@ export function createApiSend(deps: {
       if (!connection) throw new AppError("ERR_NO_DEF_WAPP_FOUND");
       // Offline, the message waits in the outbox for the connection (the number as typed, or its twin's contact).
       const number = await deps.numbers.contactNumber(input.number, connection.id);
+      const outgoing = deps.outbound.begin();
       const { ticketId, ids } = await db.transaction(async (tx) => {
         const [contact] = await tx
           .insert(contacts)
@@ -56,14 +56,13 @@ export function createApiSend(deps: {
         const created: number[] = [];
         const add = (rows: { id: number }[]) => created.push(...rows.map((row) => row.id));
         // No agent typed it: held, like a bot's message, while the number may not open chats.
-        if (medias.length === 0) add(await enqueueOutboundParts(tx, { ticket, body: input.body, automatic: true }));
+        if (medias.length === 0) add(await outgoing.enqueue(tx, { ticket, body: input.body, automatic: true }));
         for (const [index, media] of medias.entries()) {
-          add(await enqueueOutboundParts(tx, { ticket, body: index === 0 ? input.body : "", media, automatic: true }));
+          add(await outgoing.enqueue(tx, { ticket, body: index === 0 ? input.body : "", media, automatic: true }));
         }
         return { ticketId: ticket.id, ids: created };
       });
-      deps.notifyOutbox();
-      for (const id of ids) await deps.announce(ticketId, id);
+      await outgoing.afterCommit();
       return { message: await deps.present(ids[0]), ticketId };
     },
   };

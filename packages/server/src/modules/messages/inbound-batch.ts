@@ -1,4 +1,3 @@
-import { isChoosingQueue } from "@zapdesk/core";
 import { and, eq, gte, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { contacts, messages, queues, tickets, users } from "../../db/schema.js";
@@ -6,23 +5,27 @@ import type { Clock } from "../../lib/clock.js";
 import { withoutNul } from "../../lib/pg-safe.js";
 import type { TicketScope } from "../../realtime/publisher.js";
 import { findConnection } from "../connections/connections.repo.js";
-import { createdBesideTwin, isAliasAddress } from "../contacts/contact-addresses.js";
+import { createdBesideTwin } from "../contacts/contact-addresses.js";
 import { anyPendingRating } from "../csat/ratings.js";
+import {
+  connectionBatches,
+  type InboundTally,
+  movedScope,
+  pickTicket,
+  REOPENED,
+  reopenWindowStart,
+  scopeOfTicket,
+  tallyInbound,
+  ticketSetAfterInbound,
+} from "../inbound/ticket-rules.js";
 import { tagsOfTickets } from "../tags/tags.repo.js";
 import type { JoinedTicket, TicketRow } from "../tickets/tickets.repo.js";
 import { replacesPlaceholder } from "./inbound-placeholder.js";
-import { type Ingest, messageValues, personNameOnConflict, previewOfIngest } from "./inbound-store.js";
+import { type Ingest, messageValues, personNameOnConflict } from "./inbound-store.js";
 import { type JoinedMessage, messageColumns } from "./messages.repo.js";
 import { sendOutOfHours } from "./out-of-hours.js";
 
-/**
- * The common case written set-based: a customer's new message in a one-to-one chat addressed by
- * phone number, quoting nothing. Everything else (our own messages and echoes, groups, LIDs,
- * quotes) takes the one-message path in order.
- */
-export function isBatchable(item: Ingest): boolean {
-  return !item.fromMe && !item.isGroup && !item.quotedWid && !isAliasAddress(item.chat);
-}
+export { isBatchable } from "../inbound/ticket-rules.js";
 
 export interface BatchStored {
   ticket: JoinedTicket;
@@ -44,7 +47,6 @@ export class HasQueueMenu extends NotBatchable {
 
 type ContactLite = JoinedTicket["contact"];
 const replaces = (stored: { mediaType: string } | undefined, item: Ingest) => !!stored && replacesPlaceholder(stored, item);
-const scopeOf = (t: TicketRow): TicketScope => ({ userId: t.userId, queueId: t.queueId, choosing: isChoosingQueue(t) });
 
 /**
  * Store a batch in one transaction with a fixed number of statements whatever its size: the
@@ -64,7 +66,8 @@ export async function storeBatch(
   return db.transaction(async (tx) => {
     const connection = await findConnection(tx, whatsappId);
     // The queue menu and greetings are per-ticket conversations: the one-message path runs them.
-    if (!connection || connection.queues.length > 1) throw new HasQueueMenu();
+    // Decided before the batch (inbound.ts); a connection given a second queue since then falls back here.
+    if (!connection || !connectionBatches(connection.queues.length)) throw new HasQueueMenu();
     // Issue 11 CSAT: an answer to a satisfaction question is read by the one-message path.
     if (await anyPendingRating(tx, whatsappId, [...new Set(items.map((i) => i.chat))])) throw new NotBatchable("rating pending");
 
@@ -135,19 +138,16 @@ export async function storeBatch(
       byWid.delete(item.wid);
       const ticket = joined.get(message.ticketId) as JoinedTicket;
       const was = before.get(ticket.ticket.contactId);
-      const from = was && scopeOf(was);
-      const to = scopeOf(ticket.ticket);
-      const moved =
-        from &&
-        !announcedMove.has(ticket.ticket.id) &&
-        (from.userId !== to.userId || from.queueId !== to.queueId || from.choosing !== to.choosing);
+      const moved = announcedMove.has(ticket.ticket.id)
+        ? undefined
+        : movedScope(was && scopeOfTicket(was), scopeOfTicket(ticket.ticket));
       const notice = notices.get(ticket.ticket.id);
       notices.delete(ticket.ticket.id);
       announcedMove.add(ticket.ticket.id);
       results[i] = {
         ticket,
         message: { message, contact: ticket.contact, user: null, quoted: null, quotedContact: null },
-        moved: moved && from ? { from, to } : undefined,
+        moved,
         notice,
       };
     });
@@ -161,7 +161,7 @@ export async function storeBatch(
  * as they were.
  */
 async function findOrCreateTickets(tx: Db, whatsappId: number, contactRows: ContactLite[], clock: Clock, windowSeconds: number) {
-  const since = new Date(clock.now().getTime() - windowSeconds * 1000);
+  const since = reopenWindowStart(clock.now(), windowSeconds, false);
   const ids = contactRows.map((c) => c.id);
   const candidates = await tx
     .select()
@@ -179,20 +179,20 @@ async function findOrCreateTickets(tx: Db, whatsappId: number, contactRows: Cont
   const reopen: number[] = [];
   const missing: number[] = [];
   for (const contactId of ids) {
-    const own = candidates.filter((t) => t.contactId === contactId);
-    const active = own.find((t) => t.status === "pending" || t.status === "open");
-    const recent = own.filter((t) => t.updatedAt >= since).sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime())[0];
-    const found = active ?? recent;
+    const found = pickTicket(
+      candidates.filter((t) => t.contactId === contactId),
+      since,
+    );
     if (found) {
-      before.set(contactId, found);
-      current.set(contactId, found);
-      if (!active) reopen.push(found.id);
+      before.set(contactId, found.ticket);
+      current.set(contactId, found.ticket);
+      if (found.reopen) reopen.push(found.ticket.id);
     } else missing.push(contactId);
   }
   if (reopen.length > 0) {
     const reopened = await tx
       .update(tickets)
-      .set({ status: "pending", userId: null, updatedAt: new Date() })
+      .set({ ...REOPENED, updatedAt: new Date() })
       .where(inArray(tickets.id, reopen))
       .returning();
     for (const t of reopened) current.set(t.contactId, t);
@@ -232,30 +232,26 @@ async function touchTickets(
   onlyQueueId: number | undefined,
 ) {
   const ticketOfWid = new Map(inserted.map((m) => [m.wid, m.ticketId]));
-  const per = new Map<number, { count: number; preview: string; latest: Date }>();
+  const itemsOf = new Map<number, Ingest[]>();
   for (const item of fresh) {
     const id = ticketOfWid.get(item.wid) as number;
-    const seen = per.get(id);
-    per.set(id, {
-      count: (seen?.count ?? 0) + 1,
-      preview: previewOfIngest(item),
-      latest: seen && seen.latest > item.timestamp ? seen.latest : item.timestamp,
-    });
+    itemsOf.set(id, [...(itemsOf.get(id) ?? []), item]);
   }
+  const per = new Map([...itemsOf].map(([id, items]) => [id, tallyInbound(items)]));
   const ids = [...per.keys()];
-  const caseOf = (value: (entry: { count: number; preview: string; latest: Date }) => SQL) =>
+  const caseOf = (value: (tally: InboundTally) => SQL) =>
     sql`case ${tickets.id} ${sql.join(
-      ids.map((id) => sql`when ${id} then ${value(per.get(id) as { count: number; preview: string; latest: Date })}`),
+      ids.map((id) => sql`when ${id} then ${value(per.get(id) as InboundTally)}`),
       sql` `,
     )} end`;
   return tx
     .update(tickets)
     .set({
-      lastMessage: caseOf((e) => sql`${e.preview}::text`) as unknown as string,
-      unreadMessages: sql`${tickets.unreadMessages} + ${caseOf((e) => sql`${e.count}::int`)}` as unknown as number,
-      lastInboundAt: sql`greatest(${tickets.lastInboundAt}, ${caseOf(
-        (e) => sql`${e.latest.toISOString()}::timestamptz`,
-      )})` as unknown as Date,
+      ...ticketSetAfterInbound({
+        preview: caseOf((e) => sql`${e.preview}::text`),
+        unread: caseOf((e) => sql`${e.unread}::int`),
+        latest: caseOf((e) => sql`${e.latest?.toISOString() ?? null}::timestamptz`),
+      }),
       updatedAt: new Date(),
       // A connection with a single queue routes every unassigned ticket to it (no menu).
       ...(onlyQueueId !== undefined

@@ -1,7 +1,6 @@
-import { isChoosingQueue, PLACEHOLDER_PREVIEW } from "@zapdesk/core";
 import { getTableColumns, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { contacts, tickets } from "../../db/schema.js";
+import { contacts } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import { withoutNul } from "../../lib/pg-safe.js";
 import type { TicketScope } from "../../realtime/publisher.js";
@@ -10,11 +9,20 @@ import { createdBesideTwin, isBsuidAddress, isLidAddress } from "../contacts/con
 import type { ContactIdentity } from "../contacts/contact-identity.js";
 import { emptyOutcome, type MergeOutcome } from "../contacts/contact-merge.js";
 import { answerRating, recordAnswerMessage } from "../csat/ratings.js";
+import {
+  movedScope,
+  pickTicket,
+  REOPENED,
+  reopenWindowStart,
+  scopeOfTicket,
+  tallyInbound,
+  ticketSetAfterInbound,
+} from "../inbound/ticket-rules.js";
 import * as ticketsRepo from "../tickets/tickets.repo.js";
 import { PLACEHOLDER_TYPE, type Replaced, replacePlaceholder, replacesPlaceholder } from "./inbound-placeholder.js";
 import * as repo from "./messages.repo.js";
 import { sendOutOfHours } from "./out-of-hours.js";
-import { enqueueOutbound, lastMessageText } from "./outbound.js";
+import { enqueueOutbound } from "./outbound.js";
 import { MENU_MIN_INTERVAL_MS, menuText, personalise, pickQueue } from "./queue-menu.js";
 
 /** What the pipeline stores for one inbound message (a channel message or a call). */
@@ -78,11 +86,7 @@ export function messageValues(
   };
 }
 
-/** The ticket's preview after an inbound item: its text, else its file name or kind. */
-export function previewOfIngest(item: Ingest): string {
-  if (item.type === PLACEHOLDER_TYPE) return PLACEHOLDER_PREVIEW;
-  return lastMessageText(item.body, item.media?.name ?? (item.type !== "chat" ? item.type : ""));
-}
+const compact = <T>(rows: (T | undefined)[]): T[] => rows.filter((row): row is T => row !== undefined);
 
 /** Thrown inside the transaction when the message is already stored: everything it wrote is rolled back. */
 class Duplicate extends Error {}
@@ -140,11 +144,11 @@ export function createInboundStore(deps: { db: Db; clock: Clock; identity: Conta
       const latest = await ticketsRepo.findLatestTicket(tx, contactId, whatsappId);
       if (latest) return { ticket: latest, before: latest };
     } else {
-      const since = item.isGroup ? new Date(0) : new Date(deps.clock.now().getTime() - windowSeconds * 1000);
-      const recent = await ticketsRepo.findRecentTicket(tx, contactId, whatsappId, since);
+      const since = reopenWindowStart(deps.clock.now(), windowSeconds, item.isGroup);
+      const recent = pickTicket(compact([await ticketsRepo.findRecentTicket(tx, contactId, whatsappId, since)]), since);
       if (recent) {
-        const ticket = await ticketsRepo.updateTicket(tx, recent.id, { status: "pending", userId: null });
-        return { ticket, before: recent };
+        const ticket = await ticketsRepo.updateTicket(tx, recent.ticket.id, REOPENED);
+        return { ticket, before: recent.ticket };
       }
     }
     const ticket = await ticketsRepo.insertTicketIfNoneActive(tx, {
@@ -250,16 +254,7 @@ export function createInboundStore(deps: { db: Db; clock: Clock; identity: Conta
         // Stored by a concurrent copy since the check above: undo the ticket work too.
         if (!message) throw new Duplicate();
 
-        ticket = await ticketsRepo.updateTicket(tx, ticket.id, {
-          lastMessage: previewOfIngest(item),
-          ...(item.fromMe
-            ? {}
-            : {
-                unreadMessages: sql`${tickets.unreadMessages} + 1` as unknown as number,
-                lastInboundAt:
-                  sql`greatest(${tickets.lastInboundAt}, ${item.timestamp.toISOString()}::timestamptz)` as unknown as Date,
-              }),
-        });
+        ticket = await ticketsRepo.updateTicket(tx, ticket.id, ticketSetAfterInbound(tallyInbound([item])));
         if (!ticket) throw new Error("ticket vanished");
         const routed = item.fromMe || item.isGroup ? { botIds: [] } : await routeToQueue(tx, ticket, contact.name, item.body);
         // Business hours: the queue now settled may be closed (its out-of-hours message, once a day).
@@ -272,9 +267,8 @@ export function createInboundStore(deps: { db: Db; clock: Clock; identity: Conta
         const queueId = routed.queueId ?? ticket.queueId;
         // Issue 13: at the greeting menu (the menu sent now or before) the ticket reaches admins only by default.
         const menuSent = ticket.menuSentAt !== null || (queueId === null && routed.botIds.length > 0);
-        const to = { userId: ticket.userId, queueId, choosing: isChoosingQueue({ ...ticket, queueId, choosingQueue: menuSent }) };
-        const { before } = found;
-        const from = before && { userId: before.userId, queueId: before.queueId, choosing: isChoosingQueue(before) };
+        const to = scopeOfTicket({ ...ticket, queueId, choosingQueue: menuSent });
+        const moved = movedScope(found.before && scopeOfTicket(found.before), to);
         return {
           ticketId: ticket.id,
           messageIds: [message.id, ...botIds],
@@ -282,10 +276,7 @@ export function createInboundStore(deps: { db: Db; clock: Clock; identity: Conta
           chat,
           enqueued: botIds.length > 0,
           identity: changed,
-          moved:
-            from && (from.userId !== to.userId || from.queueId !== to.queueId || from.choosing !== to.choosing)
-              ? { from, to }
-              : undefined,
+          moved,
         };
       });
     } catch (error) {

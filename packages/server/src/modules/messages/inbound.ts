@@ -1,5 +1,5 @@
 import { MEDIA_STATE } from "@zapdesk/core";
-import { eq, inArray } from "drizzle-orm";
+import { count, eq, inArray } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import {
   CALL_WID_PREFIX,
@@ -10,13 +10,14 @@ import {
   type MessageUpdate,
 } from "../../channels/channel.js";
 import type { Db } from "../../db/client.js";
-import { contacts, settings } from "../../db/schema.js";
+import { contacts, settings, whatsappQueues } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import { isUniqueViolation } from "../../lib/pg-errors.js";
 import { type MediaStorage, MediaTooLargeError } from "../../media/storage.js";
 import { storeStream } from "../../media/store-stream.js";
 import type { Publisher } from "../../realtime/publisher.js";
 import type { ContactIdentity } from "../contacts/contact-identity.js";
+import { connectionBatches } from "../inbound/ticket-rules.js";
 import { presentTicket } from "../tickets/tickets.presenter.js";
 import * as ticketsRepo from "../tickets/tickets.repo.js";
 import { scopeOf } from "../tickets/tickets.service.js";
@@ -29,7 +30,8 @@ import { createInboundStore, type Ingest } from "./inbound-store.js";
 import { createUpdateApplier } from "./inbound-updates.js";
 import { presentMessage } from "./messages.presenter.js";
 import * as repo from "./messages.repo.js";
-import { enqueueOutbound, refreshPreview } from "./outbound.js";
+import { refreshPreview } from "./outbound.js";
+import type { OutboundQueue } from "./outbound-queue.js";
 import { locationBody } from "./queue-menu.js";
 
 export const CALL_REJECTED_NOTICE =
@@ -45,6 +47,8 @@ export interface InboundDeps {
   /** Largest inbound media downloaded, in bytes. */
   mediaMaxBytes: number;
   notifyOutbox: () => void;
+  /** Queues the server's own answers (the rejected-call notice); after commit wakes the outbox and announces them. */
+  outbound: OutboundQueue;
   /** The live session, if any (profile pictures, call rejection); never throws. */
   session(whatsappId: number): ChannelSession | undefined;
   /** Publish a stored message and its ticket (the messages service presents them). */
@@ -56,7 +60,7 @@ const SETTINGS_TTL_MS = 1000;
 const DOWNLOADS_AT_ONCE = 3;
 /** Most messages of one connection written in one transaction. */
 const BATCH_MAX = 200;
-/** How long a connection's queue menu is believed without looking (its lone messages skip the batch). */
+/** How long whether a connection has a queue menu is believed without looking. */
 const MENU_TTL_MS = 5000;
 
 /** A channel message on its way to the store: what is stored, and the media to fetch afterwards. */
@@ -244,11 +248,35 @@ export function createInboundPipeline(deps: InboundDeps) {
   }
 
   /**
-   * Connections whose last batch found a queue menu (several queues), and until when to believe it:
-   * their lone messages go straight to the one-message path instead of a transaction that would
-   * roll back. Only ever a shortcut to the path the batch would fall back to anyway.
+   * Whether a connection's customers may take the batch (no queue menu: see connectionBatches),
+   * decided once per connection and believed for a while; a connection given a second queue
+   * meanwhile makes its next batch roll back and go one message at a time.
    */
-  const menuConnections = new Map<number, number>();
+  const batching = new Map<number, { until: number; value: Promise<boolean> }>();
+  function connectionBatchable(whatsappId: number): Promise<boolean> {
+    const known = batching.get(whatsappId);
+    if (known && known.until > Date.now()) return known.value;
+    const value = db
+      .select({ queues: count() })
+      .from(whatsappQueues)
+      .where(eq(whatsappQueues.whatsappId, whatsappId))
+      .then(([row]) => connectionBatches(row?.queues ?? 0));
+    batching.set(whatsappId, { until: Date.now() + MENU_TTL_MS, value });
+    value.catch(() => batching.delete(whatsappId));
+    return value;
+  }
+
+  /** Messages the batch does not take, each chat in order (chats side by side). */
+  async function storeEach(whatsappId: number, batch: Arrival[]): Promise<undefined[]> {
+    const chats = new Map<string, Arrival[]>();
+    for (const arrival of batch) chats.set(arrival.item.chat, [...(chats.get(arrival.item.chat) ?? []), arrival]);
+    await Promise.all(
+      [...chats.values()].map(async (arrivals) => {
+        for (const arrival of arrivals) await storeOne(whatsappId, arrival);
+      }),
+    );
+    return batch.map(() => undefined);
+  }
 
   /**
    * Consecutive plain customer messages of a connection, in one transaction; events from the rows
@@ -256,7 +284,7 @@ export function createInboundPipeline(deps: InboundDeps) {
    * one-message path (about 12 against 20), which is most of a quiet connection's latency.
    */
   async function storeMany(whatsappId: number, batch: Arrival[]): Promise<undefined[]> {
-    if (batch.length === 1 && (menuConnections.get(whatsappId) ?? 0) > Date.now()) return [await storeOne(whatsappId, batch[0])];
+    if (!(await connectionBatchable(whatsappId))) return storeEach(whatsappId, batch);
     const config = await readSettings();
     let stored: Awaited<ReturnType<typeof storeBatch>>;
     try {
@@ -268,10 +296,9 @@ export function createInboundPipeline(deps: InboundDeps) {
         config.windowSeconds,
       );
     } catch (error) {
-      if (error instanceof HasQueueMenu) menuConnections.set(whatsappId, Date.now() + MENU_TTL_MS);
+      if (error instanceof HasQueueMenu) batching.delete(whatsappId);
       throw error;
     }
-    menuConnections.delete(whatsappId);
     publishBatch(stored);
     for (const row of stored) if (row?.notice !== undefined) await deps.announce(row.ticket.ticket.id, row.notice);
     if (stored.some((row) => row?.notice !== undefined)) deps.notifyOutbox();
@@ -381,9 +408,9 @@ export function createInboundPipeline(deps: InboundDeps) {
       if (config.acceptCalls || !stored) return;
       const ticket = await ticketsRepo.findTicket(db, stored.ticketId);
       if (!ticket || (ticket.status !== "pending" && ticket.status !== "open")) return;
-      const notice = await db.transaction((tx) => enqueueOutbound(tx, { ticket, body: CALL_REJECTED_NOTICE, fromBot: true }));
-      deps.notifyOutbox();
-      await deps.announce(ticket.id, notice.id);
+      const outgoing = deps.outbound.begin();
+      await db.transaction((tx) => outgoing.enqueue(tx, { ticket, body: CALL_REJECTED_NOTICE, fromBot: true }));
+      await outgoing.afterCommit();
     },
   };
 }

@@ -12,9 +12,9 @@ import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf } from "../../http/auth.js";
-import type { RouteContext } from "../../http/route-context.js";
 import { AppError } from "../../lib/app-error.js";
 import { isInlineSafe } from "../../media/sniff.js";
+import type { RouteContext } from "../../services.js";
 import { NO_UPLOAD, type PendingUpload, readFilePart } from "./uploads.js";
 
 function validationError(issues: { path: PropertyKey[]; message: string }[]): AppError {

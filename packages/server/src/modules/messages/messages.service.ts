@@ -22,7 +22,8 @@ import { scopeOf, type TicketService } from "../tickets/tickets.service.js";
 import type { AuthUser } from "../users/users.repo.js";
 import { presentMessage } from "./messages.presenter.js";
 import * as repo from "./messages.repo.js";
-import { enqueueOutboundParts, newWid, refreshPreview } from "./outbound.js";
+import { newWid, refreshPreview } from "./outbound.js";
+import type { OutboundQueue } from "./outbound-queue.js";
 import { NO_UPLOAD, type PendingUpload, removeStored, storeUpload, type UploadedMedia } from "./uploads.js";
 
 export interface MessageServiceDeps {
@@ -31,7 +32,9 @@ export interface MessageServiceDeps {
   events: Publisher;
   tickets: TicketService;
   storage: MediaStorage;
+  /** Wakes the outbox for a retried message (new ones go through `outbound`). */
   notifyOutbox: () => void;
+  outbound: OutboundQueue;
   /** The live session of a connection, or throw ERR_WAPP_NOT_INITIALIZED. */
   session(whatsappId: number): ChannelSession;
 }
@@ -82,7 +85,7 @@ export function createMessageService(deps: MessageServiceDeps) {
   async function sendable(actor: AuthUser, ticketId: number, quotedMsgId: number | null = null) {
     const ticket = await tickets.accessible(actor, ticketId);
     if (ticket.status !== "open") {
-      throw new AppError("ERR_VALIDATION", { status: 409, message: "Reopen or accept this ticket to send a message." });
+      throw new AppError("ERR_TICKET_NOT_OPEN");
     }
     if (ticket.whatsappId === null) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
     const provider = await providerOf(ticket.whatsappId);
@@ -188,15 +191,16 @@ export function createMessageService(deps: MessageServiceDeps) {
     ) {
       const quotedMsgId = "quotedMsg" in input && input.quotedMsg ? input.quotedMsg.id : null;
       const ticket = await sendable(actor, ticketId, quotedMsgId);
+      const outgoing = deps.outbound.begin();
       const ids = await withUpload(upload, (medias) =>
         db.transaction(async (tx) => {
           const created: number[] = [];
           if (medias.length === 0) {
-            const parts = await enqueueOutboundParts(tx, { ticket, body: input.body, userId: actor.id, quotedMsgId });
+            const parts = await outgoing.enqueue(tx, { ticket, body: input.body, userId: actor.id, quotedMsgId });
             created.push(...parts.map((row) => row.id));
           }
           for (const [index, media] of medias.entries()) {
-            const parts = await enqueueOutboundParts(tx, {
+            const parts = await outgoing.enqueue(tx, {
               ticket,
               body: index === 0 ? input.body : "",
               userId: actor.id,
@@ -210,8 +214,7 @@ export function createMessageService(deps: MessageServiceDeps) {
       );
       // The answer shows the message as stored (ack 0), whatever the outbox does next.
       const stored = await Promise.all(ids.map(present));
-      deps.notifyOutbox();
-      await announceCreated(ticketId, ids);
+      await outgoing.afterCommit();
       return stored;
     },
 

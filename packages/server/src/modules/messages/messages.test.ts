@@ -122,7 +122,10 @@ describe("messages", () => {
     });
     const closed = await send(ticket.id, { body: "still there?" });
     expect(closed.statusCode).toBe(409);
-    expect(closed.json().message).toBe("Reopen or accept this ticket to send a message.");
+    expect(closed.json()).toMatchObject({
+      error: "ERR_TICKET_NOT_OPEN",
+      message: "Reopen or accept this ticket to send a message.",
+    });
   });
 
   it("deletes own messages for everyone, never the customer's", async () => {

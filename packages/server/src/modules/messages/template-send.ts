@@ -7,7 +7,7 @@ import type { TemplateService } from "../templates/templates.service.js";
 import type { TicketService } from "../tickets/tickets.service.js";
 import type { AuthUser } from "../users/users.repo.js";
 import type { MessageService } from "./messages.service.js";
-import { enqueueOutbound } from "./outbound.js";
+import type { OutboundQueue } from "./outbound-queue.js";
 
 /**
  * POST /messages/:ticketId/template: an approved template with its variables filled. Access is
@@ -20,7 +20,7 @@ export function createTemplateSend(deps: {
   tickets: TicketService;
   messages: MessageService;
   templates: TemplateService;
-  notifyOutbox: () => void;
+  outbound: OutboundQueue;
 }) {
   const { db, tickets, messages, templates } = deps;
 
@@ -31,7 +31,7 @@ export function createTemplateSend(deps: {
   ): Promise<Message> {
     const ticket = await tickets.accessible(actor, ticketId);
     if (ticket.status !== "open") {
-      throw new AppError("ERR_VALIDATION", { status: 409, message: "Reopen or accept this ticket to send a message." });
+      throw new AppError("ERR_TICKET_NOT_OPEN");
     }
     if (ticket.whatsappId === null) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
     const template = await templates.find(ticket.whatsappId, input.name, input.language);
@@ -43,8 +43,9 @@ export function createTemplateSend(deps: {
       .map((key) => ({ path: [key], message: `This template takes ${expected[key]} value(s)` }));
     if (details.length) throw new AppError("ERR_VALIDATION", { details });
 
-    const row = await db.transaction((tx) =>
-      enqueueOutbound(tx, {
+    const outgoing = deps.outbound.begin();
+    const [row] = await db.transaction((tx) =>
+      outgoing.enqueue(tx, {
         ticket,
         body: renderTemplate(components, input.bodyParams, input.headerParams),
         userId: actor.id,
@@ -55,8 +56,7 @@ export function createTemplateSend(deps: {
         },
       }),
     );
-    deps.notifyOutbox();
-    await messages.announceCreated(ticketId, [row.id]);
+    await outgoing.afterCommit();
     return messages.present(row.id);
   };
 }

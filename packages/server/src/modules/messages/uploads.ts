@@ -28,7 +28,7 @@ export const NO_UPLOAD: PendingUpload = { files: [], asVoice: false };
 /** The bytes of an uploaded file; a file over the size limit is refused, never truncated silently. */
 export async function readFilePart(part: MultipartFile): Promise<Buffer> {
   const data = await part.toBuffer();
-  if (part.file.truncated) throw new AppError("ERR_VALIDATION", { status: 413, message: "File is too large" });
+  if (part.file.truncated) throw new AppError("ERR_PAYLOAD_TOO_LARGE", { message: "File is too large" });
   if (data.length === 0) throw new AppError("ERR_VALIDATION", { details: [{ path: ["medias"], message: "Empty file" }] });
   return data;
 }

@@ -1,7 +1,8 @@
-import { and, count, desc, eq, ilike, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, ilike, inArray, isNull, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client.js";
 import { contacts, messages, noteMentions, tickets, userQueues, users } from "../../db/schema.js";
+import { ticketAccessWhere } from "../tickets/access.js";
 import { escapeLike } from "../users/users.repo.js";
 
 /** A user as the ticket access rule needs them (design §4). */
@@ -42,21 +43,11 @@ export async function insertMentions(db: Db, rows: { messageId: number; userId: 
   return db.insert(noteMentions).values(rows).onConflictDoNothing().returning();
 }
 
-/** The tickets a user may reach, as SQL (the same rule as `canAccessTicket`). */
-function reachable(actor: { id: number; admin: boolean; queueIds: number[] }): SQL | undefined {
-  if (actor.admin) return undefined;
-  return or(
-    eq(tickets.userId, actor.id),
-    isNull(tickets.queueId),
-    actor.queueIds.length ? inArray(tickets.queueId, actor.queueIds) : undefined,
-  );
-}
-
 const author = alias(users, "author");
 
 /** The user's newest mentions on notes still there, on tickets they may still reach. */
 export async function listMentions(db: Db, actor: { id: number; admin: boolean; queueIds: number[] }, limit: number) {
-  const where = and(eq(noteMentions.userId, actor.id), eq(messages.isDeleted, false), reachable(actor));
+  const where = and(eq(noteMentions.userId, actor.id), eq(messages.isDeleted, false), ticketAccessWhere(actor));
   const rows = await db
     .select({
       id: noteMentions.id,

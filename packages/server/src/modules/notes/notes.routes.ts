@@ -9,7 +9,7 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf } from "../../http/auth.js";
-import type { RouteContext } from "../../http/route-context.js";
+import type { RouteContext } from "../../services.js";
 
 /** Issue 11: the mention side of private notes (a note itself is `POST /messages/:ticketId { isNote: true }`). */
 export const noteRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { services, authenticate }) => {

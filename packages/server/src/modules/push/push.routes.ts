@@ -10,7 +10,7 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf } from "../../http/auth.js";
-import type { RouteContext } from "../../http/route-context.js";
+import type { RouteContext } from "../../services.js";
 
 /** Issue 13 item 7: web push subscriptions and the signed-in user's notification preferences. */
 export const pushRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { services, authenticate }) => {

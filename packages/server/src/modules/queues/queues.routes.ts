@@ -2,7 +2,7 @@ import { deletedSchema, idParamsSchema, queueInputSchema, queueSchema, queueUpda
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf } from "../../http/auth.js";
-import type { RouteContext } from "../../http/route-context.js";
+import type { RouteContext } from "../../services.js";
 
 export const queueRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { services, authenticate }) => {
   app.addHook("onRequest", authenticate);

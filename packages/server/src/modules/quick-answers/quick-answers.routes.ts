@@ -8,7 +8,7 @@ import {
   quickAnswerUpdateSchema,
 } from "@zapdesk/core";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import type { RouteContext } from "../../http/route-context.js";
+import type { RouteContext } from "../../services.js";
 
 export const quickAnswerRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { services, authenticate }) => {
   app.addHook("onRequest", authenticate);

@@ -9,7 +9,7 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf } from "../../http/auth.js";
-import type { RouteContext } from "../../http/route-context.js";
+import type { RouteContext } from "../../services.js";
 
 /** Issue 13: presence and agents' load. */
 export const routingRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { services, authenticate }) => {

@@ -1,7 +1,8 @@
 import { ACK_FAILED, type ScheduleStatus } from "@zapdesk/core";
-import { and, count, desc, eq, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { contacts, messages, scheduledMessages, tickets, users } from "../../db/schema.js";
+import { ticketAccessWhere } from "../tickets/access.js";
 
 export type ScheduleRow = typeof scheduledMessages.$inferSelect;
 
@@ -56,10 +57,7 @@ function whereOf(filter: ScheduleFilter): SQL | undefined {
     conditions.push(
       or(
         and(isNull(scheduledMessages.ticketId), eq(scheduledMessages.userId, id)),
-        and(
-          sql`${tickets.id} is not null`,
-          or(eq(tickets.userId, id), isNull(tickets.queueId), queueIds.length ? inArray(tickets.queueId, queueIds) : sql`false`),
-        ),
+        and(sql`${tickets.id} is not null`, ticketAccessWhere({ id, admin: false, queueIds })),
       ),
     );
   }

@@ -10,8 +10,8 @@ import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { z } from "zod";
 import { actorOf } from "../../http/auth.js";
-import type { RouteContext } from "../../http/route-context.js";
 import { AppError } from "../../lib/app-error.js";
+import type { RouteContext } from "../../services.js";
 import { readFilePart } from "../messages/uploads.js";
 import type { ScheduleFile } from "./schedules.service.js";
 

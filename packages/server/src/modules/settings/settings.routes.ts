@@ -2,7 +2,7 @@ import { settingKeyParamsSchema, settingSchema, settingUpdateSchema } from "@zap
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf } from "../../http/auth.js";
-import type { RouteContext } from "../../http/route-context.js";
+import type { RouteContext } from "../../services.js";
 
 export const settingRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { services, authenticate }) => {
   const tags = ["settings"];

@@ -1,7 +1,7 @@
 import { deletedSchema, idParamsSchema, tagInputSchema, tagListSchema, tagSchema, tagUpdateSchema } from "@zapdesk/core";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { actorOf } from "../../http/auth.js";
-import type { RouteContext } from "../../http/route-context.js";
+import type { RouteContext } from "../../services.js";
 
 export const tagRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { services, authenticate }) => {
   app.addHook("onRequest", authenticate);

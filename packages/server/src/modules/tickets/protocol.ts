@@ -3,7 +3,7 @@ import type { Db } from "../../db/client.js";
 import { AppError } from "../../lib/app-error.js";
 import type { Clock } from "../../lib/clock.js";
 import { findContactById } from "../contacts/contacts.repo.js";
-import { enqueueOutbound } from "../messages/outbound.js";
+import type { OutboundQueue } from "../messages/outbound-queue.js";
 import { postJson } from "../outbound-webhooks/http-post.js";
 import { getSettingValue } from "../settings/settings.repo.js";
 import type { AuthUser } from "../users/users.repo.js";
@@ -50,22 +50,22 @@ export function createProtocolService(deps: {
   tickets: TicketService;
   clock: Clock;
   logger: FastifyBaseLogger;
-  notifyOutbox: () => void;
+  outbound: OutboundQueue;
 }) {
   const { db, tickets } = deps;
   return async function issueProtocol(actor: AuthUser, id: number) {
     const ticket = await tickets.accessible(actor, id);
-    if (ticket.status !== "open")
-      throw new AppError("ERR_VALIDATION", { status: 409, message: "Only an open ticket gets a protocol" });
+    if (ticket.status !== "open") throw new AppError("ERR_TICKET_NOT_OPEN", { message: "Only an open ticket gets a protocol" });
     const contact = await findContactById(db, ticket.contactId);
     if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND");
     const protocol = protocolNumber(deps.clock.now(), id);
+    const outgoing = deps.outbound.begin();
     await db.transaction(async (tx) => {
       await repo.updateTicket(tx, id, { protocol });
       const notice = `Seu protocolo de atendimento é: nº ${protocol}`;
-      await enqueueOutbound(tx, { ticket, body: notice, userId: actor.id, fromBot: true });
+      await outgoing.enqueue(tx, { ticket, body: notice, userId: actor.id, fromBot: true });
     });
-    deps.notifyOutbox();
+    await outgoing.afterCommit();
     const url = (await getSettingValue(db, "protocolWebhookUrl")) ?? "";
     const allowPrivate = (await getSettingValue(db, "protocolWebhookAllowPrivate")) === "enabled";
     const webhook = await callProtocolWebhook(url, { usuario: contact.number, protocolo: protocol }, deps.logger, {

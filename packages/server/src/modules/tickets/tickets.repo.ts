@@ -1,9 +1,10 @@
-import { and, asc, desc, eq, gte, inArray, isNull, lt, or, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client.js";
 import { prepared } from "../../db/prepared.js";
 import { contacts, messages, queues, tickets, users, whatsapps } from "../../db/schema.js";
 import { escapeLike } from "../users/users.repo.js";
+import { type Binder, literals, placeholders, ticketVisibleWhere } from "./access.js";
 import { tagFilter, withTicketTags } from "./ticket-tags.js";
 
 export type TicketRow = typeof tickets.$inferSelect;
@@ -86,26 +87,6 @@ const listOrder = (
     : [desc(from.updatedAt), desc(from.id)];
 
 /**
- * How the list's values enter its SQL: as literals (a search, built per call) or as placeholders
- * (the inbox, a prepared statement per shape of filter).
- */
-interface Binder {
-  value<T>(name: string, value: T): T | Placeholder;
-  /** `column` is one of `values` (an empty list matches nothing). */
-  oneOf(column: typeof tickets.queueId, name: string, values: number[]): SQL;
-}
-
-const literals: Binder = {
-  value: (_name, value) => value,
-  oneOf: (column, _name, values) => inArray(column, values),
-};
-
-const placeholders: Binder = {
-  value: (name) => sql.placeholder(name),
-  oneOf: (column, name) => sql`${column} = any(${sql.placeholder(name)}::int[])`,
-};
-
-/**
  * The queue filter (issue 12, items 16 and 20): the ticked queues and the tickets without one; the
  * user's own tickets whatever their queue; nothing ticked leaves only the user's own. No `queueIds`
  * at all is no filter.
@@ -146,9 +127,6 @@ function searchMatchIds(search: string, bind: Binder): SQL {
 
 const searchCondition = (search: string): SQL => inArray(tickets.id, sql`(${searchMatchIds(search, literals)})`);
 
-/** Not still at the greeting menu (core's `isChoosingQueue` as SQL). */
-const notChoosingQueue = sql`not (${tickets.queueId} is null and ${tickets.userId} is null and ${tickets.menuSentAt} is not null)`;
-
 /** The WHERE of the ticket list (design §4): access, then the inbox narrowing, then the user's filters and the search. */
 export function ticketListWhere(filter: TicketFilter, bind: Binder = literals): SQL | undefined {
   return and(ticketConditions(filter, bind), filter.search ? searchCondition(filter.search) : undefined);
@@ -159,17 +137,8 @@ function ticketConditions(filter: TicketFilter, bind: Binder = literals): SQL | 
   const { actor } = filter;
   const actorId = bind.value("actorId", actor.id);
   const conditions: (SQL | undefined)[] = [];
-  if (!actor.admin) {
-    conditions.push(
-      or(
-        eq(tickets.userId, actorId),
-        isNull(tickets.queueId),
-        bind === literals && !actor.queueIds.length ? undefined : bind.oneOf(tickets.queueId, "actorQueueIds", actor.queueIds),
-      ),
-    );
-  }
-  // Issue 13: a ticket at the greeting menu reaches an agent only when the setting allows it (routing.ts).
-  if (!actor.admin && actor.hideChoosing) conditions.push(notChoosingQueue);
+  // Access, and issue 13: a ticket at the greeting menu reaches an agent only when the setting allows it (routing.ts).
+  conditions.push(ticketVisibleWhere(actor, bind));
   // Without showAll the inbox is the user's own tickets and the unassigned ones; a search looks further.
   if (!filter.showAll && !filter.search) conditions.push(or(eq(tickets.userId, actorId), isNull(tickets.userId)));
   if (filter.status) conditions.push(eq(tickets.status, bind.value("status", filter.status)));

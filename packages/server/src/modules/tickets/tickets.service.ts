@@ -21,7 +21,7 @@ import { findConnection, findDefaultConnection } from "../connections/connection
 import { findContactById, listExtraInfo } from "../contacts/contacts.repo.js";
 import { requestRating } from "../csat/ratings.js";
 import * as messagesRepo from "../messages/messages.repo.js";
-import { enqueueOutbound } from "../messages/outbound.js";
+import type { OutboundQueue } from "../messages/outbound-queue.js";
 import { findQueueById } from "../queues/queues.repo.js";
 import { agentsSeeChoosingQueue } from "../routing/choosing.js";
 import { setTicketTags } from "../tags/tag-links.js";
@@ -42,7 +42,8 @@ export interface TicketServiceDeps {
   heavy?: Db;
   events: Publisher;
   /** Wake the outbox after a commit that enqueued messages. */
-  notifyOutbox: () => void;
+  /** Queues the farewell and the CSAT question; after commit wakes the outbox and announces them. */
+  outbound: OutboundQueue;
   /** Best-effort read receipts on WhatsApp when an agent opens a ticket. */
   markReadOnWhatsApp?: (ticket: repo.TicketRow, wids: string[]) => void;
   /** Issue 18: a ticket started from a contact first checks its number with WhatsApp (ninth digit). */
@@ -174,16 +175,17 @@ export function createTicketService(deps: TicketServiceDeps) {
     },
 
     async update(actor: AuthUser, id: number, change: TicketUpdateInput): Promise<Ticket> {
+      const outgoing = deps.outbound.begin();
       const outcome = await db
         .transaction(async (tx) => {
           const current = await accessible(actor, id, tx, true);
           // Issue 11: tags alone, or with the other fields (then the transition rules below apply too).
           if (change.tagIds) await setTicketTags(tx, id, change.tagIds);
           if (change.tagIds && change.status === undefined && change.userId === undefined && change.queueId === undefined) {
-            return { previous: undefined, enqueued: false };
+            return { previous: undefined };
           }
           const result = classifyTicketChange(current as Parameters<typeof classifyTicketChange>[0], change);
-          if (!result.ok) throw new AppError("ERR_VALIDATION", { message: result.reason, status: 409 });
+          if (!result.ok) throw new AppError("ERR_TICKET_TRANSITION", { message: result.reason });
           const { transition, next } = result;
           // Agents take and resolve tickets for themselves; only admins act on someone else's behalf.
           if ((transition === "accept" || transition === "reopen") && next.userId !== actor.id && !isAdmin(actor)) {
@@ -196,30 +198,25 @@ export function createTicketService(deps: TicketServiceDeps) {
             throw new AppError("ERR_NO_QUEUE_FOUND");
           }
           const updated = await repo.updateTicket(tx, id, { status: next.status, userId: next.userId, queueId: next.queueId });
-          let enqueued = false;
           if (transition === "resolve" && updated && current.whatsappId !== null) {
             const connection = await findConnection(tx, current.whatsappId);
             if (connection?.farewellMessage.trim()) {
-              await enqueueOutbound(tx, { ticket: updated, body: connection.farewellMessage, fromBot: true });
-              enqueued = true;
+              await outgoing.enqueue(tx, { ticket: updated, body: connection.farewellMessage, fromBot: true });
             }
-            // Issue 11 CSAT: the satisfaction question, after the farewell.
-            if (
-              connection &&
-              (await requestRating(tx, { ticket: updated, connection, now: (deps.clock ?? systemClock).now() }))
-            ) {
-              enqueued = true;
+            // CSAT: the satisfaction question, after the farewell.
+            if (connection) {
+              await requestRating(tx, outgoing, { ticket: updated, connection, now: (deps.clock ?? systemClock).now() });
             }
           }
-          return { previous: scopeOf(current), enqueued };
+          return { previous: scopeOf(current) };
         })
         .catch((error: unknown) => {
           if (isUniqueViolation(error)) throw new AppError("ERR_OTHER_OPEN_TICKET");
           throw error;
         });
-      if (outcome.enqueued) deps.notifyOutbox();
       const ticket = await present(id);
       await publishUpdate(ticket, outcome.previous);
+      await outgoing.afterCommit();
       return ticket;
     },
 

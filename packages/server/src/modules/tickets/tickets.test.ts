@@ -52,11 +52,13 @@ describe("ticket transitions", () => {
     const colleague = await makeUser(t, { queueIds: [queue.id] });
     const ticket = await pendingTicket(queue.id);
 
-    expect((await put(agent, ticket.id, { status: "closed", userId: agent.id })).statusCode).toBe(409);
+    const early = await put(agent, ticket.id, { status: "closed", userId: agent.id });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().error).toBe("ERR_TICKET_TRANSITION");
     expect((await put(agent, ticket.id, { status: "open", userId: colleague.id })).json().error).toBe("ERR_NO_PERMISSION");
     const accepted = await put(agent, ticket.id, { status: "open", userId: agent.id });
     expect(accepted.json()).toMatchObject({ status: "open", userId: agent.id });
-    expect((await put(agent, ticket.id, { status: "open", userId: agent.id })).json().error).toBe("ERR_VALIDATION");
+    expect((await put(agent, ticket.id, { status: "open", userId: agent.id })).json().error).toBe("ERR_TICKET_TRANSITION");
 
     const returned = await put(agent, ticket.id, { status: "pending", userId: null });
     expect(returned.json()).toMatchObject({ status: "pending", userId: null, queueId: queue.id });

@@ -9,7 +9,7 @@ import {
 } from "@zapdesk/core";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { actorOf } from "../../http/auth.js";
-import type { RouteContext } from "../../http/route-context.js";
+import type { RouteContext } from "../../services.js";
 
 export const userRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { services, authenticate }) => {
   app.addHook("onRequest", authenticate);

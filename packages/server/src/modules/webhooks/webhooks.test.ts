@@ -90,7 +90,7 @@ describe("Cloud API webhook routes", () => {
       payload: `{"x":"${"a".repeat(WEBHOOK_BODY_LIMIT)}"}`,
     });
     expect(huge.statusCode).toBe(413);
-    expect(huge.json()).toMatchObject({ error: "ERR_VALIDATION" });
+    expect(huge.json()).toMatchObject({ error: "ERR_PAYLOAD_TOO_LARGE" });
     const events = await app.t.database.db.select().from(inboundEvents).where(eq(inboundEvents.whatsappId, cloud.connection.id));
     expect(events).toEqual([]);
   });

@@ -24,7 +24,7 @@ describe("the drawer and the command palette's screens", () => {
     renderWithProviders(<DrawerItems />);
     await screen.findByRole("link", { name: "Dashboard" });
     expect(drawerPaths().sort()).toEqual(
-      SCREENS.filter((s) => !s.admin)
+      SCREENS.filter((s) => !s.permission)
         .map((s) => s.path)
         .sort(),
     );

@@ -25,11 +25,11 @@ import ListItemButton from "@mui/material/ListItemButton";
 import ListItemIcon from "@mui/material/ListItemIcon";
 import ListItemText from "@mui/material/ListItemText";
 import ListSubheader from "@mui/material/ListSubheader";
-import { can } from "@zapdesk/core";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { NavLink, useLocation } from "react-router";
 import { useWhatsapps } from "../../features/connections/api/get-whatsapps";
+import { mayOpen, SCREENS } from "../../features/shortcuts/screens";
 import { useAuth } from "../../lib/auth";
 import { useConnectionWarning } from "./use-connection-warning";
 
@@ -60,6 +60,15 @@ function Item({ to, label, icon, onNavigate }: ItemProps) {
   );
 }
 
+const ADMIN_ICONS: Record<string, ReactNode> = {
+  users: <PeopleAltOutlined />,
+  connections: <ConnectionsIcon />,
+  queues: <AccountTreeOutlined />,
+  tags: <LocalOfferOutlined />,
+  settings: <SettingsOutlined />,
+  webhooks: <WebhookIcon />,
+};
+
 function ConnectionsIcon() {
   const { t } = useTranslation();
   const { data } = useWhatsapps();
@@ -79,6 +88,8 @@ function ConnectionsIcon() {
 export function DrawerItems({ onNavigate }: { onNavigate?(): void }) {
   const { t } = useTranslation();
   const { user } = useAuth();
+  // Each administration screen shows for whom holds the permission its server routes check.
+  const adminScreens = SCREENS.filter((screen) => screen.permission && mayOpen(user, screen));
   const item = (to: string, key: string, icon: ReactNode) => (
     <Item to={to} label={t(`mainDrawer.listItems.${key}`)} icon={icon} onNavigate={onNavigate} />
   );
@@ -103,14 +114,17 @@ export function DrawerItems({ onNavigate }: { onNavigate?(): void }) {
         {item("/ZDGComunidade", "licence", <ShoppingCartIcon />)}
         {item("/ZDGPassaporte", "community", <ChatIcon />)}
       </List>
-      {can(user, "drawer-admin-items:view") && (
+      {adminScreens.length > 0 && (
         <List subheader={<ListSubheader component="div">{t("mainDrawer.listItems.administration")}</ListSubheader>}>
-          {item("/users", "users", <PeopleAltOutlined />)}
-          {item("/connections", "connections", <ConnectionsIcon />)}
-          {item("/Queues", "queues", <AccountTreeOutlined />)}
-          {item("/tags", "tags", <LocalOfferOutlined />)}
-          {item("/Settings", "settings", <SettingsOutlined />)}
-          {item("/webhooks", "webhooks", <WebhookIcon />)}
+          {adminScreens.map((screen) => (
+            <Item
+              key={screen.path}
+              to={screen.path}
+              label={t(`mainDrawer.listItems.${screen.key}`)}
+              icon={ADMIN_ICONS[screen.key]}
+              onNavigate={onNavigate}
+            />
+          ))}
         </List>
       )}
     </nav>

@@ -1,6 +1,6 @@
 import Box from "@mui/material/Box";
 import CircularProgress from "@mui/material/CircularProgress";
-import { can } from "@zapdesk/core";
+import { can, type Permission } from "@zapdesk/core";
 import { Navigate, Outlet } from "react-router";
 import { useAuth } from "../../lib/auth";
 
@@ -26,10 +26,13 @@ export function PublicRoute() {
   return user ? <Navigate to="/" replace /> : <Outlet />;
 }
 
-/** The Administration screens: hidden from the drawer and refused by the server; here we just send agents home. */
-export function AdminRoute() {
+/**
+ * An administration screen, for whom holds the permission its server routes check (the drawer hides
+ * it from others and the server refuses them; here we just send them home).
+ */
+export function PermissionRoute({ permission }: { permission: Permission }) {
   const { user } = useAuth();
-  return can(user, "drawer-admin-items:view") ? <Outlet /> : <Navigate to="/" replace />;
+  return can(user, permission) ? <Outlet /> : <Navigate to="/" replace />;
 }
 
 export { Loading };

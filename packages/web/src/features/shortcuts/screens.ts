@@ -1,14 +1,14 @@
-import { can, type User } from "@zapdesk/core";
+import { can, type Permission, type User } from "@zapdesk/core";
 
 /**
- * The menu's screens for the palette (issue 13): the drawer's items, each under the drawer's own
- * label (`mainDrawer.listItems.<key>`), the administration ones only for whom the permission table
- * shows them (`drawer-admin-items:view`, as the drawer does).
+ * The menu's screens, read by the drawer, the router's guards and the palette: each under the
+ * drawer's own label (`mainDrawer.listItems.<key>`); an administration screen names the permission
+ * its server routes check, and is shown and routed only to whom the permission table grants it.
  */
 export interface Screen {
   path: string;
   key: string;
-  admin?: boolean;
+  permission?: Permission;
 }
 
 export const SCREENS: Screen[] = [
@@ -27,17 +27,25 @@ export const SCREENS: Screen[] = [
   { path: "/ZDGHistorico", key: "history" },
   { path: "/ZDGComunidade", key: "licence" },
   { path: "/ZDGPassaporte", key: "community" },
-  { path: "/users", key: "users", admin: true },
-  { path: "/connections", key: "connections", admin: true },
-  { path: "/Queues", key: "queues", admin: true },
-  { path: "/tags", key: "tags", admin: true },
-  { path: "/Settings", key: "settings", admin: true },
-  { path: "/webhooks", key: "webhooks", admin: true },
+  { path: "/users", key: "users", permission: "users:manage" },
+  { path: "/connections", key: "connections", permission: "connections:manage" },
+  { path: "/Queues", key: "queues", permission: "queues:manage" },
+  { path: "/tags", key: "tags", permission: "tags:manage" },
+  { path: "/Settings", key: "settings", permission: "settings:manage" },
+  { path: "/webhooks", key: "webhooks", permission: "webhooks:manage" },
 ];
 
+export function mayOpen(user: Pick<User, "profile"> | null | undefined, screen: Screen): boolean {
+  return !screen.permission || can(user, screen.permission);
+}
+
 export function visibleScreens(user: Pick<User, "profile"> | null | undefined): Screen[] {
-  const admin = can(user, "drawer-admin-items:view");
-  return SCREENS.filter((screen) => !screen.admin || admin);
+  return SCREENS.filter((screen) => mayOpen(user, screen));
+}
+
+/** The permission a screen's path needs (none for the everyday screens). */
+export function screenPermission(path: string): Permission | undefined {
+  return SCREENS.find((screen) => screen.path === path)?.permission;
 }
 
 /** Case- and accent-insensitive "contains", for the palette's filter. */

@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { Contact, Message, QuickAnswer, Ticket } from "@zapdesk/core";
-import { api } from "../../../lib/api-client";
+import { api, apiFetch } from "../../../lib/api-client";
 import { upsertMessage } from "../utils/message-cache";
-import { authedFetch } from "./authed-fetch";
 
 export interface SendInput {
   body: string;
@@ -24,7 +23,7 @@ export async function sendMessage(ticketId: number, input: SendInput): Promise<M
   form.append("body", input.body);
   if (input.quotedMsgId) form.append("quotedMsgId", String(input.quotedMsgId));
   if (input.isVoice) form.append("isVoice", "true");
-  const response = await authedFetch(`/messages/${ticketId}`, { method: "POST", body: form });
+  const response = await apiFetch(`/messages/${ticketId}`, { method: "POST", body: form });
   return (await response.json()) as Message;
 }
 

@@ -6,7 +6,7 @@ import Typography from "@mui/material/Typography";
 import { MEDIA_STATE, type Message } from "@zapdesk/core";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { fetchMediaBlob } from "../api/authed-fetch";
+import { fetchMediaBlob } from "../../../lib/api-client";
 
 /** The media as an object URL fetched with the session's token; revoked when the bubble goes. */
 function useMediaUrl(mediaUrl: string | null, enabled: boolean) {

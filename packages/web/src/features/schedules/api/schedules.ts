@@ -1,7 +1,6 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { Schedule, ScheduleStatus } from "@zapdesk/core";
-import { api } from "../../../lib/api-client";
-import { authedFetch } from "../../conversation/api/authed-fetch";
+import { api, apiFetch } from "../../../lib/api-client";
 
 export interface ScheduleFilters {
   status?: ScheduleStatus;
@@ -61,7 +60,7 @@ export async function saveSchedule(input: ScheduleSave): Promise<Schedule> {
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) form.append(key, String(value));
   form.append("media", input.file, input.file.name);
-  const response = await authedFetch(path, { method, body: form });
+  const response = await apiFetch(path, { method, body: form });
   return (await response.json()) as Schedule;
 }
 

@@ -1,0 +1,57 @@
+import { eq, inArray, isNull, or, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { tickets } from "../../db/schema.js";
+
+/**
+ * Who may see a ticket, as SQL: core's `canAccessTicket` (its assignee, its queue's members, anyone
+ * for a ticket without queue, every admin), and core's `isChoosingQueue` for the tickets still at
+ * the greeting menu. Every query that lists tickets for a user reads it from here; the socket rooms
+ * are the same rule as rooms (`realtime/rooms.ts`), and `access.test.ts` checks the three agree.
+ */
+
+/**
+ * How a query's values enter its SQL: as literals (built per call) or as placeholders (a prepared
+ * statement per shape of filter).
+ */
+export interface Binder {
+  value<T>(name: string, value: T): T | Placeholder;
+  /** `column` is one of `values` (an empty list matches nothing). */
+  oneOf(column: typeof tickets.queueId, name: string, values: number[]): SQL;
+}
+
+export const literals: Binder = {
+  value: (_name, value) => value,
+  oneOf: (column, _name, values) => (values.length ? inArray(column, values) : sql`false`),
+};
+
+export const placeholders: Binder = {
+  value: (name) => sql.placeholder(name),
+  oneOf: (column, name) => sql`${column} = any(${sql.placeholder(name)}::int[])`,
+};
+
+export interface TicketReader {
+  id: number;
+  admin: boolean;
+  queueIds: number[];
+  /** The ticket's at the greeting menu are left out (agents, while `showChoosingQueue` is disabled). */
+  hideChoosing?: boolean;
+}
+
+/** Not still at the greeting menu (core's `isChoosingQueue` as SQL). */
+export const notChoosingQueue = sql`not (${tickets.queueId} is null and ${tickets.userId} is null and ${tickets.menuSentAt} is not null)`;
+
+/** The tickets `reader` may reach (`canAccessTicket` as SQL); undefined for an admin (all of them). */
+export function ticketAccessWhere(reader: Omit<TicketReader, "hideChoosing">, bind: Binder = literals): SQL | undefined {
+  if (reader.admin) return undefined;
+  return or(
+    eq(tickets.userId, bind.value("actorId", reader.id)),
+    isNull(tickets.queueId),
+    bind.oneOf(tickets.queueId, "actorQueueIds", reader.queueIds),
+  );
+}
+
+/** The tickets `reader` sees in a list: those it may reach, less the greeting menu's when hidden from it. */
+export function ticketVisibleWhere(reader: TicketReader, bind: Binder = literals): SQL | undefined {
+  const access = ticketAccessWhere(reader, bind);
+  if (reader.admin || !reader.hideChoosing) return access;
+  return sql`(${access}) and ${notChoosingQueue}`;
+}
