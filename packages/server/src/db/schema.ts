@@ -265,6 +265,8 @@ export const tickets = pgTable(
     /** Issue 11 CSAT: the customer's 1–5 answer, and when it came. */
     rating: integer("rating"),
     ratedAt: tz("rated_at"),
+    /** Issue 20: the agent the rated conversation was resolved by (the rating is theirs, wherever the ticket goes next). */
+    ratedUserId: integer("rated_user_id").references(() => users.id, { onDelete: "set null" }),
     /** Issue 13 metrics (maintained by triggers, migration 0015): first agent reply, first acceptance, closing. */
     firstResponseAt: tz("first_response_at"),
     acceptedAt: tz("accepted_at"),
