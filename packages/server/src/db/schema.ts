@@ -332,9 +332,12 @@ export const messages = pgTable(
     updatedAt: updatedAt(),
     /**
      * The body's words for ticket search: `simple` (no stemming) over unaccented text, so "acao"
-     * finds "ação" in any language. zapdesk_unaccent is migration 0005's IMMUTABLE wrapper.
+     * finds "ação" in any language. zapdesk_unaccent is migration 0005's IMMUTABLE wrapper. An
+     * automatic message has none (issue 20, migration 0020): search matches what people wrote.
      */
-    search: tsvector("search").generatedAlwaysAs(sql`to_tsvector('simple'::regconfig, zapdesk_unaccent(body))`),
+    search: tsvector("search").generatedAlwaysAs(
+      sql`CASE WHEN from_bot THEN NULL ELSE to_tsvector('simple'::regconfig, zapdesk_unaccent(body)) END`,
+    ),
   },
   (t) => [
     uniqueIndex("messages_wid_key").on(t.whatsappId, t.wid),
