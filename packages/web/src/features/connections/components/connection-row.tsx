@@ -5,6 +5,7 @@ import TableCell from "@mui/material/TableCell";
 import TableRow from "@mui/material/TableRow";
 import type { Connection } from "@zapdesk/core";
 import { useTranslation } from "react-i18next";
+import { ROW_ACTIONS_SX } from "../../../components/ui/row-actions";
 import { ConnectionHealth } from "./connection-health";
 import { ConnectionRestriction, restrictionShown } from "./connection-restriction";
 import { ConnectionStatusIcon, DefaultIcon } from "./connection-status-icon";
@@ -58,7 +59,7 @@ export function ConnectionRow({ connection, actions }: { connection: Connection;
         <TableCell align="center">
           {connection.isDefault && <DefaultIcon color="success" titleAccess={t("connections.table.default")} />}
         </TableCell>
-        <TableCell align="center" sx={{ whiteSpace: "nowrap" }}>
+        <TableCell align="center" sx={ROW_ACTIONS_SX}>
           <IconButton
             size="small"
             aria-label={t("common.editItem", { name: connection.name })}

@@ -9,6 +9,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog";
 import { PageContainer } from "../../../components/ui/page-container";
+import { ROW_ACTIONS_SX } from "../../../components/ui/row-actions";
 import { TableLoadingRow } from "../../../components/ui/table-loading-row";
 import { toast } from "../../../lib/toast";
 import { useDeleteWhatsapp } from "../api/delete-whatsapp";
@@ -97,7 +98,9 @@ export default function ConnectionsPage() {
             <TableCell align="center">{t("connections.table.health")}</TableCell>
             <TableCell align="center">{t("connections.table.lastUpdate")}</TableCell>
             <TableCell align="center">{t("connections.table.default")}</TableCell>
-            <TableCell align="center">{t("connections.table.actions")}</TableCell>
+            <TableCell align="center" sx={ROW_ACTIONS_SX}>
+              {t("connections.table.actions")}
+            </TableCell>
           </TableRow>
         </TableHead>
         <TableBody>
