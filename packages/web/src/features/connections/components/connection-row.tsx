@@ -1,5 +1,6 @@
 import DeleteOutline from "@mui/icons-material/DeleteOutlined";
 import Edit from "@mui/icons-material/Edit";
+import SmsOutlined from "@mui/icons-material/SmsOutlined";
 import IconButton from "@mui/material/IconButton";
 import TableCell from "@mui/material/TableCell";
 import TableRow from "@mui/material/TableRow";
@@ -27,6 +28,8 @@ export interface ConnectionRowActions {
   onDisconnect(connection: Connection): void;
   onShowQr(connection: Connection): void;
   onChoosePairing(connection: Connection): void;
+  /** Issue 20: play a customer of a simulator connection (absent: not offered). */
+  onSimulate?(connection: Connection): void;
 }
 
 /** One connection, and under it why it is in its status and how to fix it, when the server says. */
@@ -60,6 +63,15 @@ export function ConnectionRow({ connection, actions }: { connection: Connection;
           {connection.isDefault && <DefaultIcon color="success" titleAccess={t("connections.table.default")} />}
         </TableCell>
         <TableCell align="center" sx={ROW_ACTIONS_SX}>
+          {connection.provider === "simulator" && connection.status === "CONNECTED" && actions.onSimulate && (
+            <IconButton
+              size="small"
+              aria-label={t("connections.simulator.open", { name: connection.name })}
+              onClick={() => actions.onSimulate?.(connection)}
+            >
+              <SmsOutlined />
+            </IconButton>
+          )}
           <IconButton
             size="small"
             aria-label={t("common.editItem", { name: connection.name })}
