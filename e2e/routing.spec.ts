@@ -137,7 +137,9 @@ test("automatic assignment: the admin switches it on in the queue form; a new ti
     await toggle.click();
     await expect(toggle).toBeChecked();
     await capture(admin, "routing-queue-auto-assign");
-    await admin.keyboard.press("Escape");
+    // Part of the form (issue 20): saved with Save, with the rest of the queue.
+    await admin.getByRole("button", { name: "Salvar", exact: true }).click();
+    await expect(admin.getByRole("dialog")).toHaveCount(0);
   });
 
   await test.step("Davi is away; the customer's ticket is assigned to Carla (online) and shows in her Atendendo", async () => {

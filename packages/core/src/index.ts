@@ -3,6 +3,7 @@ export * from "./constants.js";
 export * from "./errors.js";
 export * from "./events.js";
 export * from "./permissions.js";
+export * from "./previews.js";
 export * from "./restrictions.js";
 export * from "./routing.js";
 export * from "./schemas/auth.js";

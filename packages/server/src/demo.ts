@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Db } from "./db/client.js";
+import { startChatter } from "./demo-chatter.js";
 import { findConnectionByName } from "./modules/connections/connections.repo.js";
 import { findQueueByName } from "./modules/queues/queues.repo.js";
 import { type AuthUser, findAuthUser, findUserByEmail } from "./modules/users/users.repo.js";
@@ -7,7 +8,9 @@ import { configOrExit, type RunningServer, startServer } from "./server.js";
 
 /**
  * `npm run demo`: the product as a newcomer should first see it — two queues, two
- * agents and a simulator connection with customers already in conversation.
+ * agents and a simulator connection with customers already in conversation, and a few who keep
+ * writing while it runs (demo-chatter.ts, every DEMO_CHATTER_SECONDS, 0 for none). Admins play a
+ * customer themselves from Connections (the simulator connection's "write as a customer").
  * Embedded like `npm start`, in its own DATA_DIR; seeding happens once.
  */
 const DEMO = {
@@ -97,6 +100,14 @@ const config = configOrExit({ DATA_DIR: "./data-demo", ADMIN_PASSWORD: "admin123
 startServer(config)
   .then(async (server) => {
     await seedDemo(server);
+    const connection = await findConnectionByName(server.database.db, DEMO.connection);
+    const everyMs = Number(process.env.DEMO_CHATTER_SECONDS ?? 40) * 1000;
+    if (connection && everyMs > 0) {
+      startChatter((from, name, body) => server.simulator.inbound(connection.id, { from, name, body }), {
+        everyMs,
+        onError: (error) => console.error("demo customer could not write:", error),
+      });
+    }
     const url = server.config.publicUrl ?? `http://localhost:${server.config.port}`;
     console.log(
       [
@@ -104,7 +115,8 @@ startServer(config)
         `  Zapdesk demo is running at ${url}`,
         `  Administrator: ${server.config.adminEmail} / ${process.env.ADMIN_PASSWORD ?? "admin123"}`,
         ...DEMO.agents.map((a) => `  Agent (${a.queue}): ${a.email} / ${DEMO.password}`),
-        `  Write as a customer: POST ${url}/api/simulator/<connection id>/inbound (admin token), see docs/api.md`,
+        '  Write as a customer: Connections → the message icon on "Zapdesk Demo" (administrator)',
+        ...(everyMs > 0 ? [`  A few customers write every ~${everyMs / 1000} s (DEMO_CHATTER_SECONDS=0 to stop them)`] : []),
         "",
       ].join("\n"),
     );

@@ -265,6 +265,8 @@ export const tickets = pgTable(
     /** Issue 11 CSAT: the customer's 1–5 answer, and when it came. */
     rating: integer("rating"),
     ratedAt: tz("rated_at"),
+    /** Issue 20: the agent the rated conversation was resolved by (the rating is theirs, wherever the ticket goes next). */
+    ratedUserId: integer("rated_user_id").references(() => users.id, { onDelete: "set null" }),
     /** Issue 13 metrics (maintained by triggers, migration 0015): first agent reply, first acceptance, closing. */
     firstResponseAt: tz("first_response_at"),
     acceptedAt: tz("accepted_at"),
@@ -330,9 +332,12 @@ export const messages = pgTable(
     updatedAt: updatedAt(),
     /**
      * The body's words for ticket search: `simple` (no stemming) over unaccented text, so "acao"
-     * finds "ação" in any language. zapdesk_unaccent is migration 0005's IMMUTABLE wrapper.
+     * finds "ação" in any language. zapdesk_unaccent is migration 0005's IMMUTABLE wrapper. An
+     * automatic message has none (issue 20, migration 0020): search matches what people wrote.
      */
-    search: tsvector("search").generatedAlwaysAs(sql`to_tsvector('simple'::regconfig, zapdesk_unaccent(body))`),
+    search: tsvector("search").generatedAlwaysAs(
+      sql`CASE WHEN from_bot THEN NULL ELSE to_tsvector('simple'::regconfig, zapdesk_unaccent(body)) END`,
+    ),
   },
   (t) => [
     uniqueIndex("messages_wid_key").on(t.whatsappId, t.wid),

@@ -78,6 +78,30 @@ describe("CSAT on the dashboard", () => {
     expect(may).toEqual({ overall: { count: 0, average: null, distribution: [0, 0, 0, 0, 0] }, byUser: [], byQueue: [] });
   });
 
+  it("credits a rating to the agent who resolved the conversation, not whoever holds the ticket later (issue 20 §2.5)", async () => {
+    const queue = await makeQueue(t, { name: "Resolver CSAT" });
+    const caio = await makeUser(t, { queueIds: [queue.id], name: "Caio CSAT" });
+    const duda = await makeUser(t, { queueIds: [queue.id], name: "Duda CSAT" });
+    const connection = await makeSimulatorConnection(t, admin);
+    await t.app.inject({
+      method: "PUT",
+      url: `/api/whatsapp/${connection.id}`,
+      headers: admin.auth,
+      payload: { ratingMessage: "Nota de 1 a 5?" },
+    });
+    await rate(connection, caio, queue.id, "5");
+    const [ticket] = (await listTickets(t, admin, { showAll: "true", status: "closed" })).tickets.filter(
+      (x) => x.user?.id === caio.id,
+    );
+    // The rated ticket is reopened and handed to another agent.
+    expect((await put(admin, ticket.id, { status: "open", userId: duda.id })).statusCode).toBe(200);
+
+    const { byUser, byQueue } = await ratings(admin, { month: "2026-06" });
+    expect(byUser.find((u) => u.userId === caio.id)).toMatchObject({ name: "Caio CSAT", count: 1, average: 5 });
+    expect(byUser.find((u) => u.userId === duda.id)).toBeUndefined();
+    expect(byQueue.find((q) => q.queueId === queue.id)).toMatchObject({ count: 1, average: 5 });
+  });
+
   it("answers 400 to a bad period and 401 without a session", async () => {
     const bad: Record<string, string>[] = [{ month: "2026-13" }, { tz: "Mars/Olympus" }, { month: "junho" }];
     for (const query of bad) {

@@ -36,7 +36,7 @@ function currentMonth(now: Date, tz: string): string {
 
 /**
  * Satisfaction over the tickets the viewer may see that were rated in the chosen month (the
- * viewer's time zone), per agent (the ticket's agent when it was rated) and per queue. Reads the
+ * viewer's time zone), per agent (the agent who resolved the conversation rated, issue 20) and per queue. Reads the
  * partial index on tickets(rated_at).
  */
 export async function ratingFigures(db: Db, options: { access: SQL | undefined; tz: string; month: string }) {
@@ -49,11 +49,11 @@ export async function ratingFigures(db: Db, options: { access: SQL | undefined; 
   );
   const [byUser, byQueue] = await Promise.all([
     db
-      .select({ userId: tickets.userId, name: users.name, ...aggregates })
+      .select({ userId: tickets.ratedUserId, name: users.name, ...aggregates })
       .from(tickets)
-      .leftJoin(users, eq(users.id, tickets.userId))
+      .leftJoin(users, eq(users.id, tickets.ratedUserId))
       .where(where)
-      .groupBy(tickets.userId, users.name)
+      .groupBy(tickets.ratedUserId, users.name)
       .orderBy(sql`count(*) desc`, users.name),
     db
       .select({ queueId: tickets.queueId, name: queues.name, color: queues.color, ...aggregates })

@@ -100,7 +100,12 @@ export async function answerRating(
     .returning({ id: ticketRatings.id });
   if (!usable || !claimed || rating === undefined || !ticket) return undefined;
   // Not through updateTicket: a closed ticket's last update is its closing (the dashboard counts by it).
-  const [rated] = await tx.update(tickets).set({ rating, ratedAt: input.now }).where(eq(tickets.id, ticket.id)).returning();
+  // The ticket is closed: its agent is the one who resolved the conversation rated, whom the rating stays with.
+  const [rated] = await tx
+    .update(tickets)
+    .set({ rating, ratedAt: input.now, ratedUserId: ticket.userId })
+    .where(eq(tickets.id, ticket.id))
+    .returning();
   return { ticket: rated, rating, ratingId: pending.id };
 }
 

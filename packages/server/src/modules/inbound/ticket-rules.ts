@@ -1,4 +1,4 @@
-import { isChoosingQueue, PLACEHOLDER_PREVIEW } from "@zapdesk/core";
+import { isChoosingQueue, PLACEHOLDER_PREVIEW, specialPreview } from "@zapdesk/core";
 import { type SQL, sql } from "drizzle-orm";
 import { tickets } from "../../db/schema.js";
 import type { TicketScope } from "../../realtime/publisher.js";
@@ -64,9 +64,11 @@ export function pickTicket(candidates: TicketRow[], since: Date): { ticket: Tick
 
 // --- Preview, unread, lastInboundAt ---------------------------------------------------------
 
-/** The ticket's preview after an inbound message: its text, else its file name or kind. */
+/** The ticket's preview after an inbound message: its text (a shared contact or a location marked as such), else its file name or kind. */
 export function previewOfInbound(item: Pick<InboundItem, "type" | "body" | "media">): string {
   if (item.type === PLACEHOLDER_TYPE) return PLACEHOLDER_PREVIEW;
+  const special = specialPreview(item.type, item.body);
+  if (special !== undefined) return lastMessageText(special);
   return lastMessageText(item.body, item.media?.name ?? (item.type !== "chat" ? item.type : ""));
 }
 

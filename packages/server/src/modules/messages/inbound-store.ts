@@ -161,12 +161,16 @@ export function createInboundStore(deps: { db: Db; clock: Clock; identity: Conta
     return { ticket, before: undefined };
   }
 
-  /** Queue menu and greetings (design §4): the ids of the bot messages it queued, and the queue it chose. */
+  /**
+   * Queue menu and greetings (design §4): the ids of the bot messages it queued, and the queue it chose.
+   * An answer that picks a queue ("2") is no preview: the ticket keeps `preview`, what the customer wrote before.
+   */
   async function routeToQueue(
     tx: Db,
     ticket: ticketsRepo.TicketRow,
     name: string,
     body: string,
+    preview: string,
   ): Promise<{ botIds: number[]; queueId?: number }> {
     if (ticket.queueId !== null || ticket.userId !== null || ticket.whatsappId === null) return { botIds: [] };
     const connection = await findConnection(tx, ticket.whatsappId);
@@ -177,7 +181,7 @@ export function createInboundStore(deps: { db: Db; clock: Clock; identity: Conta
     }
     const chosen = ticket.menuSentAt ? pickQueue(body, connection.queues) : undefined;
     if (chosen) {
-      const updated = await ticketsRepo.updateTicket(tx, ticket.id, { queueId: chosen.id });
+      const updated = await ticketsRepo.updateTicket(tx, ticket.id, { queueId: chosen.id, lastMessage: preview });
       if (!updated || !chosen.greetingMessage.trim()) return { botIds: [], queueId: chosen.id };
       const greeting = await enqueueOutbound(tx, {
         ticket: updated,
@@ -248,6 +252,7 @@ export function createInboundStore(deps: { db: Db; clock: Clock; identity: Conta
         const found = await ticketFor(tx, whatsappId, contact.id, item, windowSeconds);
         let ticket = found.ticket;
         if (!ticket) throw new Error("ticket not created");
+        const previewBefore = ticket.lastMessage;
 
         const quoted = item.quotedWid ? await repo.findMessageByWid(tx, whatsappId, item.quotedWid) : undefined;
         const message = await repo.insertMessage(tx, messageValues(whatsappId, ticket.id, author?.id ?? null, item, quoted?.id));
@@ -256,7 +261,8 @@ export function createInboundStore(deps: { db: Db; clock: Clock; identity: Conta
 
         ticket = await ticketsRepo.updateTicket(tx, ticket.id, ticketSetAfterInbound(tallyInbound([item])));
         if (!ticket) throw new Error("ticket vanished");
-        const routed = item.fromMe || item.isGroup ? { botIds: [] } : await routeToQueue(tx, ticket, contact.name, item.body);
+        const routed =
+          item.fromMe || item.isGroup ? { botIds: [] } : await routeToQueue(tx, ticket, contact.name, item.body, previewBefore);
         // Business hours: the queue now settled may be closed (its out-of-hours message, once a day).
         const settled = { ...ticket, queueId: routed.queueId ?? ticket.queueId };
         const closed =

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { PLACEHOLDER_PREVIEW } from "@zapdesk/core";
+import { PLACEHOLDER_PREVIEW, specialPreview } from "@zapdesk/core";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { messages, outbox, tickets, whatsapps } from "../../db/schema.js";
@@ -59,6 +59,8 @@ type PreviewSource = Pick<repo.MessageRow, "id" | "body" | "mediaName" | "mediaT
 export function previewOf(message: PreviewSource): string {
   // A message not decrypted yet: clients show their own words for it (inbound-placeholder.ts).
   if (message.mediaType === "placeholder") return PLACEHOLDER_PREVIEW;
+  const special = specialPreview(message.mediaType, message.body);
+  if (special !== undefined) return lastMessageText(special);
   return lastMessageText(message.body, message.mediaType === "chat" ? "" : (message.mediaName ?? message.mediaType));
 }
 

@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import type { RealtimePayloads, Ticket } from "@zapdesk/core";
+import { CONTACT_PREVIEW_MARK, LOCATION_PREVIEW_MARK, type RealtimePayloads, type Ticket } from "@zapdesk/core";
 import { io as connectClient, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -71,11 +71,38 @@ describe("ticket previews (issue 12 item 19)", () => {
     await eventually(async () => expect(await phoneReceived(t, admin, connection.id, customer)).toHaveLength(1));
     expect((await ticketOf(customer)).lastMessage).toBe("Oi, preciso de ajuda");
 
+    // Issue 20 §2.3: the answer that picks a queue is no preview; what the customer wrote stays.
     await customerWrites(t, admin, connection.id, { from: customer, body: "1" });
     await eventually(async () => expect(await phoneReceived(t, admin, connection.id, customer)).toHaveLength(2));
     const ticket = await ticketOf(customer);
-    expect(ticket.lastMessage).toBe("1");
-    await eventually(() => expect(announcedPreview(ticket.id)).toBe("1"));
+    expect(ticket.queue?.id).toBe(sales.id);
+    expect(ticket.lastMessage).toBe("Oi, preciso de ajuda");
+    await eventually(() => expect(announcedPreview(ticket.id)).toBe("Oi, preciso de ajuda"));
+
+    // What the customer writes next is the preview again.
+    await customerWrites(t, admin, connection.id, { from: customer, body: "2" });
+    expect((await ticketOf(customer)).lastMessage).toBe("2");
+  });
+
+  it("name a shared contact and a location instead of showing their raw bodies (issue 20 §2.2)", async () => {
+    const connection = await makeSimulatorConnection(t, admin);
+    const customer = customerNumber();
+    const vcard =
+      "BEGIN:VCARD\nVERSION:3.0\nN:Souza;Ana;;;\nFN:Ana Souza\nTEL;type=CELL;waid=5511988887777:+55 11 98888-7777\nEND:VCARD";
+    await customerWrites(t, admin, connection.id, { from: customer, vcard });
+    const { id } = await ticketOf(customer);
+    expect((await ticketOf(customer)).lastMessage).toBe(`${CONTACT_PREVIEW_MARK}Ana Souza`);
+    await eventually(() => expect(announcedPreview(id)).toBe(`${CONTACT_PREVIEW_MARK}Ana Souza`));
+
+    const located = await customerWrites(t, admin, connection.id, {
+      from: customer,
+      location: { latitude: -23.55, longitude: -46.63, description: "Avenida Paulista, 1000\nSão Paulo" },
+    });
+    expect((await ticketOf(customer)).lastMessage).toBe(`${LOCATION_PREVIEW_MARK}Avenida Paulista, 1000`);
+
+    // A preview recomputed (the location revoked) names the contact the same way.
+    await simulate(connection.id, "revoke", { id: located });
+    expect((await ticketOf(customer)).lastMessage).toBe(`${CONTACT_PREVIEW_MARK}Ana Souza`);
   });
 
   it("keep the agent's last reply when the farewell and the protocol notice go out", async () => {

@@ -52,7 +52,8 @@ describe("the conversation journey through the simulator", () => {
 
     const pendingForA = await listTickets(t, agentA, { status: "pending" });
     const ticket = pendingForA.tickets.find((x) => x.contact.number === customer);
-    expect(ticket).toMatchObject({ status: "pending", queueId: sales.id, unreadMessages: 2, lastMessage: "1" });
+    // The menu's answer is no preview (issue 20): what the customer wrote before stays.
+    expect(ticket).toMatchObject({ status: "pending", queueId: sales.id, unreadMessages: 2, lastMessage: "Oi" });
     expect(ticket?.contact.name).toBe("Maria");
     const pendingForB = await listTickets(t, agentB, { status: "pending" });
     expect(pendingForB.tickets.find((x) => x.id === ticket?.id)).toBeUndefined();

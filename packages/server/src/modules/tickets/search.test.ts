@@ -4,12 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   customerNumber,
   customerWrites,
+  eventually,
   listTickets,
   makeSimulatorConnection,
+  phoneReceived,
   ticketMessages,
 } from "../../../test/conversation.js";
 import { makeAdmin, makeQueue, makeUser, type TestUser } from "../../../test/factories.js";
 import { createTestApp, type TestApp } from "../../../test/harness.js";
+import { type Database, openDatabase } from "../../db/client.js";
+import { searchPage } from "./tickets.repo.js";
 
 let t: TestApp;
 let admin: TestUser;
@@ -138,4 +142,53 @@ describe("ticket search", () => {
     const { tickets } = await listTickets(t, admin, { showAll: "true" });
     expect(tickets.find((x) => x.id === ticket.id)).not.toHaveProperty("matchedMessageId");
   });
+
+  it("matches what people wrote, never an automatic message, and still through the words' index (issue 20 §2.6)", async () => {
+    const tag = uniqueWord();
+    const sales = await makeQueue(t, { name: "Vendas", greetingMessage: `Vendas aqui, ${tag}-equipe!` });
+    const support = await makeQueue(t, { name: "Suporte" });
+    const menuConnection = await makeSimulatorConnection(t, admin, {
+      queueIds: [sales.id, support.id],
+      greetingMessage: `Bem-vindo ${tag}! Escolha:`,
+    });
+    const from = customerNumber();
+    await customerWrites(t, admin, menuConnection.id, { from, body: "oi" });
+    await customerWrites(t, admin, menuConnection.id, { from, body: "1" });
+    await eventually(async () => expect(await phoneReceived(t, admin, menuConnection.id, from)).toHaveLength(2));
+    // The menu and the queue's greeting carry the word: no ticket is found by them.
+    expect((await search(tag)).count).toBe(0);
+
+    // The customer writes it: found, and pointing at the customer's message.
+    await customerWrites(t, admin, menuConnection.id, { from, body: `quero falar da ${tag}` });
+    const { tickets } = await search(tag);
+    expect(tickets).toHaveLength(1);
+    const { messages } = await ticketMessages(t, admin, tickets[0].id);
+    expect(messages.find((m) => m.id === tickets[0].matchedMessageId)).toMatchObject({ fromBot: false, fromMe: false });
+
+    // The search page still finds its messages through the GIN index on the words.
+    const plan = await withOneConnection(async (database) => {
+      await database.exec("set enable_seqscan = off");
+      const page = searchPage(
+        database.db,
+        { actor: { id: admin.id, admin: true, queueIds: [] }, showAll: true, search: tag },
+        { limit: 40, offset: 0 },
+      ).toSQL();
+      const rows = await database.query<{ "QUERY PLAN": string }>(`explain ${page.sql}`, page.params);
+      await database.exec("reset enable_seqscan");
+      return rows.map((r) => r["QUERY PLAN"]).join("\n");
+    });
+    expect(plan).toContain("messages_search_idx");
+  });
 });
+
+/** One connection, so a session setting applies to the EXPLAIN that follows. */
+async function withOneConnection<T>(run: (database: Database) => Promise<T>): Promise<T> {
+  const url = (t.database as { url?: string }).url;
+  if (!url) return run(t.database);
+  const single = await openDatabase({ url, poolSize: 1 });
+  try {
+    return await run(single);
+  } finally {
+    await single.close();
+  }
+}

@@ -15,25 +15,38 @@ function useRoutingSettings(enabled: boolean) {
   return useQuery({ queryKey: routingKey, queryFn: () => api.get<RoutingSettings>("/routing"), enabled });
 }
 
-/** Issue 13: the queue form's "automatic assignment" switch (admins, an existing queue); saved at once. */
-export function QueueAutoAssignSwitch({ queueId }: { queueId: number }) {
-  const { t } = useTranslation();
+/**
+ * Issue 13: a queue's automatic assignment, for the queue form (admins): what is stored, and how to
+ * save a new value. The form saves it with its Save (issue 20), never on the switch's click.
+ */
+export function useQueueAutoAssign(queueId: number | undefined) {
   const { user } = useAuth();
   const allowed = can(user, "routing:manage");
   const client = useQueryClient();
-  const { data } = useRoutingSettings(allowed);
-  const save = useMutation({
-    mutationFn: (autoAssign: boolean) => api.put(`/routing/queues/${queueId}`, { autoAssign }),
-    onSuccess: () => {
-      client.invalidateQueries({ queryKey: routingKey });
-      toast.success(t("routing.autoAssign.saved"), "routing-auto-assign");
-    },
-  });
-  if (!allowed) return null;
-  const checked = data?.queues.find((q) => q.queueId === queueId)?.autoAssign ?? false;
+  const { data } = useRoutingSettings(allowed && queueId !== undefined);
+  const stored =
+    data && queueId !== undefined ? (data.queues.find((q) => q.queueId === queueId)?.autoAssign ?? false) : undefined;
+  const save = async (id: number, autoAssign: boolean) => {
+    await api.put(`/routing/queues/${id}`, { autoAssign });
+    await client.invalidateQueries({ queryKey: routingKey });
+  };
+  return { allowed, stored, save };
+}
+
+/** The queue form's "automatic assignment" switch: a field of the form (see useQueueAutoAssign). */
+export function QueueAutoAssignSwitch({
+  checked,
+  disabled,
+  onChange,
+}: {
+  checked: boolean;
+  disabled?: boolean;
+  onChange(value: boolean): void;
+}) {
+  const { t } = useTranslation();
   return (
     <FormControlLabel
-      control={<Switch checked={checked} disabled={!data || save.isPending} onChange={(_e, value) => save.mutate(value)} />}
+      control={<Switch checked={checked} disabled={disabled} onChange={(_e, value) => onChange(value)} />}
       label={t("routing.autoAssign.queue")}
     />
   );

@@ -7,11 +7,13 @@ import i18n from "../../lib/i18n";
 import { ADMIN, AGENT, fakeApi, signedInAs } from "../../testing/fake-api";
 import { renderWithProviders } from "../../testing/render";
 import { AgentsLoadCard } from "../dashboard/components/agents-load-card";
+import { QueueModal } from "../queues/components/queue-modal";
 import { agentsLoadKey, applyPresenceEvent, presenceKey } from "./api";
-import { QueueAutoAssignSwitch, UserCapacityField } from "./auto-assign-fields";
+import { UserCapacityField } from "./auto-assign-fields";
 import { ChoosingHeader, useChoosingGroup } from "./choosing-group";
 import { PresenceDot } from "./presence-dot";
 
+const QUEUE = { id: 3, name: "Vendas", color: "#2576d2", greetingMessage: "", schedule: null, createdAt: "", updatedAt: "" };
 const ticket = (id: number, choosingQueue: boolean) => ({ id, choosingQueue }) as Ticket;
 
 describe("routing (issue 13)", () => {
@@ -75,26 +77,16 @@ describe("routing (issue 13)", () => {
     expect(within(rows[1]).getByRole("img", { name: "Online" })).toBeInTheDocument();
   });
 
-  it("lets an admin switch a queue's automatic assignment and set an agent's capacity", async () => {
+  it("lets an admin set an agent's capacity", async () => {
     await i18n.changeLanguage("pt");
     const api = fakeApi({
       "GET /api/routing": { body: { queues: [{ queueId: 3, autoAssign: false }], users: [{ userId: 7, maxOpenTickets: 2 }] } },
-      "PUT /api/routing/queues/:id": (r) => ({ body: { queueId: 3, ...(r.body as object) } }),
       "PUT /api/routing/users/:id": (r) => ({ body: { userId: 7, ...(r.body as object) } }),
     });
     signedInAs(api, ADMIN);
     const user = userEvent.setup();
-    renderWithProviders(
-      <>
-        <QueueAutoAssignSwitch queueId={3} />
-        <UserCapacityField userId={7} />
-      </>,
-    );
-    const toggle = await screen.findByRole("switch", { name: /Atribuição automática/ });
-    await waitFor(() => expect(toggle).toBeEnabled());
-    await user.click(toggle);
-    await waitFor(() => expect(api.callsTo("PUT", "/api/routing/queues/3")[0]?.body).toEqual({ autoAssign: true }));
-    const capacity = screen.getByRole("spinbutton", { name: /Máximo de tickets abertos/ });
+    renderWithProviders(<UserCapacityField userId={7} />);
+    const capacity = await screen.findByRole("spinbutton", { name: /Máximo de tickets abertos/ });
     await waitFor(() => expect(capacity).toHaveValue(2));
     await user.clear(capacity);
     await user.type(capacity, "0");
@@ -107,8 +99,9 @@ describe("routing (issue 13)", () => {
   it("shows agents nothing of automatic assignment", async () => {
     const api = fakeApi({});
     signedInAs(api, AGENT);
-    renderWithProviders(<QueueAutoAssignSwitch queueId={3} />);
-    expect(screen.queryByRole("switch")).not.toBeInTheDocument();
+    renderWithProviders(<QueueModal open queue={QUEUE} onClose={() => {}} />);
+    await screen.findByRole("dialog");
+    expect(screen.queryByRole("switch", { name: /Atribuição automática|Automatic assignment/ })).not.toBeInTheDocument();
     expect(api.callsTo("GET", "/api/routing")).toHaveLength(0);
   });
 });

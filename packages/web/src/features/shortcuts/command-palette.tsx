@@ -99,8 +99,16 @@ export function CommandPalette({ open, onClose, onContact }: { open: boolean; on
       icon: <ContactPhoneOutlined fontSize="small" />,
       run: () => onContact(contact.id),
     }));
-    // Tickets first once the user types a name: that is what they are usually after.
-    return [...tickets, ...contacts, ...(wanted ? screens : screens.slice(0, 8))];
+    if (!wanted) return [...tickets, ...contacts, ...screens.slice(0, 8)];
+    // Words that name a screen (each the start of a word of its label) go to it first (issue 20);
+    // otherwise tickets first once the user types a name: that is what they are usually after.
+    const words = wanted.split(/\s+/);
+    const names = (label: string) => {
+      const labelWords = fold(label).split(/[\s/-]+/);
+      return words.every((word) => labelWords.some((w) => w.startsWith(word)));
+    };
+    const named = screens.filter((option) => names(option.label));
+    return [...named, ...tickets, ...contacts, ...screens.filter((option) => !named.includes(option))];
   }, [text, user, t, found.tickets, found.contacts, navigate, onContact]);
 
   const current = Math.min(active, Math.max(options.length - 1, 0));

@@ -151,4 +151,32 @@ describe("the command palette", () => {
     await user.keyboard("{ArrowDown}{ArrowUp}{Enter}");
     expect(location()).toHaveTextContent(/^\/tickets\/41$/);
   });
+
+  it("ranks a screen the words name above the tickets they match (issue 20 §2.6)", async () => {
+    const ticket = makeTicket(52, { contact: { id: 7, name: "Paulo Lima", number: "5511777", profilePicUrl: "" } });
+    setup(
+      (r) => (r.query.get("searchParam") ? [ticket] : []),
+      { ...ADMIN, queues: [] },
+      { "GET /api/contacts": { body: { contacts: [], count: 0, hasMore: false } } },
+    );
+    const user = userEvent.setup();
+    await user.keyboard("{Control>}k{/Control}");
+    const dialog = await screen.findByRole("dialog", { name: "Ir para" });
+    const input = within(dialog).getByRole("combobox");
+    await user.type(input, "conex");
+    await within(dialog).findByRole("option", { name: /Ticket #52/ }, { timeout: 2000 });
+    const names = within(dialog)
+      .getAllByRole("option")
+      .map((o) => o.textContent);
+    expect(names).toEqual([expect.stringContaining("Conexões"), expect.stringContaining("Ticket #52")]);
+    await user.keyboard("{Enter}");
+    expect(location()).toHaveTextContent(/^\/connections$/);
+
+    // Words that name no screen: the tickets come first.
+    await user.keyboard("{Control>}k{/Control}");
+    const again = await screen.findByRole("dialog", { name: "Ir para" });
+    await user.type(within(again).getByRole("combobox"), "paulo");
+    await within(again).findByRole("option", { name: /Ticket #52/ }, { timeout: 2000 });
+    expect(within(again).getAllByRole("option")[0]).toHaveTextContent("Ticket #52");
+  });
 });

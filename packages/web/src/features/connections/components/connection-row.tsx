@@ -1,10 +1,12 @@
 import DeleteOutline from "@mui/icons-material/DeleteOutlined";
 import Edit from "@mui/icons-material/Edit";
+import SmsOutlined from "@mui/icons-material/SmsOutlined";
 import IconButton from "@mui/material/IconButton";
 import TableCell from "@mui/material/TableCell";
 import TableRow from "@mui/material/TableRow";
 import type { Connection } from "@zapdesk/core";
 import { useTranslation } from "react-i18next";
+import { ROW_ACTIONS_SX } from "../../../components/ui/row-actions";
 import { ConnectionHealth } from "./connection-health";
 import { ConnectionRestriction, restrictionShown } from "./connection-restriction";
 import { ConnectionStatusIcon, DefaultIcon } from "./connection-status-icon";
@@ -26,6 +28,8 @@ export interface ConnectionRowActions {
   onDisconnect(connection: Connection): void;
   onShowQr(connection: Connection): void;
   onChoosePairing(connection: Connection): void;
+  /** Issue 20: play a customer of a simulator connection (absent: not offered). */
+  onSimulate?(connection: Connection): void;
 }
 
 /** One connection, and under it why it is in its status and how to fix it, when the server says. */
@@ -58,7 +62,16 @@ export function ConnectionRow({ connection, actions }: { connection: Connection;
         <TableCell align="center">
           {connection.isDefault && <DefaultIcon color="success" titleAccess={t("connections.table.default")} />}
         </TableCell>
-        <TableCell align="center" sx={{ whiteSpace: "nowrap" }}>
+        <TableCell align="center" sx={ROW_ACTIONS_SX}>
+          {connection.provider === "simulator" && connection.status === "CONNECTED" && actions.onSimulate && (
+            <IconButton
+              size="small"
+              aria-label={t("connections.simulator.open", { name: connection.name })}
+              onClick={() => actions.onSimulate?.(connection)}
+            >
+              <SmsOutlined />
+            </IconButton>
+          )}
           <IconButton
             size="small"
             aria-label={t("common.editItem", { name: connection.name })}

@@ -4,18 +4,21 @@ import TableBody from "@mui/material/TableBody";
 import TableCell from "@mui/material/TableCell";
 import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
-import type { Connection } from "@zapdesk/core";
+import { type Connection, can } from "@zapdesk/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog";
 import { PageContainer } from "../../../components/ui/page-container";
+import { ROW_ACTIONS_SX } from "../../../components/ui/row-actions";
 import { TableLoadingRow } from "../../../components/ui/table-loading-row";
+import { useAuth } from "../../../lib/auth";
 import { toast } from "../../../lib/toast";
 import { useDeleteWhatsapp } from "../api/delete-whatsapp";
 import { useDisconnectSession } from "../api/disconnect-session";
 import { useWhatsapps } from "../api/get-whatsapps";
 import { ConnectionModal } from "../components/connection-modal";
 import { CONNECTION_COLUMNS, ConnectionRow, type ConnectionRowActions } from "../components/connection-row";
+import { CustomerSimulator } from "../components/customer-simulator";
 import { NewSessionDialog } from "../components/new-session-dialog";
 import { QrCodeDialog } from "../components/qr-code-dialog";
 
@@ -31,6 +34,8 @@ export default function ConnectionsPage() {
   const [qrFor, setQrFor] = useState<number | null>(null);
   const [pairingFor, setPairingFor] = useState<Connection | undefined>();
   const [confirm, setConfirm] = useState<Confirm>(null);
+  const [simulating, setSimulating] = useState<number | null>(null);
+  const { user } = useAuth();
   const remove = useDeleteWhatsapp();
   const disconnect = useDisconnectSession();
 
@@ -51,6 +56,7 @@ export default function ConnectionsPage() {
     onDisconnect: (connection) => setConfirm({ kind: "disconnect", connection }),
     onShowQr: (connection) => setQrFor(connection.id),
     onChoosePairing: setPairingFor,
+    onSimulate: can(user, "simulator:use") ? (connection) => setSimulating(connection.id) : undefined,
   };
 
   return (
@@ -64,6 +70,7 @@ export default function ConnectionsPage() {
     >
       <ConnectionModal open={modal.open} connectionId={modal.id} onClose={() => setModal({ open: false })} onSaved={onSaved} />
       <QrCodeDialog connection={connections.find((c) => c.id === qrFor)} onClose={() => setQrFor(null)} />
+      <CustomerSimulator connection={connections.find((c) => c.id === simulating)} onClose={() => setSimulating(null)} />
       <NewSessionDialog
         connection={pairingFor}
         onClose={() => setPairingFor(undefined)}
@@ -97,7 +104,9 @@ export default function ConnectionsPage() {
             <TableCell align="center">{t("connections.table.health")}</TableCell>
             <TableCell align="center">{t("connections.table.lastUpdate")}</TableCell>
             <TableCell align="center">{t("connections.table.default")}</TableCell>
-            <TableCell align="center">{t("connections.table.actions")}</TableCell>
+            <TableCell align="center" sx={ROW_ACTIONS_SX}>
+              {t("connections.table.actions")}
+            </TableCell>
           </TableRow>
         </TableHead>
         <TableBody>

@@ -19,6 +19,7 @@ import { useNavigate } from "react-router";
 import { PhoneNumber } from "../../../components/phone-number";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog";
 import { PageContainer } from "../../../components/ui/page-container";
+import { ROW_ACTIONS_SX } from "../../../components/ui/row-actions";
 import { SearchField } from "../../../components/ui/search-field";
 import { TableLoadingRow } from "../../../components/ui/table-loading-row";
 import { useInfiniteScroll } from "../../../components/ui/use-infinite-scroll";
@@ -135,7 +136,9 @@ export default function ContactsPage() {
             <TableCell>{t("contacts.table.name")}</TableCell>
             <TableCell align="center">{t("contacts.table.whatsapp")}</TableCell>
             <TableCell align="center">{t("contacts.table.email")}</TableCell>
-            <TableCell align="center">{t("contacts.table.actions")}</TableCell>
+            <TableCell align="center" sx={ROW_ACTIONS_SX}>
+              {t("contacts.table.actions")}
+            </TableCell>
           </TableRow>
         </TableHead>
         <TableBody>
@@ -151,7 +154,7 @@ export default function ContactsPage() {
                 <PhoneNumber number={contact.number} username={contact.username} />
               </TableCell>
               <TableCell align="center">{contact.email}</TableCell>
-              <TableCell align="center" sx={{ whiteSpace: "nowrap" }}>
+              <TableCell align="center" sx={ROW_ACTIONS_SX}>
                 <IconButton
                   size="small"
                   aria-label={t("contacts.buttons.startTicket", { name: contact.name })}

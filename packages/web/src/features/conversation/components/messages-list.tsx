@@ -50,6 +50,8 @@ export function MessagesList({ ticketId, isGroup, provider, aroundMessageId, onR
   const scrollRef = useRef<HTMLDivElement>(null);
   const anchor = useRef<{ height: number; top: number; loadingOlder: boolean }>({ height: 0, top: 0, loadingOlder: false });
   const stickToBottom = useRef(!aroundMessageId);
+  /** Set while the view is moved to the bottom by us, not the agent (see onScroll). */
+  const pinning = useRef(false);
   const fetching = useRef(false);
   const [menu, setMenu] = useState<{ message: Message; anchor: HTMLElement } | null>(null);
   const [highlighted, setHighlighted] = useState<number | null>(null);
@@ -103,6 +105,18 @@ export function MessagesList({ ticketId, isGroup, provider, aroundMessageId, onR
     }
   }, [messages, virtualizer]);
 
+  // Rows grow after they are first laid out (a picture, a video, a sticker or a thumbnail loads):
+  // while the agent follows the newest message, the view stays at the bottom (issue 20).
+  const totalSize = virtualizer.getTotalSize();
+  useLayoutEffect(() => {
+    const element = scrollRef.current;
+    if (!element || !totalSize || !stickToBottom.current || anchor.current.loadingOlder) return;
+    const bottom = element.scrollHeight - element.clientHeight;
+    if (Math.abs(element.scrollTop - bottom) < 1) return;
+    pinning.current = true;
+    element.scrollTop = bottom;
+  }, [totalSize]);
+
   // Scroll events come faster than renders: the ref, not the rendered state, says a page is on its way.
   const load = (fetchPage: () => Promise<unknown>) => {
     fetching.current = true;
@@ -115,6 +129,11 @@ export function MessagesList({ ticketId, isGroup, provider, aroundMessageId, onR
     const element = scrollRef.current;
     if (!element) return;
     const fromBottom = element.scrollHeight - element.scrollTop - element.clientHeight;
+    // Our own move to the bottom is no reading position; content growing under it must not unstick it.
+    if (pinning.current) {
+      pinning.current = false;
+      if (fromBottom >= 80) return;
+    }
     stickToBottom.current = fromBottom < 80 && !query.hasPreviousPage;
     if (fetching.current) return;
     if (fromBottom < LOAD_NEWER_WITHIN_PX && query.hasPreviousPage) {

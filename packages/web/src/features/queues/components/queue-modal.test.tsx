@@ -62,4 +62,48 @@ describe("queue modal validation (spec §5)", () => {
     await user.click(submit());
     expect(await screen.findByRole("alert")).toHaveTextContent("Esta cor já está em uso, escolha outra.");
   });
+
+  it("saves the automatic-assignment switch with Save, never on its click (issue 20 §2.4)", async () => {
+    await i18n.changeLanguage("en");
+    const queue = {
+      id: 3,
+      name: "Sales",
+      color: QUEUE_PALETTE[2],
+      greetingMessage: "",
+      schedule: null,
+      createdAt: "",
+      updatedAt: "",
+    };
+    const server = fakeApi({
+      "GET /api/routing": { body: { queues: [{ queueId: 3, autoAssign: false }], users: [] } },
+      "PUT /api/routing/queues/:id": (r: { body: unknown }) => ({ body: { queueId: 3, ...(r.body as object) } }),
+      "PUT /api/queue/:id": (r: { body: unknown }) => ({ body: { ...queue, ...(r.body as object) } }),
+    });
+    signedInAs(server, ADMIN);
+    const user = userEvent.setup();
+    const closed: string[] = [];
+    const { rerender } = renderWithProviders(<QueueModal open queue={queue} onClose={() => closed.push("closed")} />);
+    const toggle = await screen.findByRole("switch", { name: /Automatic assignment/i });
+    await waitFor(() => expect(toggle).toBeEnabled());
+
+    // A click changes the form, not the server; Cancel drops it.
+    await user.click(toggle);
+    expect(toggle).toBeChecked();
+    await user.click(screen.getByRole("button", { name: t("queueModal.buttons.cancel") }));
+    expect(closed).toEqual(["closed"]);
+    expect(server.callsTo("PUT", "/api/routing/queues/3")).toHaveLength(0);
+
+    // Opened again: the stored value; switched and saved, it goes with the queue.
+    rerender(<QueueModal open={false} queue={queue} onClose={() => closed.push("closed")} />);
+    rerender(<QueueModal open queue={queue} onClose={() => closed.push("closed")} />);
+    const again = await screen.findByRole("switch", { name: /Automatic assignment/i });
+    await waitFor(() => expect(again).not.toBeChecked());
+    await user.click(again);
+    expect(server.callsTo("PUT", "/api/routing/queues/3")).toHaveLength(0);
+    await user.click(screen.getByRole("button", { name: t("queueModal.buttons.okEdit") }));
+    await waitFor(() => expect(server.callsTo("PUT", "/api/routing/queues/3")).toHaveLength(1));
+    expect(server.callsTo("PUT", "/api/routing/queues/3")[0].body).toEqual({ autoAssign: true });
+    expect(server.callsTo("PUT", "/api/queue/3")).toHaveLength(1);
+    await waitFor(() => expect(closed).toEqual(["closed", "closed"]));
+  });
 });

@@ -4,14 +4,14 @@ import FormHelperText from "@mui/material/FormHelperText";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import { type BusinessHours, type Queue, queueInputSchema } from "@zapdesk/core";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { FormDialog } from "../../../components/ui/form-dialog";
 import { FormTextField } from "../../../components/ui/form-text-field";
 import { submitForm } from "../../../lib/form-errors";
 import { translateValidation } from "../../../lib/i18n";
-import { QueueAutoAssignSwitch } from "../../routing/auto-assign-fields";
+import { QueueAutoAssignSwitch, useQueueAutoAssign } from "../../routing/auto-assign-fields";
 import { useSaveQueue } from "../api/save-queue";
 import { BusinessHoursSection } from "./business-hours-section";
 import { ColorPicker } from "./color-picker";
@@ -35,7 +35,13 @@ export function QueueModal({ open, onClose, queue }: { open: boolean; onClose():
     defaultValues: { name: "", color: "", greetingMessage: "", schedule: null },
   });
 
+  // Automatic assignment (issue 13) is another resource, but a field of this form: saved with Save (issue 20).
+  const autoAssign = useQueueAutoAssign(queue?.id);
+  const [autoAssignChoice, setAutoAssignChoice] = useState<boolean | undefined>(undefined);
+  const autoAssignChecked = autoAssignChoice ?? autoAssign.stored ?? false;
+
   useEffect(() => {
+    if (open) setAutoAssignChoice(undefined);
     if (open)
       reset({
         name: queue?.name ?? "",
@@ -48,7 +54,15 @@ export function QueueModal({ open, onClose, queue }: { open: boolean; onClose():
   const onSubmit = handleSubmit(async (values) => {
     await submitForm({
       // A new queue without business hours is always open: the field is left out.
-      save: () => save.mutateAsync({ id: queue?.id, input: queue || values.schedule ? values : withoutSchedule(values) }),
+      save: async () => {
+        const saved = await save.mutateAsync({
+          id: queue?.id,
+          input: queue || values.schedule ? values : withoutSchedule(values),
+        });
+        if (autoAssignChoice !== undefined && autoAssignChoice !== autoAssign.stored)
+          await autoAssign.save(saved.id, autoAssignChoice);
+        return saved;
+      },
       success: t("queueModal.success"),
       done: () => onClose(),
       setError,
@@ -105,7 +119,13 @@ export function QueueModal({ open, onClose, queue }: { open: boolean; onClose():
           minRows={4}
           fullWidth
         />
-        {queue && <QueueAutoAssignSwitch queueId={queue.id} />}
+        {queue && autoAssign.allowed && (
+          <QueueAutoAssignSwitch
+            checked={autoAssignChecked}
+            disabled={autoAssign.stored === undefined || formState.isSubmitting}
+            onChange={setAutoAssignChoice}
+          />
+        )}
         <Controller
           control={control}
           name="schedule"

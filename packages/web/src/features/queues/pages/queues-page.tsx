@@ -13,6 +13,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog";
 import { PageContainer } from "../../../components/ui/page-container";
+import { ROW_ACTIONS_SX } from "../../../components/ui/row-actions";
 import { TableLoadingRow } from "../../../components/ui/table-loading-row";
 import { toast } from "../../../lib/toast";
 import { useDeleteQueue } from "../api/delete-queue";
@@ -52,7 +53,9 @@ export default function QueuesPage() {
             <TableCell align="center">{t("queues.table.color")}</TableCell>
             <TableCell>{t("queues.table.greeting")}</TableCell>
             <TableCell>{t("businessHours.column")}</TableCell>
-            <TableCell align="center">{t("queues.table.actions")}</TableCell>
+            <TableCell align="center" sx={ROW_ACTIONS_SX}>
+              {t("queues.table.actions")}
+            </TableCell>
           </TableRow>
         </TableHead>
         <TableBody>
@@ -80,7 +83,7 @@ export default function QueuesPage() {
               <TableCell>
                 <OpenNowChip schedule={queue.schedule ?? null} />
               </TableCell>
-              <TableCell align="center" sx={{ whiteSpace: "nowrap" }}>
+              <TableCell align="center" sx={ROW_ACTIONS_SX}>
                 <IconButton
                   size="small"
                   aria-label={t("common.editItem", { name: queue.name })}

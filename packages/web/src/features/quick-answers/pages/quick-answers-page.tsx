@@ -12,6 +12,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog";
 import { PageContainer } from "../../../components/ui/page-container";
+import { ROW_ACTIONS_SX } from "../../../components/ui/row-actions";
 import { SearchField } from "../../../components/ui/search-field";
 import { TableLoadingRow } from "../../../components/ui/table-loading-row";
 import { useInfiniteScroll } from "../../../components/ui/use-infinite-scroll";
@@ -61,7 +62,9 @@ export default function QuickAnswersPage() {
           <TableRow>
             <TableCell>{t("quickAnswers.table.shortcut")}</TableCell>
             <TableCell>{t("quickAnswers.table.message")}</TableCell>
-            <TableCell align="center">{t("quickAnswers.table.actions")}</TableCell>
+            <TableCell align="center" sx={ROW_ACTIONS_SX}>
+              {t("quickAnswers.table.actions")}
+            </TableCell>
           </TableRow>
         </TableHead>
         <TableBody>
@@ -71,7 +74,7 @@ export default function QuickAnswersPage() {
               <TableCell sx={{ maxWidth: 480, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" }}>
                 {answer.message}
               </TableCell>
-              <TableCell align="center" sx={{ whiteSpace: "nowrap" }}>
+              <TableCell align="center" sx={ROW_ACTIONS_SX}>
                 <IconButton
                   size="small"
                   aria-label={t("common.editItem", { name: answer.shortcut })}

@@ -16,6 +16,7 @@ import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog";
 import { PageContainer } from "../../../components/ui/page-container";
+import { ROW_ACTIONS_SX } from "../../../components/ui/row-actions";
 import { TableLoadingRow } from "../../../components/ui/table-loading-row";
 import { useInfiniteScroll } from "../../../components/ui/use-infinite-scroll";
 import { api } from "../../../lib/api-client";
@@ -114,7 +115,9 @@ export function SchedulesPage() {
             <TableCell>{t("schedules.table.sendAt")}</TableCell>
             <TableCell>{t("schedules.table.agent")}</TableCell>
             <TableCell>{t("schedules.table.status")}</TableCell>
-            <TableCell align="center">{t("schedules.table.actions")}</TableCell>
+            <TableCell align="center" sx={ROW_ACTIONS_SX}>
+              {t("schedules.table.actions")}
+            </TableCell>
           </TableRow>
         </TableHead>
         <TableBody>
@@ -143,7 +146,7 @@ export function SchedulesPage() {
                   </Typography>
                 )}
               </TableCell>
-              <TableCell align="center" sx={{ whiteSpace: "nowrap" }}>
+              <TableCell align="center" sx={ROW_ACTIONS_SX}>
                 {mayChange(s) && (
                   <>
                     <IconButton size="small" aria-label={t("schedules.edit")} onClick={() => setEditing(s)}>

@@ -12,6 +12,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog";
 import { PageContainer } from "../../../components/ui/page-container";
+import { ROW_ACTIONS_SX } from "../../../components/ui/row-actions";
 import { TableLoadingRow } from "../../../components/ui/table-loading-row";
 import { toast } from "../../../lib/toast";
 import { useDeleteTag, useTags } from "../api/tags-api";
@@ -49,7 +50,9 @@ export default function TagsPage() {
           <TableRow>
             <TableCell>{t("tags.table.name")}</TableCell>
             <TableCell>{t("tags.table.color")}</TableCell>
-            <TableCell align="center">{t("tags.table.actions")}</TableCell>
+            <TableCell align="center" sx={ROW_ACTIONS_SX}>
+              {t("tags.table.actions")}
+            </TableCell>
           </TableRow>
         </TableHead>
         <TableBody>
@@ -59,7 +62,7 @@ export default function TagsPage() {
                 <TagChip tag={tag} />
               </TableCell>
               <TableCell>{tag.color}</TableCell>
-              <TableCell align="center" sx={{ whiteSpace: "nowrap" }}>
+              <TableCell align="center" sx={ROW_ACTIONS_SX}>
                 <IconButton
                   size="small"
                   aria-label={t("common.editItem", { name: tag.name })}

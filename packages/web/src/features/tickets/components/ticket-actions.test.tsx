@@ -20,14 +20,33 @@ describe("the ticket actions folded into one menu (a narrow header)", () => {
     expect(fold).toHaveAttribute("aria-haspopup", "menu");
     await user.click(fold);
     const menu = await screen.findByRole("menu");
+    // The status's main action stays a button beside the menu (issue 20 §2.7): not in the menu.
     expect(
       within(menu)
         .getAllByRole("menuitem")
         .map((item) => item.textContent),
-    ).toEqual(["Retornar", "Resolver", "Protocolo", "Transferir", "Exportar conversa (CSV)"]);
-    await user.click(within(menu).getByRole("menuitem", { name: "Resolver" }));
+    ).toEqual(["Retornar", "Protocolo", "Transferir", "Exportar conversa (CSV)"]);
+    await user.click(within(menu).getByRole("menuitem", { name: "Retornar" }));
     await waitFor(() => expect(api.callsTo("PUT", "/api/tickets/7")).toHaveLength(1));
-    expect(api.callsTo("PUT", "/api/tickets/7")[0].body).toMatchObject({ status: "closed", userId: AGENT.id });
+    expect(api.callsTo("PUT", "/api/tickets/7")[0].body).toMatchObject({ status: "pending", userId: null });
     expect(screen.queryByRole("menu")).toBeNull();
+  });
+
+  it("keeps a waiting ticket's Accept a button beside the folded menu (issue 20 §2.7)", async () => {
+    const ticket = aTicket({ status: "pending", userId: null });
+    const api = fakeApi({ "PUT /api/tickets/:id": (request) => ({ body: { ...ticket, ...(request.body as object) } }) });
+    signedInAs(api, AGENT);
+    renderWithProviders(<TicketActions ticket={ticket} />);
+    const user = userEvent.setup();
+    const fold = await screen.findByLabelText("Ações do ticket");
+    const accept = within(fold.parentElement as HTMLElement).getByText("Aceitar");
+    expect(accept.closest("button")).not.toBeNull();
+    await user.click(fold);
+    const menu = await screen.findByRole("menu");
+    expect(within(menu).queryByRole("menuitem", { name: "Aceitar" })).toBeNull();
+    await user.keyboard("{Escape}");
+    await user.click(accept);
+    await waitFor(() => expect(api.callsTo("PUT", "/api/tickets/7")).toHaveLength(1));
+    expect(api.callsTo("PUT", "/api/tickets/7")[0].body).toMatchObject({ status: "open", userId: AGENT.id });
   });
 });

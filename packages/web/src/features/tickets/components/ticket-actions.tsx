@@ -87,7 +87,9 @@ export function TicketActions({ ticket }: { ticket: Ticket }) {
   // Issue 13: the CSV export moved here from above the messages.
   secondary.push(action("export", () => void exportConversation(client, ticket.id)));
   if (canDelete) secondary.push(action("delete", () => setConfirmDelete(true)));
-  const listed = menu?.compact ? [...primary, ...secondary] : secondary;
+  // Folded, the status's main action (Accept, Resolve, Reopen) stays a button (issue 20); the rest share the menu.
+  const main = primary.find((a) => a.variant === "contained");
+  const listed = menu?.compact ? [...primary.filter((a) => a !== main), ...secondary] : secondary;
 
   return (
     <Box sx={COLLAPSE}>
@@ -106,14 +108,20 @@ export function TicketActions({ ticket }: { ticket: Ticket }) {
           </IconButton>
         )}
       </Stack>
-      <IconButton
-        className={COMPACT}
-        aria-label={t("tickets.buttons.actions")}
-        aria-haspopup="menu"
-        onClick={(e) => setMenu({ anchor: e.currentTarget, compact: true })}
-      >
-        <MoreVertIcon />
-      </IconButton>
+      <Stack className={COMPACT} direction="row" spacing={0.5} sx={{ alignItems: "center" }}>
+        {main && (
+          <Button size="small" variant="contained" disabled={busy} onClick={main.run} sx={{ whiteSpace: "nowrap" }}>
+            {t(`tickets.buttons.${main.key}`)}
+          </Button>
+        )}
+        <IconButton
+          aria-label={t("tickets.buttons.actions")}
+          aria-haspopup="menu"
+          onClick={(e) => setMenu({ anchor: e.currentTarget, compact: true })}
+        >
+          <MoreVertIcon />
+        </IconButton>
+      </Stack>
       <Menu anchorEl={menu?.anchor} open={!!menu} onClose={() => setMenu(null)}>
         {listed.map((a) => (
           <MenuItem

@@ -12,6 +12,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog";
 import { PageContainer } from "../../../components/ui/page-container";
+import { ROW_ACTIONS_SX } from "../../../components/ui/row-actions";
 import { SearchField } from "../../../components/ui/search-field";
 import { TableLoadingRow } from "../../../components/ui/table-loading-row";
 import { useInfiniteScroll } from "../../../components/ui/use-infinite-scroll";
@@ -67,7 +68,9 @@ export default function UsersPage() {
             <TableCell>{t("users.table.name")}</TableCell>
             <TableCell>{t("users.table.email")}</TableCell>
             <TableCell align="center">{t("users.table.profile")}</TableCell>
-            <TableCell align="center">{t("users.table.actions")}</TableCell>
+            <TableCell align="center" sx={ROW_ACTIONS_SX}>
+              {t("users.table.actions")}
+            </TableCell>
           </TableRow>
         </TableHead>
         <TableBody>
@@ -76,7 +79,7 @@ export default function UsersPage() {
               <TableCell>{user.name}</TableCell>
               <TableCell>{user.email}</TableCell>
               <TableCell align="center">{t(`userModal.form.profiles.${user.profile}`)}</TableCell>
-              <TableCell align="center">
+              <TableCell align="center" sx={ROW_ACTIONS_SX}>
                 <IconButton
                   size="small"
                   aria-label={t("common.editItem", { name: user.name })}

@@ -18,6 +18,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog";
 import { PageContainer } from "../../../components/ui/page-container";
+import { ROW_ACTIONS_SX } from "../../../components/ui/row-actions";
 import { TableLoadingRow } from "../../../components/ui/table-loading-row";
 import { toast } from "../../../lib/toast";
 import { useDeleteWebhook, useRotateSecret, useWebhooks } from "../api/webhooks";
@@ -83,7 +84,9 @@ export default function WebhooksPage() {
             <TableCell>{t("webhooks.table.enabled")}</TableCell>
             <TableCell>{t("webhooks.table.secret")}</TableCell>
             <TableCell>{t("webhooks.table.lastDelivery")}</TableCell>
-            <TableCell align="center">{t("webhooks.table.actions")}</TableCell>
+            <TableCell align="center" sx={ROW_ACTIONS_SX}>
+              {t("webhooks.table.actions")}
+            </TableCell>
           </TableRow>
         </TableHead>
         <TableBody>
@@ -109,7 +112,7 @@ export default function WebhooksPage() {
                   "—"
                 )}
               </TableCell>
-              <TableCell align="center" sx={{ whiteSpace: "nowrap" }}>
+              <TableCell align="center" sx={ROW_ACTIONS_SX}>
                 <Tooltip title={t("webhooks.buttons.deliveries")}>
                   <IconButton
                     size="small"

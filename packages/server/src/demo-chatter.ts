@@ -1,0 +1,67 @@
+/**
+ * `npm run demo` (issue 20): a few customers keep writing, so the inbox the newcomer looks at moves.
+ * Every `everyMs` (± a third, so it does not tick like a clock) one of them sends the next line of
+ * their conversation: first words, the queue they pick from the menu, then questions, in a loop.
+ */
+export interface DemoCustomer {
+  number: string;
+  name: string;
+  lines: string[];
+}
+
+export const DEMO_CUSTOMERS: DemoCustomer[] = [
+  {
+    number: "5511976540101",
+    name: "Camila Rocha",
+    lines: ["Boa tarde! Queria saber dos planos.", "1", "Tem desconto para pagamento anual?", "E para 10 usuários?"],
+  },
+  {
+    number: "5521965430102",
+    name: "Rafael Alves",
+    lines: ["Oi, meu acesso parou de funcionar", "2", "Aparece 'senha inválida' desde ontem", "Já tentei limpar o cache"],
+  },
+  {
+    number: "5531954320103",
+    name: "Patrícia Gomes",
+    lines: ["Olá! Vocês emitem nota fiscal?", "1", "Preciso do CNPJ na nota, pode ser?", "Obrigada!"],
+  },
+];
+
+export interface Chatter {
+  stop(): void;
+}
+
+export function startChatter(
+  write: (from: string, name: string, body: string) => Promise<unknown>,
+  options: { everyMs: number; customers?: DemoCustomer[]; random?: () => number; onError?(error: unknown): void },
+): Chatter {
+  const customers = options.customers ?? DEMO_CUSTOMERS;
+  const random = options.random ?? Math.random;
+  const next = customers.map(() => 0);
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+
+  const schedule = () => {
+    if (stopped) return;
+    const delay = options.everyMs * (2 / 3 + (2 / 3) * random());
+    timer = setTimeout(tick, delay);
+    // The demo's server keeps the process alive; the chatter never does on its own.
+    timer.unref();
+  };
+  const tick = () => {
+    const index = Math.floor(random() * customers.length) % customers.length;
+    const customer = customers[index];
+    const body = customer.lines[next[index] % customer.lines.length];
+    next[index] += 1;
+    write(customer.number, customer.name, body)
+      .catch((error: unknown) => options.onError?.(error))
+      .finally(schedule);
+  };
+  schedule();
+  return {
+    stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    },
+  };
+}
