@@ -7,7 +7,7 @@ import i18n from "../../lib/i18n";
 import { ADMIN, AGENT, fakeApi, signedInAs } from "../../testing/fake-api";
 import { renderWithProviders } from "../../testing/render";
 import { AgentsLoadCard } from "../dashboard/components/agents-load-card";
-import { QueueModal } from "../queues/components/queue-modal";
+import { QueueModal } from "../queues";
 import { agentsLoadKey, applyPresenceEvent, presenceKey } from "./api";
 import { UserCapacityField } from "./auto-assign-fields";
 import { ChoosingHeader, useChoosingGroup } from "./choosing-group";

@@ -1,0 +1,2 @@
+/** What other features may use of the queues feature. */
+export { QueueModal } from "./components/queue-modal";
