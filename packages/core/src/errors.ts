@@ -76,6 +76,9 @@ export const ERROR_STATUS = {
   ERR_SEARCH_TOO_SHORT: 400,
   ERR_HEAVY_READ_BUSY: 429,
   ERR_QUERY_TIMEOUT: 503,
+  // Issue 22: sessions and the audit trail
+  ERR_NO_SESSION_FOUND: 404,
+  ERR_AUDIT_RANGE: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -151,6 +154,8 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_SEARCH_TOO_SHORT: "Type at least 2 characters to search.",
   ERR_HEAVY_READ_BUSY: "Your previous search or report is still running: try again when it finishes.",
   ERR_QUERY_TIMEOUT: "This search or report took too long: narrow it down and try again.",
+  ERR_NO_SESSION_FOUND: "No session found with this ID (it may have ended already).",
+  ERR_AUDIT_RANGE: "The start of the period must come before its end.",
 };
 
 export interface ErrorDetail {

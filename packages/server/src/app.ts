@@ -31,8 +31,11 @@ import { type Clock, systemClock } from "./lib/clock.js";
 import { createHeavyReadGate } from "./lib/heavy-reads.js";
 import { createLimiters } from "./lib/limiters.js";
 import type { FailurePolicy } from "./lib/rate-limiter.js";
+import { installAuditContext } from "./modules/audit/audit.js";
+import { auditRoutes } from "./modules/audit/audit.routes.js";
 import { authRoutes } from "./modules/auth/auth.routes.js";
 import { createAuthService, loginLimiters } from "./modules/auth/auth.service.js";
+import { sessionRoutes } from "./modules/auth/sessions.routes.js";
 import { createTokenService } from "./modules/auth/tokens.js";
 import { backupRoutes } from "./modules/backups/backups.routes.js";
 import { type BackupService, createBackupService } from "./modules/backups/backups.service.js";
@@ -258,6 +261,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   await app.register(multipart, { limits: UPLOAD_LIMITS });
   registerUploadBudget(app, options.uploadBudget ?? createUploadBudget(), MAX_UPLOAD_REQUEST_BYTES);
   await registerOpenApi(app);
+  installAuditContext(app);
 
   const context: RouteContext = {
     config,
@@ -270,6 +274,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
       await api.register(healthRoutes, { database });
       for (const routes of [
         authRoutes,
+        sessionRoutes,
         userRoutes,
         queueRoutes,
         contactRoutes,
@@ -304,6 +309,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
       });
       await api.register(outboundWebhookRoutes, { authenticate: context.authenticate, webhooks: outboundWebhooks.service });
       await api.register(backupRoutes, { authenticate: context.authenticate, backups });
+      await api.register(auditRoutes, { authenticate: context.authenticate, db });
     },
     { prefix: "/api" },
   );

@@ -9,7 +9,7 @@ import { bearerToken } from "../http/auth.js";
 import { type Clock, systemClock } from "../lib/clock.js";
 import type { TokenService } from "../modules/auth/tokens.js";
 import { agentsSeeChoosingQueue } from "../modules/routing/choosing.js";
-import { type AuthUser, findAuthUser } from "../modules/users/users.repo.js";
+import { type AuthUser, findAuthUser, findSessionUser } from "../modules/users/users.repo.js";
 import { watchAdapter } from "./adapter-health.js";
 import { presenceOf, userPresence } from "./presence.js";
 import type { Publisher } from "./publisher.js";
@@ -23,6 +23,8 @@ interface SocketData {
   seesChoosing?: boolean;
   /** When the access token it connected with expires (ms since the epoch). */
   expiresAt: number;
+  /** Issue 22 §5: the session of that token (the socket is dropped when it ends). */
+  sessionId: string;
 }
 
 /** How often each process drops its sockets whose access token expired. */
@@ -102,9 +104,10 @@ export function createRealtime(options: RealtimeOptions): Realtime {
       const raw = (socket.handshake.auth?.token as string | undefined) ?? bearerToken(socket.handshake.headers.authorization);
       if (!raw) return next(new Error("ERR_SESSION_EXPIRED"));
       const session = await tokens.verifyAccessSession(raw);
-      const user = await findAuthUser(db, session.userId);
+      const user = await findSessionUser(db, session.userId, session.sessionId);
       if (!user) return next(new Error("ERR_SESSION_EXPIRED"));
       socket.data.user = user;
+      socket.data.sessionId = session.sessionId;
       socket.data.expiresAt = session.expiresAt.getTime();
       socket.data.seesChoosing = await agentsSeeChoosingQueue(db);
       next();
@@ -143,7 +146,7 @@ export function createRealtime(options: RealtimeOptions): Realtime {
       if (expired(socket)) socket.disconnect(true);
       else next();
     });
-    socket.join(roomsFor(socket.data.user, socket.data.seesChoosing));
+    socket.join([...roomsFor(socket.data.user, socket.data.seesChoosing), ROOM.session(socket.data.sessionId)]);
     const userId = socket.data.user.id;
     void announcePresence(userId);
     socket.on("disconnect", () => void announcePresence(userId));
@@ -199,7 +202,8 @@ export function createRealtime(options: RealtimeOptions): Realtime {
       socket.data.user = user;
       const wanted = new Set(roomsFor(user, seesChoosing));
       for (const room of socket.rooms)
-        if (room !== socket.id && !room.startsWith("ticket:") && !wanted.has(room)) socket.leave(room);
+        if (room !== socket.id && !room.startsWith("ticket:") && !room.startsWith("session:") && !wanted.has(room))
+          socket.leave(room);
       socket.join([...wanted]);
     }
   }
@@ -247,9 +251,10 @@ export function createRealtime(options: RealtimeOptions): Realtime {
       }
       refreshRooms(userId).catch((error) => logger.warn({ err: error, userId }, "could not refresh socket rooms"));
     },
-    endSessions(userId) {
-      // Through the adapter: the user's sockets on every process.
-      io.in(ROOM.user(userId)).disconnectSockets(true);
+    endSessions(userId, sessionIds) {
+      // Through the adapter: the sockets on every process.
+      if (!sessionIds) io.in(ROOM.user(userId)).disconnectSockets(true);
+      else if (sessionIds.length > 0) io.in(sessionIds.map(ROOM.session)).disconnectSockets(true);
     },
     async close() {
       // The HTTP server is Fastify's to close; here only the sockets and the adapter's clients.
