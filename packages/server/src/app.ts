@@ -308,7 +308,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
         logger: app.log,
       });
       await api.register(outboundWebhookRoutes, { authenticate: context.authenticate, webhooks: outboundWebhooks.service });
-      await api.register(backupRoutes, { authenticate: context.authenticate, backups });
+      await api.register(backupRoutes, { authenticate: context.authenticate, backups, db });
       await api.register(auditRoutes, { authenticate: context.authenticate, db });
     },
     { prefix: "/api" },

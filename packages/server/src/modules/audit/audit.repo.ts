@@ -22,10 +22,15 @@ export function presentAudit(row: Row): AuditEntry {
   };
 }
 
+/** A period that ends before it starts is a 400 (ERR_AUDIT_RANGE), checked before any streaming starts. */
+export function checkRange(filter: AuditFilter): void {
+  if (filter.from && filter.to && new Date(filter.from) > new Date(filter.to)) throw new AppError("ERR_AUDIT_RANGE");
+}
+
 function conditions(filter: AuditFilter, before?: number): SQL | undefined {
+  checkRange(filter);
   const from = filter.from ? new Date(filter.from) : undefined;
   const to = filter.to ? new Date(filter.to) : undefined;
-  if (from && to && from > to) throw new AppError("ERR_AUDIT_RANGE");
   return and(
     filter.userId !== undefined ? eq(auditLog.userId, filter.userId) : undefined,
     filter.action ? eq(auditLog.action, filter.action) : undefined,
@@ -52,7 +57,6 @@ export async function listAudit(db: Db, filter: AuditFilter, page: { before?: nu
 
 /** Every matching entry, newest first, page by page (the CSV export streams them). */
 export async function* allAudit(db: Db, filter: AuditFilter, pageSize = 500): AsyncGenerator<AuditEntry> {
-  conditions(filter);
   let before: number | undefined;
   for (;;) {
     const page = await listAudit(db, filter, { before, limit: pageSize });
