@@ -41,6 +41,7 @@ export const routes: RouteObject[] = [
               { path: "/tags", element: page(() => import("../features/tags/pages/tags-page")) },
               { path: "/Settings", element: page(() => import("../features/settings/pages/settings-page")) },
               { path: "/webhooks", element: page(() => import("../features/webhooks/pages/webhooks-page")) },
+              { path: "/audit", element: page(() => import("../features/privacy/pages/audit-page")) },
             ],
           },
           { path: "/ZDGChatbot", element: page(() => import("../features/tools/pages/chatbot-page")) },

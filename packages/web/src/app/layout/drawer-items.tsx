@@ -8,6 +8,7 @@ import GroupsIcon from "@mui/icons-material/Groups";
 import HistoryIcon from "@mui/icons-material/History";
 import Instagram from "@mui/icons-material/Instagram";
 import LocalOfferOutlined from "@mui/icons-material/LocalOfferOutlined";
+import ManageSearchIcon from "@mui/icons-material/ManageSearch";
 import PeopleAltOutlined from "@mui/icons-material/PeopleAltOutlined";
 import PermMediaIcon from "@mui/icons-material/PermMedia";
 import QuestionAnswerOutlined from "@mui/icons-material/QuestionAnswerOutlined";
@@ -111,6 +112,7 @@ export function DrawerItems({ onNavigate }: { onNavigate?(): void }) {
           {item("/tags", "tags", <LocalOfferOutlined />)}
           {item("/Settings", "settings", <SettingsOutlined />)}
           {item("/webhooks", "webhooks", <WebhookIcon />)}
+          {can(user, "audit:view") && item("/audit", "audit", <ManageSearchIcon />)}
         </List>
       )}
     </nav>

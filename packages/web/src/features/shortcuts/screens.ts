@@ -33,6 +33,7 @@ export const SCREENS: Screen[] = [
   { path: "/tags", key: "tags", admin: true },
   { path: "/Settings", key: "settings", admin: true },
   { path: "/webhooks", key: "webhooks", admin: true },
+  { path: "/audit", key: "audit", admin: true },
 ];
 
 export function visibleScreens(user: Pick<User, "profile"> | null | undefined): Screen[] {

@@ -29,7 +29,7 @@ export function useCreateBackup() {
 }
 
 /** The file behind an authenticated GET (the session's token, refreshed once when it expired). */
-async function fetchFile(path: string): Promise<Response> {
+export async function fetchFile(path: string): Promise<Response> {
   const attempt = () =>
     fetch(`/api${path}`, { credentials: "include", headers: { Authorization: `Bearer ${getToken() ?? ""}` } });
   let response = await attempt();
