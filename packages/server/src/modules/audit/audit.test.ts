@@ -282,3 +282,15 @@ describe("GET /api/audit and its CSV export", () => {
     expect(bad.statusCode).toBe(400);
   });
 });
+
+describe("OpenAPI", () => {
+  it("describes the audit and session routes", async () => {
+    const doc = (await t.app.inject({ method: "GET", url: "/api/docs/json" })).json();
+    for (const path of ["/api/audit", "/api/audit/export", "/api/sessions", "/api/sessions/{id}", "/api/users/{id}/sessions"]) {
+      expect(doc.paths[path], path).toBeDefined();
+    }
+    expect(doc.paths["/api/audit"].get.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(["userId", "action", "targetType", "targetId", "from", "to", "before", "limit"]),
+    );
+  });
+});

@@ -1,3 +1,4 @@
+import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { login, makeAdmin, makeUser, PASSWORD, type TestUser } from "../../../test/factories.js";
 import { createTestApp, type TestApp } from "../../../test/harness.js";
@@ -127,5 +128,23 @@ describe("sessions", () => {
     const [after] = (await sessionsOf({ authorization: `Bearer ${refreshed.json().token}` })).filter((s) => s.current);
     expect(after!.id).toBe(before!.id);
     expect(new Date(after!.lastSeenAt).getTime()).toBeGreaterThan(new Date(before!.lastSeenAt).getTime());
+  });
+
+  it("an access token from before sessions (no sid) is 403, so the client refreshes into its session", async () => {
+    const user = await makeUser(t);
+    const session = await login(t, user);
+    const now = Math.floor(Date.now() / 1000);
+    const legacy = await new SignJWT({})
+      .setProtectedHeader({ alg: "HS256" })
+      .setSubject(String(user.id))
+      .setIssuedAt(now)
+      .setExpirationTime(now + 600)
+      .sign(new TextEncoder().encode(t.config.jwtSecret));
+    const res = await me({ authorization: `Bearer ${legacy}` });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error).toBe("ERR_SESSION_EXPIRED");
+    const refreshed = await refreshWith(session.refresh);
+    expect(refreshed.statusCode).toBe(200);
+    expect((await me({ authorization: `Bearer ${refreshed.json().token}` })).statusCode).toBe(200);
   });
 });
