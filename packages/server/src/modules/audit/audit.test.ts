@@ -193,6 +193,18 @@ describe("what the audit trail records", () => {
   });
 });
 
+describe("backups", () => {
+  it("a backup made and downloaded is recorded", async () => {
+    const made = await t.app.inject({ method: "POST", url: "/api/backups", headers: admin.auth });
+    expect(made.statusCode).toBe(201);
+    const name = made.json().name as string;
+    expect(await rowsOf("backup.created", name)).toEqual([expect.objectContaining({ user_id: admin.id })]);
+    const got = await t.app.inject({ method: "GET", url: `/api/backups/${name}`, headers: admin.auth });
+    expect(got.statusCode).toBe(200);
+    expect(await rowsOf("backup.downloaded", name)).toEqual([expect.objectContaining({ user_id: admin.id })]);
+  });
+});
+
 describe("the database keeps it append-only", () => {
   it("refuses UPDATE, DELETE and TRUNCATE of audit_log", async () => {
     const [row] = await t.database.query<{ id: string }>("select id from audit_log limit 1");
