@@ -132,6 +132,18 @@ describe("what the audit trail records", () => {
     });
     expect(ticket.statusCode).toBe(200);
     const ticketId = ticket.json().id as number;
+    const note = await t.app.inject({
+      method: "POST",
+      url: `/api/messages/${ticketId}`,
+      headers: admin.auth,
+      payload: { body: "internal note", isNote: true },
+    });
+    expect(note.statusCode).toBe(201);
+    const noteId = note.json().id as string | number;
+    expect((await t.app.inject({ method: "DELETE", url: `/api/messages/${noteId}`, headers: admin.auth })).statusCode).toBe(200);
+    expect(await rowsOf("message.deleted", noteId)).toEqual([
+      expect.objectContaining({ user_id: admin.id, target_type: "message", details: { ticketId, note: true } }),
+    ]);
     expect((await t.app.inject({ method: "DELETE", url: `/api/tickets/${ticketId}`, headers: admin.auth })).statusCode).toBe(200);
     expect(await rowsOf("ticket.deleted", ticketId)).toEqual([
       expect.objectContaining({
