@@ -84,6 +84,9 @@ export const ERROR_STATUS = {
   ERR_ALREADY_EXISTS: 409,
   ERR_PAYLOAD_TOO_LARGE: 413,
   ERR_UNSUPPORTED_MEDIA_TYPE: 415,
+  // Issue 22: sessions and the audit trail
+  ERR_NO_SESSION_FOUND: 404,
+  ERR_AUDIT_RANGE: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -165,6 +168,8 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_ALREADY_EXISTS: "This record already exists.",
   ERR_PAYLOAD_TOO_LARGE: "The file or request is too large.",
   ERR_UNSUPPORTED_MEDIA_TYPE: "This content type is not accepted here.",
+  ERR_NO_SESSION_FOUND: "No session found with this ID (it may have ended already).",
+  ERR_AUDIT_RANGE: "The start of the period must come before its end.",
 };
 
 export interface ErrorDetail {

@@ -18,6 +18,7 @@ export * from "./schemas/messages.js";
 export * from "./schemas/metrics.js";
 export * from "./schemas/notes.js";
 export * from "./schemas/presence.js";
+export * from "./schemas/privacy.js";
 export * from "./schemas/push.js";
 export * from "./schemas/queues.js";
 export * from "./schemas/quick-answers.js";

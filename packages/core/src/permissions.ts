@@ -36,6 +36,10 @@ export const PERMISSIONS = [
   "routing:manage",
   /** Backups hold every conversation and the secrets' ciphertexts: make, schedule and download them. */
   "backups:manage",
+  /** Issue 22 §4: read and export the audit trail (who did what, from where). */
+  "audit:view",
+  /** Issue 22 §5: end every session of another user (each user ends their own). */
+  "sessions:manageAll",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

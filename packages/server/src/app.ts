@@ -30,8 +30,11 @@ import { type Clock, systemClock } from "./lib/clock.js";
 import { createHeavyReadGate } from "./lib/heavy-reads.js";
 import { createLimiters } from "./lib/limiters.js";
 import type { FailurePolicy } from "./lib/rate-limiter.js";
+import { installAuditContext } from "./modules/audit/audit.js";
+import { auditRoutes } from "./modules/audit/audit.routes.js";
 import { authRoutes } from "./modules/auth/auth.routes.js";
 import { createAuthService, loginLimiters } from "./modules/auth/auth.service.js";
+import { sessionRoutes } from "./modules/auth/sessions.routes.js";
 import { createTokenService } from "./modules/auth/tokens.js";
 import { backupRoutes } from "./modules/backups/backups.routes.js";
 import { type BackupService, createBackupService } from "./modules/backups/backups.service.js";
@@ -70,7 +73,7 @@ import { tagRoutes } from "./modules/tags/tags.routes.js";
 import { createTagService } from "./modules/tags/tags.service.js";
 import { templateRoutes } from "./modules/templates/templates.routes.js";
 import { ticketRoutes } from "./modules/tickets/tickets.routes.js";
-import { findAuthUser } from "./modules/users/users.repo.js";
+import { findAuthUser, findSessionUser } from "./modules/users/users.repo.js";
 import { userRoutes } from "./modules/users/users.routes.js";
 import { createUserService } from "./modules/users/users.service.js";
 import { webhookRoutes } from "./modules/webhooks/webhooks.routes.js";
@@ -169,8 +172,9 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     // Ports: the realtime layer asks the auth, users and routing modules through these, never imports them.
     authenticate: async (token) => {
       const session = await tokens.verifyAccessSession(token);
-      const user = await findAuthUser(db, session.userId);
-      return user && { user, expiresAt: session.expiresAt };
+      // The token's own session must still exist: a socket of an ended session is refused.
+      const user = await findSessionUser(db, session.userId, session.sessionId);
+      return user && { user, sessionId: session.sessionId, expiresAt: session.expiresAt };
     },
     findUser: (userId) => findAuthUser(db, userId),
     seesChoosing: () => agentsSeeChoosingQueue(db),
@@ -267,6 +271,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   await app.register(multipart, { limits: UPLOAD_LIMITS });
   registerUploadBudget(app, options.uploadBudget ?? createUploadBudget(), MAX_UPLOAD_REQUEST_BYTES);
   await registerOpenApi(app);
+  installAuditContext(app);
 
   const context: RouteContext = {
     config,
@@ -279,6 +284,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
       await api.register(healthRoutes, { database });
       for (const routes of [
         authRoutes,
+        sessionRoutes,
         userRoutes,
         queueRoutes,
         contactRoutes,
@@ -312,7 +318,8 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
         logger: app.log,
       });
       await api.register(outboundWebhookRoutes, { authenticate: context.authenticate, webhooks: outboundWebhooks.service });
-      await api.register(backupRoutes, { authenticate: context.authenticate, backups });
+      await api.register(backupRoutes, { authenticate: context.authenticate, backups, db });
+      await api.register(auditRoutes, { authenticate: context.authenticate, db });
     },
     { prefix: "/api" },
   );

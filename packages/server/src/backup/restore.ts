@@ -1,8 +1,9 @@
 import { PassThrough, type Readable } from "node:stream";
 import { sql } from "drizzle-orm";
-import type { Database, Tx } from "../db/client.js";
+import type { Database, Db, Tx } from "../db/client.js";
 import { listMigrations } from "../db/migrate.js";
 import type { MediaStorage, StoredFile } from "../media/storage.js";
+import { recordAudit } from "../modules/audit/audit.js";
 import { BACKUP_FORMAT, BackupFormatError, FRAME, type Manifest, readFrames, type Trailer } from "./format.js";
 import { listTables, quoteIdent, rowsOf } from "./snapshot.js";
 
@@ -142,6 +143,13 @@ export async function restoreBackup(input: Readable, options: RestoreOptions): P
       if (Number(n) !== rows) throw new RestoreError(`table ${name}: ${n} rows after the restore, the backup has ${rows}`);
       report.tables.push({ name, rows });
     }
+    // Issue 22 §4: the restore itself goes into the trail it restored (after the counts above).
+    await recordAudit(tx as unknown as Db, {
+      action: "backup.restored",
+      targetType: "backup",
+      who: { userId: null, name: "restore (command line)" },
+      details: { backupCreatedAt: manifest.createdAt, files: report.files },
+    });
   });
 
   if (trailer && report.files !== trailer.files)

@@ -14,6 +14,7 @@ import {
   serial,
   text,
   uniqueIndex,
+  uuid,
 } from "drizzle-orm/pg-core";
 import { createdAt, tz, updatedAt } from "./schema-columns.js";
 /** A reaction as stored on its message; `by` identifies the participant (their number, or "me"). */
@@ -47,6 +48,22 @@ export const users = pgTable(
   ],
 );
 
+/** Issue 22 §5: one sign-in; access tokens carry its id and die with it (logout, "end session"). */
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: uuid("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    userAgent: text("user_agent").notNull().default(""),
+    ip: text("ip").notNull().default(""),
+    createdAt: createdAt(),
+    lastSeenAt: tz("last_seen_at").notNull().defaultNow(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
 export const refreshTokens = pgTable(
   "refresh_tokens",
   {
@@ -54,12 +71,19 @@ export const refreshTokens = pgTable(
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    sessionId: uuid("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
     tokenHash: text("token_hash").notNull(),
     expiresAt: tz("expires_at").notNull(),
     revokedAt: tz("revoked_at"),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("refresh_tokens_hash_key").on(t.tokenHash), index("refresh_tokens_user_idx").on(t.userId)],
+  (t) => [
+    uniqueIndex("refresh_tokens_hash_key").on(t.tokenHash),
+    index("refresh_tokens_user_idx").on(t.userId),
+    index("refresh_tokens_session_idx").on(t.sessionId),
+  ],
 );
 
 export const queues = pgTable(
@@ -393,6 +417,7 @@ export * from "./schema-channels.js";
 // Issue 11: satisfaction ratings (CSAT).
 export * from "./schema-csat.js";
 export * from "./schema-notes.js";
+export * from "./schema-privacy.js";
 export * from "./schema-push.js";
 export * from "./schema-routing.js";
 export * from "./schema-schedules.js";

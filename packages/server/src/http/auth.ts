@@ -4,11 +4,13 @@ import type { Db } from "../db/client.js";
 import { AppError } from "../lib/app-error.js";
 import { bearerToken } from "../lib/bearer-token.js";
 import type { TokenService } from "../modules/auth/tokens.js";
-import { type AuthUser, findAuthUser } from "../modules/users/users.repo.js";
+import { type AuthUser, findSessionUser } from "../modules/users/users.repo.js";
 
 declare module "fastify" {
   interface FastifyRequest {
     user: AuthUser | null;
+    /** Issue 22 §5: the session of the request's access token (behind `authenticate`). */
+    sessionId: string | null;
   }
 }
 
@@ -18,16 +20,19 @@ export { bearerToken };
 
 /**
  * onRequest hook: no token is 401, a bad or expired one 403 (the client refreshes),
- * and the user is loaded fresh so a deletion or role change applies at once.
+ * and the user is loaded fresh, joined to the token's session, so a deletion, a role change
+ * or an ended session (logout, "end session", new password) applies at once: 401.
  */
 export function createAuthenticate(deps: { db: Db; tokens: TokenService }) {
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const token = bearerToken(request.headers.authorization);
     if (!token) throw new AppError("ERR_SESSION_EXPIRED");
-    const userId = await deps.tokens.verifyAccess(token);
-    const user = await findAuthUser(deps.db, userId);
+    const session = await deps.tokens.verifyAccessSession(token);
+    const user = await findSessionUser(deps.db, session.userId, session.sessionId);
     if (!user) throw new AppError("ERR_SESSION_EXPIRED");
     request.user = user;
+    request.sessionId = session.sessionId;
+    deps.tokens.touch(session.sessionId);
   };
 }
 

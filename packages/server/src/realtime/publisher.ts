@@ -25,8 +25,11 @@ export interface Publisher {
   ticketMoved(ticketId: number, from: TicketScope, to: TicketScope): void;
   /** A user's profile or queues changed, or the user was deleted: re-evaluate their sockets. */
   userAccessChanged(userId: number, options?: { deleted?: boolean }): void;
-  /** Logout or a new password: every socket of the user is dropped, on every process. */
-  endSessions(userId: number): void;
+  /**
+   * Sessions ended (logout, "end session", a new password): the sockets of those sessions, or of
+   * every session of the user without `sessionIds`, are dropped on every process.
+   */
+  endSessions(userId: number, sessionIds?: string[]): void;
   /** Issue 13: the setting `showChoosingQueue` changed: agents' sockets join or leave the choosing room. */
   choosingVisibilityChanged(enabled: boolean): void;
 }

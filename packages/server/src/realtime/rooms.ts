@@ -13,6 +13,8 @@ export const ROOM = {
   everyone: "authenticated",
   admins: "admins",
   user: (id: number) => `user:${id}`,
+  /** Issue 22 §5: the sockets of one sign-in, dropped when it ends. */
+  session: (id: string) => `session:${id}`,
   queue: (id: number) => `queue:${id}`,
   /** Issue 13: who hears of tickets at the greeting menu (admins; agents when `showChoosingQueue` is enabled). */
   choosing: "choosing-queue",

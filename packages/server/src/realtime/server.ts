@@ -28,6 +28,8 @@ interface SocketData {
   seesChoosing?: boolean;
   /** When the access token it connected with expires (ms since the epoch). */
   expiresAt: number;
+  /** Issue 22 §5: the session of that token (the socket is dropped when it ends). */
+  sessionId: string;
 }
 
 /** How often each process drops its sockets whose access token expired. */
@@ -48,7 +50,7 @@ export interface Realtime extends Publisher {
 export interface RealtimeOptions {
   httpServer: HttpServer;
   /** The auth module: the user behind an access token, and when it expires; undefined or a throw refuses the socket. */
-  authenticate(token: string): Promise<{ user: SocketUser; expiresAt: Date } | undefined>;
+  authenticate(token: string): Promise<{ user: SocketUser; sessionId: string; expiresAt: Date } | undefined>;
   /** The user as stored now (rooms follow profile and queues); undefined once deleted. */
   findUser(userId: number): Promise<SocketUser | undefined>;
   /** Whether agents see the tickets at the greeting menu (the setting `showChoosingQueue`). */
@@ -115,6 +117,7 @@ export function createRealtime(options: RealtimeOptions): Realtime {
       const session = await options.authenticate(raw);
       if (!session) return next(new Error("ERR_SESSION_EXPIRED"));
       socket.data.user = session.user;
+      socket.data.sessionId = session.sessionId;
       socket.data.expiresAt = session.expiresAt.getTime();
       socket.data.seesChoosing = await options.seesChoosing();
       next();
@@ -153,7 +156,7 @@ export function createRealtime(options: RealtimeOptions): Realtime {
       if (expired(socket)) socket.disconnect(true);
       else next();
     });
-    socket.join(roomsFor(socket.data.user, socket.data.seesChoosing));
+    socket.join([...roomsFor(socket.data.user, socket.data.seesChoosing), ROOM.session(socket.data.sessionId)]);
     const userId = socket.data.user.id;
     void announcePresence(userId);
     socket.on("disconnect", () => void announcePresence(userId));
@@ -209,7 +212,8 @@ export function createRealtime(options: RealtimeOptions): Realtime {
       socket.data.user = user;
       const wanted = new Set(roomsFor(user, seesChoosing));
       for (const room of socket.rooms)
-        if (room !== socket.id && !room.startsWith("ticket:") && !wanted.has(room)) socket.leave(room);
+        if (room !== socket.id && !room.startsWith("ticket:") && !room.startsWith("session:") && !wanted.has(room))
+          socket.leave(room);
       socket.join([...wanted]);
     }
   }
@@ -257,9 +261,10 @@ export function createRealtime(options: RealtimeOptions): Realtime {
       }
       refreshRooms(userId).catch((error) => logger.warn({ err: error, userId }, "could not refresh socket rooms"));
     },
-    endSessions(userId) {
-      // Through the adapter: the user's sockets on every process.
-      io.in(ROOM.user(userId)).disconnectSockets(true);
+    endSessions(userId, sessionIds) {
+      // Through the adapter: the sockets on every process.
+      if (!sessionIds) io.in(ROOM.user(userId)).disconnectSockets(true);
+      else if (sessionIds.length > 0) io.in(sessionIds.map(ROOM.session)).disconnectSockets(true);
     },
     async close() {
       // The HTTP server is Fastify's to close; here only the sockets and the adapter's clients.

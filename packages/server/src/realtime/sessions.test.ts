@@ -34,19 +34,44 @@ describe("sockets and the session", () => {
     expect(await closed).toBe("io server disconnect");
   });
 
-  it("are all dropped when the password changes, by the user or by an admin", async () => {
+  it("are dropped when the password changes: the user's other sessions', or all of them when an admin changes it", async () => {
     const user = await makeUser(t);
-    const sockets = await Promise.all([clients.connect(url, user.token), clients.connect(url, user.token)]);
+    // Issue 22 §5: the session that changes its own password stays; the user's other sessions end.
+    const other = await login(t, user);
+    const sockets = await Promise.all([clients.connect(url, other.token), clients.connect(url, other.token)]);
     const closed = sockets.map(disconnection);
+    const here = await clients.connect(url, user.token);
     const bystander = await clients.connect(url, admin.token);
     expect((await changePassword(t, user, user.id)).statusCode).toBe(200);
     expect(await Promise.all(closed)).toEqual(["io server disconnect", "io server disconnect"]);
+    expect(here.connected).toBe(true);
 
     const again = await clients.connect(url, (await login(t, { email: user.email, password: "a-new-secret" })).token);
-    const closedAgain = disconnection(again);
+    const closedAgain = [again, here].map(disconnection);
     expect((await changePassword(t, admin, user.id)).statusCode).toBe(200);
-    expect(await closedAgain).toBe("io server disconnect");
+    expect(await Promise.all(closedAgain)).toEqual(["io server disconnect", "io server disconnect"]);
     expect(bystander.connected).toBe(true);
+  });
+
+  it("are dropped when their session is ended from another device, and the others stay", async () => {
+    const user = await makeUser(t);
+    const phone = await login(t, user);
+    const laptop = await login(t, user);
+    const phoneSocket = await clients.connect(url, phone.token);
+    const laptopSocket = await clients.connect(url, laptop.token);
+    const closed = disconnection(phoneSocket);
+    const list = await t.app.inject({ method: "GET", url: "/api/sessions", headers: laptop.auth });
+    const others: string[] = list
+      .json()
+      .sessions.filter((s: { current: boolean }) => !s.current)
+      .map((s: { id: string }) => s.id);
+    expect(others.length).toBeGreaterThan(0);
+    for (const id of others) {
+      expect((await t.app.inject({ method: "DELETE", url: `/api/sessions/${id}`, headers: laptop.auth })).statusCode).toBe(200);
+    }
+    expect(await closed).toBe("io server disconnect");
+    expect(laptopSocket.connected).toBe(true);
+    await expect(clients.connect(url, phone.token)).rejects.toThrow("ERR_SESSION_EXPIRED");
   });
 
   it("stop past the access token's expiry, and a fresh token connects again", async () => {

@@ -46,6 +46,7 @@ export const routes: RouteObject[] = [
           ...adminScreen("/tags", () => import("../features/tags/pages/tags-page")),
           ...adminScreen("/Settings", () => import("../features/settings/pages/settings-page")),
           ...adminScreen("/webhooks", () => import("../features/webhooks/pages/webhooks-page")),
+          ...adminScreen("/audit", () => import("../features/privacy/pages/audit-page")),
           { path: "/ZDGChatbot", element: page(() => import("../features/tools/pages/chatbot-page")) },
           { path: "/ZDGAgendamento", element: page(() => import("../features/tools/pages/schedule-page")) },
           { path: "/ZDG", element: page(() => import("../features/tools/pages/bulk-messages-page")) },

@@ -21,7 +21,11 @@ export const authRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { ser
   }
 
   app.post("/auth/login", { schema: { tags, body: loginSchema, response: { 200: sessionSchema } } }, async (request, reply) => {
-    const { token, user, refreshToken } = await services.auth.login(request.body, request.ip);
+    const { token, user, refreshToken } = await services.auth.login(
+      request.body,
+      request.ip,
+      String(request.headers["user-agent"] ?? ""),
+    );
     setRefreshCookie(reply, refreshToken);
     return { token, user };
   });

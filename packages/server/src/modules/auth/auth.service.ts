@@ -1,14 +1,15 @@
-import type { LoginInput, SignupInput, User } from "@zapdesk/core";
+import { type Actor, can, type LoginInput, type SessionInfo, type SignupInput, type User } from "@zapdesk/core";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../lib/app-error.js";
 import { hashPassword, verifyPassword } from "../../lib/passwords.js";
 import { isUniqueViolation } from "../../lib/pg-errors.js";
 import { type FailureLimiter, type FailurePolicy, type RateLimiter, rateLimitedError } from "../../lib/rate-limiter.js";
 import type { Publisher } from "../../realtime/publisher.js";
+import { recordAudit } from "../audit/audit.js";
 import { getSettingValue } from "../settings/settings.repo.js";
 import { presentUser } from "../users/users.presenter.js";
 import * as usersRepo from "../users/users.repo.js";
-import type { TokenService } from "./tokens.js";
+import type { SessionOrigin, TokenService } from "./tokens.js";
 
 export interface AuthResult {
   token: string;
@@ -58,14 +59,22 @@ export function loginLimiters(
 export function createAuthService(deps: { db: Db; tokens: TokenService; events: Publisher; limiters: AuthLimiters }) {
   const { db, tokens, limiters } = deps;
 
-  async function sessionFor(userId: number): Promise<AuthResult> {
+  /** A new session (issue 22 §5), its first refresh token and the sign-in's audit row, in one transaction. */
+  async function sessionFor(userId: number, origin: SessionOrigin): Promise<AuthResult> {
     const user = await usersRepo.findUserById(db, userId);
     if (!user) throw new AppError("ERR_SESSION_EXPIRED");
-    return {
-      token: await tokens.signAccess(user.id),
-      user: presentUser(user),
-      refreshToken: await tokens.issueRefresh(user.id),
-    };
+    const { sessionId, refreshToken } = await db.transaction(async (tx) => {
+      const sessionId = await tokens.createSession(user.id, origin, tx);
+      const refreshToken = await tokens.issueRefresh(user.id, sessionId, tx);
+      await recordAudit(tx, {
+        action: "auth.login",
+        targetType: "user",
+        targetId: user.id,
+        who: { userId: user.id, name: user.name, email: user.email },
+      });
+      return { sessionId, refreshToken };
+    });
+    return { token: await tokens.signAccess(user.id, sessionId), user: presentUser(user), refreshToken };
   }
 
   return {
@@ -74,7 +83,7 @@ export function createAuthService(deps: { db: Db; tokens: TokenService; events: 
      * before its next attempt is even checked; the wait on a pair is short and grows, and a
      * failure elsewhere never delays the right password from another address.
      */
-    async login(input: LoginInput, ip: string): Promise<AuthResult> {
+    async login(input: LoginInput, ip: string, userAgent = ""): Promise<AuthResult> {
       const pair = `${input.email.toLowerCase()}|${ip}`;
       const wait = Math.max(await limiters.loginIp.waitMs(ip), await limiters.loginPair.waitMs(pair));
       if (wait > 0) throw rateLimitedError(wait);
@@ -82,10 +91,18 @@ export function createAuthService(deps: { db: Db; tokens: TokenService; events: 
       const ok = await verifyPassword(row?.passwordHash ?? (await DUMMY_HASH), input.password);
       if (!row || !ok) {
         await Promise.all([limiters.loginIp.fail(ip), limiters.loginPair.fail(pair)]);
+        // The attempted email, never the password; the user it names, if any.
+        await recordAudit(db, {
+          action: "auth.loginFailed",
+          targetType: row ? "user" : undefined,
+          targetId: row?.id,
+          details: { attemptedEmail: input.email.slice(0, 200) },
+          who: { userId: null, email: input.email.slice(0, 200) },
+        });
         throw new AppError("ERR_INVALID_CREDENTIALS");
       }
       await limiters.loginPair.reset(pair);
-      return sessionFor(row.id);
+      return sessionFor(row.id, { ip, userAgent });
     },
 
     async refresh(refreshToken: string | undefined): Promise<AuthResult> {
@@ -93,17 +110,76 @@ export function createAuthService(deps: { db: Db; tokens: TokenService; events: 
       const rotated = await tokens.rotateRefresh(refreshToken);
       const user = await usersRepo.findUserById(db, rotated.userId);
       if (!user) throw new AppError("ERR_SESSION_EXPIRED");
-      return { token: await tokens.signAccess(user.id), user: presentUser(user), refreshToken: rotated.refreshToken };
+      return {
+        token: await tokens.signAccess(user.id, rotated.sessionId),
+        user: presentUser(user),
+        refreshToken: rotated.refreshToken,
+      };
     },
 
     /**
-     * Ends the session of this refresh cookie and drops the user's sockets, on every process
-     * (their other sessions' sockets reconnect by themselves with their own refresh token).
+     * Ends the session of this refresh cookie (or of the access token, without one): its access
+     * tokens are refused at once and its sockets dropped, on every process. The user's other
+     * sessions go on.
      */
     async logout(refreshToken: string | undefined, accessToken: string | undefined): Promise<void> {
-      let userId = refreshToken ? await tokens.revokeRefresh(refreshToken) : undefined;
-      if (userId === undefined && accessToken) userId = await tokens.verifyAccess(accessToken).catch(() => undefined);
-      if (userId !== undefined) deps.events.endSessions(userId);
+      let ended = refreshToken ? await tokens.revokeRefresh(refreshToken) : undefined;
+      if (!ended && accessToken) {
+        const session = await tokens.verifyAccessSession(accessToken).catch(() => undefined);
+        const row = session ? await tokens.endSession(session.sessionId, session.userId) : undefined;
+        ended = row ? { userId: row.userId, sessionId: row.id } : undefined;
+      }
+      if (!ended) return;
+      const user = await usersRepo.findUserById(db, ended.userId);
+      await recordAudit(db, {
+        action: "auth.logout",
+        targetType: "session",
+        targetId: ended.sessionId,
+        who: { userId: ended.userId, name: user?.name, email: user?.email },
+      });
+      deps.events.endSessions(ended.userId, [ended.sessionId]);
+    },
+
+    /** Issue 22 §5: the caller's own sessions, the current one flagged. */
+    async sessions(userId: number, currentId: string | null): Promise<SessionInfo[]> {
+      const rows = await tokens.listSessions(userId);
+      return rows.map((row) => ({
+        id: row.id,
+        userAgent: row.userAgent,
+        ip: row.ip,
+        createdAt: row.createdAt.toISOString(),
+        lastSeenAt: row.lastSeenAt.toISOString(),
+        current: row.id === currentId,
+      }));
+    },
+
+    /** One of the caller's own sessions ends (another device, or this one): at once, sockets included. */
+    async endSession(actor: Actor, sessionId: string): Promise<void> {
+      const row = await db.transaction(async (tx) => {
+        const row = await tokens.endSession(sessionId, actor.id, tx);
+        if (!row) throw new AppError("ERR_NO_SESSION_FOUND");
+        await recordAudit(tx, { action: "session.ended", targetType: "session", targetId: sessionId });
+        return row;
+      });
+      deps.events.endSessions(row.userId, [row.id]);
+    },
+
+    /** An admin (`sessions:manageAll`) ends every session of a user (a lost laptop, a leaving colleague). */
+    async endAllSessions(actor: Actor, userId: number): Promise<number> {
+      if (!can(actor, "sessions:manageAll")) throw new AppError("ERR_NO_PERMISSION");
+      const ended = await db.transaction(async (tx) => {
+        if (!(await usersRepo.findUserById(tx, userId))) throw new AppError("ERR_NO_USER_FOUND");
+        const ended = await tokens.endSessionsOf(userId, { executor: tx });
+        await recordAudit(tx, {
+          action: "session.endedAll",
+          targetType: "user",
+          targetId: userId,
+          details: { ended: ended.length },
+        });
+        return ended;
+      });
+      deps.events.endSessions(userId, ended);
+      return ended.length;
     },
 
     /**

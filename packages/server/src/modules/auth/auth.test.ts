@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { login, makeAdmin, makeUser, PASSWORD, uniqueIp } from "../../../test/factories.js";
 import { ADMIN, createTestApp, manualClock, type TestApp } from "../../../test/harness.js";
@@ -135,7 +136,7 @@ describe("token lifecycle", () => {
   });
 
   it("answers 401 to a valid token of a user id that does not exist", async () => {
-    const token = await t.services.tokens.signAccess(987654);
+    const token = await t.services.tokens.signAccess(987654, randomUUID());
     const res = await me({ authorization: `Bearer ${token}` });
     expect(res.statusCode).toBe(401);
     expect(res.json().error).toBe("ERR_SESSION_EXPIRED");
@@ -234,7 +235,7 @@ describe("token lifecycle", () => {
     expect((await refreshWith(session.refresh)).statusCode).toBe(401);
   });
 
-  it("a profile change applies at once and revokes the user's refresh tokens", async () => {
+  it("a profile change applies at once, in the same session", async () => {
     const admin = await makeAdmin(t);
     const user = await makeUser(t);
     const session = await login(t, user);
@@ -246,14 +247,19 @@ describe("token lifecycle", () => {
       payload: { profile: "admin" },
     });
     expect(promote.statusCode).toBe(200);
-    // The access token is the same; the profile is read fresh on every request.
+    // The access token is the same; the profile is read fresh on every request. Issue 22 §5: the
+    // session goes on (a role is not a credential; before, its refresh token was revoked, which
+    // only signed the user out up to 15 minutes later), and a refresh reports the new profile.
     expect((await t.app.inject({ method: "GET", url: "/api/settings", headers: session.auth })).statusCode).toBe(200);
-    expect((await refreshWith(session.refresh)).statusCode).toBe(401);
+    const refreshed = await refreshWith(session.refresh);
+    expect(refreshed.statusCode).toBe(200);
+    expect(refreshed.json().user.profile).toBe("admin");
   });
 
-  it("a password change revokes the user's refresh tokens, a name change does not", async () => {
+  it("a password change ends the user's other sessions but the one that changed it, a name change none", async () => {
     const user = await makeUser(t);
     const session = await login(t, user);
+    const other = await login(t, user);
     const rename = await t.app.inject({
       method: "PUT",
       url: `/api/users/${user.id}`,
@@ -271,7 +277,12 @@ describe("token lifecycle", () => {
       payload: { password: "another-secret" },
     });
     expect(change.statusCode).toBe(200);
-    expect((await refreshWith(cookie)).statusCode).toBe(401);
+    // Issue 22 §5: whoever typed the new password stays signed in on this device; every other
+    // session (a thief's, a forgotten browser) ends at once, access token included.
+    expect((await refreshWith(cookie)).statusCode).toBe(200);
+    expect((await me(session.auth)).statusCode).toBe(200);
+    expect((await me(other.auth)).statusCode).toBe(401);
+    expect((await refreshWith(other.refresh)).statusCode).toBe(401);
     expect((await login(t, { email: user.email, password: "another-secret" })).token).toBeTruthy();
   });
 });

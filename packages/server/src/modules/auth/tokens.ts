@@ -1,8 +1,8 @@
-import { createHash, createHmac, randomBytes } from "node:crypto";
-import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
+import { and, eq, isNull, lt, ne, or, sql } from "drizzle-orm";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import type { Db } from "../../db/client.js";
-import { refreshTokens } from "../../db/schema.js";
+import { refreshTokens, sessions } from "../../db/schema.js";
 import { AppError } from "../../lib/app-error.js";
 import type { Clock } from "../../lib/clock.js";
 
@@ -16,6 +16,25 @@ export const REFRESH_REUSE_GRACE_MS = 30 * 1000;
 /** Verified access tokens kept (least recently used dropped first): every request checks one. */
 export const VERIFIED_ACCESS_CACHE_SIZE = 1000;
 
+/** A session's last-seen time is written at most this often by requests (refreshes always write it). */
+export const SESSION_TOUCH_INTERVAL_MS = 60 * 1000;
+
+/** What an access token stands for once verified. */
+export interface AccessSession {
+  userId: number;
+  /** The session (sessions row) the token belongs to: the request is refused once it is ended. */
+  sessionId: string;
+  expiresAt: Date;
+}
+
+/** Where a sign-in came from, shown in the user's list of sessions. */
+export interface SessionOrigin {
+  ip?: string;
+  userAgent?: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export interface TokenServiceOptions {
   db: Db;
   clock: Clock;
@@ -25,8 +44,10 @@ export interface TokenServiceOptions {
 }
 
 /**
- * Access tokens are short JWTs; refresh tokens are random strings stored only as
- * an HMAC, rotated on every use, so logout and role changes revoke them.
+ * Access tokens are short JWTs naming their session (`sid`); refresh tokens are random strings
+ * stored only as an HMAC, rotated on every use within their session. Ending a session (logout,
+ * "end session", a new password) deletes its row and its refresh tokens, and its access tokens
+ * are refused at once (the request's user lookup joins the session).
  */
 export function createTokenService(options: TokenServiceOptions) {
   const { db, clock } = options;
@@ -38,7 +59,26 @@ export function createTokenService(options: TokenServiceOptions) {
   const successorKey = createHmac("sha256", options.refreshSecret).update("zapdesk-refresh-successor").digest();
   const successorOf = (token: string) => createHmac("sha256", successorKey).update(token).digest("base64url");
 
-  async function issueRefresh(userId: number, executor: Db = db, token = randomBytes(32).toString("base64url")): Promise<string> {
+  async function createSession(userId: number, origin: SessionOrigin = {}, executor: Db = db): Promise<string> {
+    const id = randomUUID();
+    const now = clock.now();
+    await executor.insert(sessions).values({
+      id,
+      userId,
+      ip: (origin.ip ?? "").slice(0, 100),
+      userAgent: (origin.userAgent ?? "").slice(0, 500),
+      createdAt: now,
+      lastSeenAt: now,
+    });
+    return id;
+  }
+
+  async function issueRefresh(
+    userId: number,
+    sessionId: string,
+    executor: Db = db,
+    token = randomBytes(32).toString("base64url"),
+  ): Promise<string> {
     // Every rotation leaves a row behind; drop this user's dead ones so the table stays bounded.
     const now = clock.now();
     await executor
@@ -51,11 +91,15 @@ export function createTokenService(options: TokenServiceOptions) {
       );
     await executor.insert(refreshTokens).values({
       userId,
+      sessionId,
       tokenHash: digest(token),
       expiresAt: new Date(clock.now().getTime() + REFRESH_TOKEN_TTL_MS),
     });
     return token;
   }
+
+  /** Sessions whose last-seen time this process wrote lately (ms), so requests write it rarely. */
+  const touched = new Map<string, number>();
 
   const withinGrace = (revokedAt: Date) => clock.now().getTime() - revokedAt.getTime() <= REFRESH_REUSE_GRACE_MS;
 
@@ -76,10 +120,10 @@ export function createTokenService(options: TokenServiceOptions) {
   }
 
   // A token's signature and claims never change: once verified, only its expiry needs checking again.
-  const verified = new Map<string, { userId: number; expiresAt: Date }>();
+  const verified = new Map<string, AccessSession>();
   const expiredError = () => new AppError("ERR_TOKEN_EXPIRED");
 
-  async function verifyAccessSession(token: string): Promise<{ userId: number; expiresAt: Date }> {
+  async function verifyAccessSession(token: string): Promise<AccessSession> {
     const known = verified.get(token);
     if (known) {
       verified.delete(token);
@@ -93,15 +137,19 @@ export function createTokenService(options: TokenServiceOptions) {
     return session;
   }
 
-  async function verifySignature(token: string): Promise<{ userId: number; expiresAt: Date }> {
+  async function verifySignature(token: string): Promise<AccessSession> {
     try {
       const { payload } = await jwtVerify(token, accessKey, {
         algorithms: ["HS256"],
         currentDate: clock.now(),
       });
       const id = Number(payload.sub);
-      if (!Number.isInteger(id) || id <= 0 || typeof payload.exp !== "number") throw new Error("bad claims");
-      return { userId: id, expiresAt: new Date(payload.exp * 1000) };
+      const sid = payload.sid;
+      // A token from before sessions existed has no `sid`: 403, and the client refreshes into its session.
+      if (!Number.isInteger(id) || id <= 0 || typeof payload.exp !== "number" || typeof sid !== "string" || !UUID.test(sid)) {
+        throw new Error("bad claims");
+      }
+      return { userId: id, sessionId: sid, expiresAt: new Date(payload.exp * 1000) };
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) throw expiredError();
       throw new AppError("ERR_TOKEN_EXPIRED", { message: "Invalid token." });
@@ -115,9 +163,11 @@ export function createTokenService(options: TokenServiceOptions) {
      */
     installId: createHash("sha256").update(`zapdesk-install:${options.accessSecret}`).digest("hex").slice(0, 16),
 
-    async signAccess(userId: number): Promise<string> {
+    /** Without a session id a new session is made for it (scripts and tests signing a user in directly). */
+    async signAccess(userId: number, sessionId?: string): Promise<string> {
+      const sid = sessionId ?? (await createSession(userId));
       const now = Math.floor(clock.now().getTime() / 1000);
-      return new SignJWT({})
+      return new SignJWT({ sid })
         .setProtectedHeader({ alg: "HS256" })
         .setSubject(String(userId))
         .setIssuedAt(now)
@@ -135,12 +185,53 @@ export function createTokenService(options: TokenServiceOptions) {
 
     issueRefresh,
 
+    createSession,
+
+    /**
+     * Note that a session was used (a request with its token), at most once a minute per session
+     * and process: the list of sessions shows it as "last seen". Never awaited by the request.
+     */
+    touch(sessionId: string): void {
+      const now = clock.now().getTime();
+      const last = touched.get(sessionId);
+      if (last !== undefined && now - last < SESSION_TOUCH_INTERVAL_MS) return;
+      if (touched.size >= VERIFIED_ACCESS_CACHE_SIZE) touched.clear();
+      touched.set(sessionId, now);
+      db.update(sessions)
+        .set({ lastSeenAt: clock.now() })
+        .where(eq(sessions.id, sessionId))
+        .catch(() => touched.delete(sessionId));
+    },
+
+    /** A user's sessions, most recently seen first. */
+    listSessions(userId: number) {
+      return db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(sql`${sessions.lastSeenAt} desc`, sessions.id);
+    },
+
+    /** Ends one session (of this user, when given); returns it if it existed. */
+    async endSession(sessionId: string, userId?: number, executor: Db = db) {
+      const [row] = await executor
+        .delete(sessions)
+        .where(userId === undefined ? eq(sessions.id, sessionId) : and(eq(sessions.id, sessionId), eq(sessions.userId, userId)))
+        .returning({ id: sessions.id, userId: sessions.userId });
+      return row;
+    },
+
+    /** Ends every session of a user but `except` (the caller's own); returns the ended ids. */
+    async endSessionsOf(userId: number, options: { except?: string; executor?: Db } = {}): Promise<string[]> {
+      const rows = await (options.executor ?? db)
+        .delete(sessions)
+        .where(and(eq(sessions.userId, userId), options.except ? ne(sessions.id, options.except) : undefined))
+        .returning({ id: sessions.id });
+      return rows.map((r) => r.id);
+    },
+
     /**
      * Exchange a refresh token for a new one. A token used again within the grace window
      * answers with its (still live) successor; used again later, it leaked: every session
      * of that user is revoked.
      */
-    async rotateRefresh(token: string): Promise<{ userId: number; refreshToken: string }> {
+    async rotateRefresh(token: string): Promise<{ userId: number; sessionId: string; refreshToken: string }> {
       const outcome = await db.transaction(async (tx) => {
         const [row] = await tx
           .select()
@@ -150,31 +241,40 @@ export function createTokenService(options: TokenServiceOptions) {
         if (!row || row.expiresAt <= clock.now()) return { ok: false as const };
         if (row.revokedAt && withinGrace(row.revokedAt)) {
           const successor = await liveSuccessor(tx, token);
-          return successor ? { ok: true as const, userId: row.userId, refreshToken: successor } : { ok: false as const };
+          return successor
+            ? { ok: true as const, userId: row.userId, sessionId: row.sessionId, refreshToken: successor }
+            : { ok: false as const };
         }
         if (row.revokedAt) {
           // Returned, not thrown: throwing here would roll the revocation back.
-          await tx.delete(refreshTokens).where(eq(refreshTokens.userId, row.userId));
+          await tx.delete(sessions).where(eq(sessions.userId, row.userId));
           return { ok: false as const };
         }
         await tx.update(refreshTokens).set({ revokedAt: clock.now() }).where(eq(refreshTokens.id, row.id));
-        return { ok: true as const, userId: row.userId, refreshToken: await issueRefresh(row.userId, tx, successorOf(token)) };
+        await tx.update(sessions).set({ lastSeenAt: clock.now() }).where(eq(sessions.id, row.sessionId));
+        return {
+          ok: true as const,
+          userId: row.userId,
+          sessionId: row.sessionId,
+          refreshToken: await issueRefresh(row.userId, row.sessionId, tx, successorOf(token)),
+        };
       });
       if (!outcome.ok) throw new AppError("ERR_SESSION_EXPIRED");
-      return { userId: outcome.userId, refreshToken: outcome.refreshToken };
+      return { userId: outcome.userId, sessionId: outcome.sessionId, refreshToken: outcome.refreshToken };
     },
 
-    /** Ends one session; returns its user, if the token was known. */
-    async revokeRefresh(token: string): Promise<number | undefined> {
+    /** Ends the session of this refresh token; returns it, if the token was known. */
+    async revokeRefresh(token: string): Promise<{ userId: number; sessionId: string } | undefined> {
       const [row] = await db
-        .delete(refreshTokens)
-        .where(eq(refreshTokens.tokenHash, digest(token)))
-        .returning({ userId: refreshTokens.userId });
-      return row?.userId;
-    },
-
-    async revokeAllForUser(userId: number, executor: Db = db): Promise<void> {
-      await executor.delete(refreshTokens).where(eq(refreshTokens.userId, userId));
+        .select({ sessionId: refreshTokens.sessionId })
+        .from(refreshTokens)
+        .where(eq(refreshTokens.tokenHash, digest(token)));
+      if (!row) return undefined;
+      const ended = await db
+        .delete(sessions)
+        .where(eq(sessions.id, row.sessionId))
+        .returning({ userId: sessions.userId, sessionId: sessions.id });
+      return ended[0];
     },
 
     /** Housekeeping: drop expired tokens and rotated ones kept for reuse detection. */

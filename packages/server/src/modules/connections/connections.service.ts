@@ -17,6 +17,7 @@ import { AppError, fieldError } from "../../lib/app-error.js";
 import { constraintName, isUniqueViolation } from "../../lib/pg-errors.js";
 import type { SecretBox } from "../../lib/secret-box.js";
 import type { Publisher } from "../../realtime/publisher.js";
+import { recordAudit } from "../audit/audit.js";
 import { existingQueueIds } from "../queues/queues.repo.js";
 import { presentConnection } from "./connections.presenter.js";
 import * as repo from "./connections.repo.js";
@@ -164,6 +165,13 @@ export function createConnectionService(deps: {
             await repo.updateConnection(tx, row.id, { isDefault: true });
           }
           await repo.setConnectionQueues(tx, row.id, input.queueIds);
+          // Issue 22 §4; the Cloud API secrets are dropped from the details (audit.ts).
+          await recordAudit(tx, {
+            action: "connection.created",
+            targetType: "connection",
+            targetId: row.id,
+            details: { ...input },
+          });
           return row.id;
         })
         .catch(translateUnique);
@@ -202,6 +210,12 @@ export function createConnectionService(deps: {
             ...(input.cloud ? cloudColumns(input.cloud, current) : {}),
           });
           if (input.queueIds) await repo.setConnectionQueues(tx, id, input.queueIds);
+          await recordAudit(tx, {
+            action: "connection.updated",
+            targetType: "connection",
+            targetId: id,
+            details: { ...input, credentialsChanged },
+          });
         })
         .catch(translateUnique);
       // New Cloud API credentials are checked at once: the status tells whether they work.
@@ -217,6 +231,12 @@ export function createConnectionService(deps: {
       await deps.sessions().remove(id);
       await db.transaction(async (tx) => {
         await repo.deleteConnection(tx, id);
+        await recordAudit(tx, {
+          action: "connection.deleted",
+          targetType: "connection",
+          targetId: id,
+          details: { name: current.name, provider: current.provider },
+        });
         if (current.isDefault) {
           const next = await repo.oldestConnection(tx);
           if (next) await repo.updateConnection(tx, next.id, { isDefault: true });

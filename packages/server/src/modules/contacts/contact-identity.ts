@@ -6,6 +6,7 @@ import type { Db } from "../../db/client.js";
 import { contacts, lidMappings } from "../../db/schema.js";
 import { AppError } from "../../lib/app-error.js";
 import type { Publisher } from "../../realtime/publisher.js";
+import { recordAudit } from "../audit/audit.js";
 import { tagsOfContact } from "../tags/tags.repo.js";
 import { isBsuidAddress, isLidAddress, isPhoneAddress } from "./contact-addresses.js";
 import { type ContactRow, emptyOutcome, foldContact, type MergeOutcome, mergedFields } from "./contact-merge.js";
@@ -196,6 +197,12 @@ export function createContactIdentity(deps: {
           .set({ ...mergedFields(duplicate, keep), updatedAt: new Date() })
           .where(eq(contacts.id, keep.id));
         await recordChange(tx, keep.id, duplicate.number, keep.number, actor);
+        await recordAudit(tx, {
+          action: "contact.merged",
+          targetType: "contact",
+          targetId: keep.id,
+          details: { mergedContactId: duplicate.id },
+        });
         return { ...folded, gone: duplicate.number };
       });
       forget(outcome.gone);

@@ -17,6 +17,7 @@ import { AppError } from "../../lib/app-error.js";
 import { checkSearchTerm } from "../../lib/heavy-reads.js";
 import { isUniqueViolation } from "../../lib/pg-errors.js";
 import type { Publisher } from "../../realtime/publisher.js";
+import { recordAudit } from "../audit/audit.js";
 import { setContactTags } from "../tags/tag-links.js";
 import { tagsOfContact, tagsOfContacts } from "../tags/tags.repo.js";
 import type { AuthUser } from "../users/users.repo.js";
@@ -170,6 +171,9 @@ export function createContactService(deps: { db: Db; events: Publisher; heavy?: 
               oldNumber: locked.number,
               newNumber: number,
             });
+            // Issue 22 §4: who changed it and when; the numbers themselves stay in the contact's own
+            // history (deleted with the contact), never in the trail that cannot be erased.
+            await recordAudit(tx, { action: "contact.numberChanged", targetType: "contact", targetId: id });
           }
           if (input.extraInfo) await repo.replaceExtraInfo(tx, id, input.extraInfo);
           if (input.tagIds) await setContactTags(tx, id, input.tagIds);
@@ -188,7 +192,11 @@ export function createContactService(deps: { db: Db; events: Publisher; heavy?: 
 
     async remove(actor: Actor, id: number): Promise<void> {
       if (!can(actor, "contacts-page:deleteContact")) throw new AppError("ERR_NO_PERMISSION");
-      if (!(await repo.deleteContact(db, id))) throw new AppError("ERR_NO_CONTACT_FOUND");
+      await db.transaction(async (tx) => {
+        if (!(await repo.deleteContact(tx, id))) throw new AppError("ERR_NO_CONTACT_FOUND");
+        // No name or number: the trail outlives the contact and cannot be erased (LGPD).
+        await recordAudit(tx, { action: "contact.deleted", targetType: "contact", targetId: id });
+      });
       events.publish("contact", { action: "delete", contactId: id });
     },
   };

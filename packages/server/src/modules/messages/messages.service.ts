@@ -17,6 +17,7 @@ import { AppError } from "../../lib/app-error.js";
 import type { Clock } from "../../lib/clock.js";
 import type { MediaStorage } from "../../media/storage.js";
 import type { Publisher } from "../../realtime/publisher.js";
+import { recordAudit } from "../audit/audit.js";
 import * as ticketsRepo from "../tickets/tickets.repo.js";
 import { scopeOf, type TicketService } from "../tickets/tickets.service.js";
 import type { AuthUser } from "../users/users.repo.js";
@@ -297,6 +298,14 @@ export function createMessageService(deps: MessageServiceDeps) {
       }
       const previewChanged = await db.transaction(async (tx) => {
         const deleted = await repo.updateMessage(tx, id, { isDeleted: true });
+        if (deleted) {
+          await recordAudit(tx, {
+            action: "message.deleted",
+            targetType: "message",
+            targetId: id,
+            details: { ticketId: ticket.id, note: message.isNote },
+          });
+        }
         return !!deleted && (await refreshPreview(tx, deleted));
       });
       const presented = await present(id);

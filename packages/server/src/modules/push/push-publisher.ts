@@ -38,6 +38,6 @@ export function withPush(
     publishToUser: (event, payload, userId) => publisher.publishToUser(event, payload, userId),
     ticketMoved: (ticketId, from, to) => publisher.ticketMoved(ticketId, from, to),
     userAccessChanged: (userId, options) => publisher.userAccessChanged(userId, options),
-    endSessions: (userId) => publisher.endSessions(userId),
+    endSessions: (userId, sessionIds) => publisher.endSessions(userId, sessionIds),
   };
 }

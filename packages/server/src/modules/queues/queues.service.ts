@@ -4,6 +4,7 @@ import type { Db } from "../../db/client.js";
 import { AppError, fieldError } from "../../lib/app-error.js";
 import { constraintName, isUniqueViolation } from "../../lib/pg-errors.js";
 import type { Publisher } from "../../realtime/publisher.js";
+import { recordAudit } from "../audit/audit.js";
 import { presentSchedule } from "./business-hours.js";
 import * as repo from "./queues.repo.js";
 
@@ -65,7 +66,13 @@ export function createQueueService(deps: { db: Db; events: Publisher }) {
     async create(actor: Actor, input: QueueCreate): Promise<Queue> {
       assertManager(actor);
       await assertUnique(input);
-      const row = await repo.insertQueue(db, input).catch(translateUnique);
+      const row = await db
+        .transaction(async (tx) => {
+          const row = await repo.insertQueue(tx, input);
+          await recordAudit(tx, { action: "queue.created", targetType: "queue", targetId: row!.id, details: { ...input } });
+          return row;
+        })
+        .catch(translateUnique);
       const queue = presentQueue(row);
       events.publish("queue", { action: "create", queue });
       return queue;
@@ -75,7 +82,13 @@ export function createQueueService(deps: { db: Db; events: Publisher }) {
       assertManager(actor);
       if (!(await repo.findQueueById(db, id))) throw new AppError("ERR_NO_QUEUE_FOUND");
       await assertUnique(input, id);
-      const row = await repo.updateQueue(db, id, input).catch(translateUnique);
+      const row = await db
+        .transaction(async (tx) => {
+          const row = await repo.updateQueue(tx, id, input);
+          if (row) await recordAudit(tx, { action: "queue.updated", targetType: "queue", targetId: id, details: { ...input } });
+          return row;
+        })
+        .catch(translateUnique);
       if (!row) throw new AppError("ERR_NO_QUEUE_FOUND");
       const queue = presentQueue(row);
       events.publish("queue", { action: "update", queue });
@@ -84,7 +97,11 @@ export function createQueueService(deps: { db: Db; events: Publisher }) {
 
     async remove(actor: Actor, id: number): Promise<void> {
       assertManager(actor);
-      if (!(await repo.deleteQueue(db, id))) throw new AppError("ERR_NO_QUEUE_FOUND");
+      await db.transaction(async (tx) => {
+        const existing = await repo.findQueueById(tx, id);
+        if (!existing || !(await repo.deleteQueue(tx, id))) throw new AppError("ERR_NO_QUEUE_FOUND");
+        await recordAudit(tx, { action: "queue.deleted", targetType: "queue", targetId: id, details: { name: existing.name } });
+      });
       events.publish("queue", { action: "delete", queueId: id });
     },
   };

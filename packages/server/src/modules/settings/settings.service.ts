@@ -3,6 +3,7 @@ import type { Db } from "../../db/client.js";
 import { newApiToken } from "../../db/seed.js";
 import { AppError } from "../../lib/app-error.js";
 import type { Publisher } from "../../realtime/publisher.js";
+import { recordAudit } from "../audit/audit.js";
 import { assertAllowedTarget } from "../outbound-webhooks/target-guard.js";
 import * as repo from "./settings.repo.js";
 
@@ -43,16 +44,31 @@ export function createSettingService(deps: { db: Db; events: Publisher; onChange
       if (key === "protocolWebhookUrl" && parsed.data !== "") {
         await assertAllowedTarget(parsed.data, (await repo.getSettingValue(db, "protocolWebhookAllowPrivate")) === "enabled");
       }
-      const row = await repo.updateSetting(db, key, parsed.data);
-      if (!row) throw new AppError("ERR_NO_SETTING_FOUND");
+      const row = await db.transaction(async (tx) => {
+        const row = await repo.updateSetting(tx, key, parsed.data);
+        if (!row) throw new AppError("ERR_NO_SETTING_FOUND");
+        // Issue 22 §4: the old and new values, but never a secret's.
+        const secret = /token|secret|password|key/i.test(key);
+        await recordAudit(tx, {
+          action: "setting.changed",
+          targetType: "setting",
+          targetId: key,
+          details: secret ? { changed: true } : { from: current, to: parsed.data },
+        });
+        return row;
+      });
       return changed(row);
     },
 
     /** A new API token; the old one stops working at once (the token endpoint reads it on every call). */
     async rotateApiToken(actor: Actor): Promise<Setting> {
       if (!can(actor, "settings:manage")) throw new AppError("ERR_NO_PERMISSION");
-      const row = await repo.updateSetting(db, "userApiToken", newApiToken());
-      if (!row) throw new AppError("ERR_NO_SETTING_FOUND");
+      const row = await db.transaction(async (tx) => {
+        const row = await repo.updateSetting(tx, "userApiToken", newApiToken());
+        if (!row) throw new AppError("ERR_NO_SETTING_FOUND");
+        await recordAudit(tx, { action: "apiToken.rotated", targetType: "setting", targetId: "userApiToken" });
+        return row;
+      });
       return changed(row);
     },
   };

@@ -17,6 +17,7 @@ import { type Clock, systemClock } from "../../lib/clock.js";
 import { checkSearchTerm } from "../../lib/heavy-reads.js";
 import { isUniqueViolation } from "../../lib/pg-errors.js";
 import type { Publisher, TicketScope } from "../../realtime/publisher.js";
+import { recordAudit } from "../audit/audit.js";
 import { findConnection, findDefaultConnection } from "../connections/connections.repo.js";
 import { findContactById, listExtraInfo } from "../contacts/contacts.repo.js";
 import { requestRating } from "../csat/ratings.js";
@@ -223,7 +224,16 @@ export function createTicketService(deps: TicketServiceDeps) {
     async remove(actor: AuthUser, id: number): Promise<void> {
       if (!can(actor, "ticket-options:deleteTicket")) throw new AppError("ERR_NO_PERMISSION");
       const ticket = await repo.findTicket(db, id);
-      if (!ticket || !(await repo.deleteTicket(db, id))) throw new AppError("ERR_NO_TICKET_FOUND");
+      if (!ticket) throw new AppError("ERR_NO_TICKET_FOUND");
+      await db.transaction(async (tx) => {
+        if (!(await repo.deleteTicket(tx, id))) throw new AppError("ERR_NO_TICKET_FOUND");
+        await recordAudit(tx, {
+          action: "ticket.deleted",
+          targetType: "ticket",
+          targetId: id,
+          details: { contactId: ticket.contactId, queueId: ticket.queueId, status: ticket.status },
+        });
+      });
       events.publishTicket("ticket", { action: "delete", ticketId: id }, scopeOf(ticket));
     },
   };

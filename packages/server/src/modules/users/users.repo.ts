@@ -1,7 +1,7 @@
 import { and, count, eq, ilike, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { prepared } from "../../db/prepared.js";
-import { queues, userQueues, users } from "../../db/schema.js";
+import { queues, sessions, userQueues, users } from "../../db/schema.js";
 
 export type UserRow = typeof users.$inferSelect;
 export type QueueLite = { id: number; name: string; color: string };
@@ -36,6 +36,33 @@ export async function findAuthUser(db: Db, id: number): Promise<AuthUser | undef
       .prepare(name),
   );
   const [row] = await statement.execute({ id });
+  return row;
+}
+
+/**
+ * The user of a request, if its session (issue 22 §5) still exists: one indexed lookup joined to
+ * the user's, so an ended session is refused at once for the price of the query every request made.
+ */
+export async function findSessionUser(db: Db, id: number, sessionId: string): Promise<AuthUser | undefined> {
+  const statement = prepared(db, "users_auth_session", (db, name) =>
+    db
+      .select({
+        id: users.id,
+        name: users.name,
+        email: users.email,
+        profile: users.profile,
+        queueIds: sql<
+          number[]
+        >`coalesce(array_agg(${userQueues.queueId}) filter (where ${userQueues.queueId} is not null), '{}')`,
+      })
+      .from(users)
+      .innerJoin(sessions, and(eq(sessions.userId, users.id), eq(sessions.id, sql.placeholder("sid"))))
+      .leftJoin(userQueues, eq(userQueues.userId, users.id))
+      .where(eq(users.id, sql.placeholder("id")))
+      .groupBy(users.id)
+      .prepare(name),
+  );
+  const [row] = await statement.execute({ id, sid: sessionId });
   return row;
 }
 

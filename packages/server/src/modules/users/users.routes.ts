@@ -30,7 +30,7 @@ export const userRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { ser
   app.put(
     "/users/:id",
     { schema: { tags, params: idParamsSchema, body: userUpdateSchema, response: { 200: userSchema } } },
-    (request) => services.users.update(actorOf(request), request.params.id, request.body),
+    (request) => services.users.update(actorOf(request), request.params.id, request.body, request.sessionId),
   );
 
   app.delete("/users/:id", { schema: { tags, params: idParamsSchema, response: { 200: deletedSchema } } }, async (request) => {

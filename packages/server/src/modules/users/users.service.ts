@@ -15,6 +15,7 @@ import { AppError, fieldError } from "../../lib/app-error.js";
 import { hashPassword } from "../../lib/passwords.js";
 import { isUniqueViolation } from "../../lib/pg-errors.js";
 import type { Publisher } from "../../realtime/publisher.js";
+import { recordAudit } from "../audit/audit.js";
 import type { TokenService } from "../auth/tokens.js";
 import { existingQueueIds } from "../queues/queues.repo.js";
 import { releaseUserTickets } from "../tickets/tickets.repo.js";
@@ -74,6 +75,12 @@ export function createUserService(deps: {
         .transaction(async (tx) => {
           const row = await repo.insertUser(tx, { name: input.name, email: input.email, passwordHash, profile: input.profile });
           await repo.setUserQueues(tx, row.id, input.queueIds);
+          await recordAudit(tx, {
+            action: "user.created",
+            targetType: "user",
+            targetId: row.id,
+            details: { name: input.name, email: input.email, profile: input.profile, queueIds: input.queueIds },
+          });
           return row.id;
         })
         .catch((error: unknown) => {
@@ -89,7 +96,7 @@ export function createUserService(deps: {
      * Admins edit anyone. Agents edit only themselves, and only name, email and
      * password: profile and queues may be sent back unchanged, never changed.
      */
-    async update(actor: Actor, id: number, input: UpdateInput): Promise<User> {
+    async update(actor: Actor, id: number, input: UpdateInput, currentSessionId?: string | null): Promise<User> {
       const admin = can(actor, "users:manage");
       if (!admin && actor.id !== id) throw new AppError("ERR_NO_PERMISSION");
       const current = await repo.findUserById(db, id);
@@ -103,7 +110,7 @@ export function createUserService(deps: {
       if (queuesChange && input.queueIds) await assertQueuesExist(input.queueIds);
       const passwordHash = input.password ? await hashPassword(input.password) : undefined;
 
-      await db
+      const ended = await db
         .transaction(async (tx) => {
           if (profileChanges && input.profile === "user") {
             const admins = await repo.lockAdminIds(tx);
@@ -118,8 +125,32 @@ export function createUserService(deps: {
             passwordHash,
           });
           if (queuesChange && input.queueIds) await repo.setUserQueues(tx, id, input.queueIds);
-          // A new role or password ends the other sessions of that user.
-          if (profileChanges || passwordHash) await tokens.revokeAllForUser(id, tx);
+          const changes = {
+            name: input.name !== undefined && input.name !== current.name ? { from: current.name, to: input.name } : undefined,
+            email:
+              input.email !== undefined && input.email !== current.email ? { from: current.email, to: input.email } : undefined,
+            profile: profileChanges ? { from: normaliseProfile(current.profile), to: input.profile } : undefined,
+            queueIds: queuesChange ? { from: currentQueueIds, to: input.queueIds } : undefined,
+          };
+          if (Object.values(changes).some((c) => c !== undefined)) {
+            await recordAudit(tx, { action: "user.updated", targetType: "user", targetId: id, details: changes });
+          }
+          if (passwordHash) {
+            await recordAudit(tx, {
+              action: "user.passwordChanged",
+              targetType: "user",
+              targetId: id,
+              details: { self: actor.id === id },
+            });
+          }
+          // A new password ends that user's sessions at once (issue 22 §5), but the one making the
+          // change on themselves: whoever just typed the new password stays signed in here. A new
+          // profile ends nothing: every request and socket reads it fresh, so it applies at once.
+          if (!passwordHash) return [];
+          return tokens.endSessionsOf(id, {
+            except: actor.id === id ? (currentSessionId ?? undefined) : undefined,
+            executor: tx,
+          });
         })
         .catch((error: unknown) => {
           if (isUniqueViolation(error)) throw duplicateEmail();
@@ -129,8 +160,8 @@ export function createUserService(deps: {
       const user = await load(id);
       events.publish("user", { action: "update", user });
       if (profileChanges || queuesChange) events.userAccessChanged(id);
-      // The old password's sessions are gone (refresh tokens above); so are their sockets.
-      if (passwordHash) events.endSessions(id);
+      // The ended sessions' sockets go too, on every process.
+      if (ended.length > 0) events.endSessions(id, ended);
       return user;
     },
 
@@ -148,6 +179,12 @@ export function createUserService(deps: {
         // Their open conversations go back to the queue rather than being left without anyone.
         const released = await releaseUserTickets(tx, id);
         await repo.deleteUser(tx, id);
+        await recordAudit(tx, {
+          action: "user.deleted",
+          targetType: "user",
+          targetId: id,
+          details: { name: target.name, email: target.email, profile: normaliseProfile(target.profile) },
+        });
         return released;
       });
       events.publish("user", { action: "delete", userId: id });

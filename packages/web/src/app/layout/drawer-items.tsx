@@ -8,6 +8,7 @@ import GroupsIcon from "@mui/icons-material/Groups";
 import HistoryIcon from "@mui/icons-material/History";
 import Instagram from "@mui/icons-material/Instagram";
 import LocalOfferOutlined from "@mui/icons-material/LocalOfferOutlined";
+import ManageSearchIcon from "@mui/icons-material/ManageSearch";
 import PeopleAltOutlined from "@mui/icons-material/PeopleAltOutlined";
 import PermMediaIcon from "@mui/icons-material/PermMedia";
 import QuestionAnswerOutlined from "@mui/icons-material/QuestionAnswerOutlined";
@@ -67,6 +68,7 @@ const ADMIN_ICONS: Record<string, ReactNode> = {
   tags: <LocalOfferOutlined />,
   settings: <SettingsOutlined />,
   webhooks: <WebhookIcon />,
+  audit: <ManageSearchIcon />,
 };
 
 function ConnectionsIcon() {

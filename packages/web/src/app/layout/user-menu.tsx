@@ -11,6 +11,7 @@ import { useAuth } from "../../lib/auth";
 
 const AppearanceDialog = lazyNamed(() => import("./appearance-dialog"), "AppearanceDialog");
 const UserModal = lazyNamed(() => import("../../features/users/components/user-modal"), "UserModal");
+const SessionsDialog = lazyNamed(() => import("../../features/privacy/components/sessions-dialog"), "SessionsDialog");
 const NotificationPreferencesDialog = lazyNamed(
   () => import("../../features/notifications/components/notification-preferences-dialog"),
   "NotificationPreferencesDialog",
@@ -23,6 +24,7 @@ export function UserMenu() {
   const [profileOpen, setProfileOpen] = useState(false);
   const [notificationsOpen, setNotificationsOpen] = useState(false);
   const [appearanceOpen, setAppearanceOpen] = useState(false);
+  const [sessionsOpen, setSessionsOpen] = useState(false);
   return (
     <>
       <IconButton
@@ -61,6 +63,14 @@ export function UserMenu() {
           {t("appearance.menu")}
         </MenuItem>
         <MenuItem
+          onClick={() => {
+            setAnchor(null);
+            setSessionsOpen(true);
+          }}
+        >
+          {t("sessions.menu")}
+        </MenuItem>
+        <MenuItem
           onClick={async () => {
             setAnchor(null);
             // A shared computer: the next person must not receive this user's pushes.
@@ -73,6 +83,9 @@ export function UserMenu() {
       </Menu>
       <OnDemand when={notificationsOpen}>
         <NotificationPreferencesDialog open={notificationsOpen} onClose={() => setNotificationsOpen(false)} />
+      </OnDemand>
+      <OnDemand when={sessionsOpen}>
+        <SessionsDialog open={sessionsOpen} onClose={() => setSessionsOpen(false)} />
       </OnDemand>
       <OnDemand when={appearanceOpen}>
         <AppearanceDialog open={appearanceOpen} onClose={() => setAppearanceOpen(false)} />

@@ -33,6 +33,7 @@ export const SCREENS: Screen[] = [
   { path: "/tags", key: "tags", permission: "tags:manage" },
   { path: "/Settings", key: "settings", permission: "settings:manage" },
   { path: "/webhooks", key: "webhooks", permission: "webhooks:manage" },
+  { path: "/audit", key: "audit", permission: "audit:view" },
 ];
 
 export function mayOpen(user: Pick<User, "profile"> | null | undefined, screen: Screen): boolean {

@@ -76,4 +76,21 @@ describe("users page", () => {
     expect(await screen.findByRole("alert")).toHaveTextContent("The last administrator cannot be deleted or lose that profile.");
     expect(screen.getByRole("cell", { name: ADMIN.name })).toBeInTheDocument();
   });
+
+  it("ends all of a user's sessions after a confirmation (issue 22)", async () => {
+    await i18n.changeLanguage("en");
+    const server = fakeApi({
+      "GET /api/users": { body: { users: [person(10, "Ana")], count: 1, hasMore: false } },
+      "DELETE /api/users/:id/sessions": { body: { ended: 2 } },
+    });
+    signedInAs(server, ADMIN);
+    const user = userEvent.setup();
+    renderApp("/users");
+    await user.click(await screen.findByRole("button", { name: "End all sessions: Ana" }));
+    const dialog = await screen.findByRole("dialog", { name: "End every session of Ana?" });
+    expect(server.callsTo("DELETE", "/api/users/10/sessions")).toHaveLength(0);
+    await user.click(within(dialog).getByRole("button", { name: "Ok" }));
+    await waitFor(() => expect(server.callsTo("DELETE", "/api/users/10/sessions")).toHaveLength(1));
+    expect(await screen.findByText("2 sessions ended.")).toBeInTheDocument();
+  });
 });

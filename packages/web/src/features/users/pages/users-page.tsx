@@ -1,5 +1,6 @@
 import DeleteOutline from "@mui/icons-material/DeleteOutlined";
 import Edit from "@mui/icons-material/Edit";
+import LogoutIcon from "@mui/icons-material/Logout";
 import Button from "@mui/material/Button";
 import IconButton from "@mui/material/IconButton";
 import Table from "@mui/material/Table";
@@ -18,6 +19,7 @@ import { TableLoadingRow } from "../../../components/ui/table-loading-row";
 import { useInfiniteScroll } from "../../../components/ui/use-infinite-scroll";
 import { toast } from "../../../lib/toast";
 import { useDebounce } from "../../../lib/use-debounce";
+import { useEndUserSessions } from "../../privacy/api/privacy";
 import { useDeleteUser } from "../api/delete-user";
 import { useUsers } from "../api/get-users";
 import { UserModal } from "../components/user-modal";
@@ -33,6 +35,8 @@ export default function UsersPage() {
   const [modalOpen, setModalOpen] = useState(false);
   const [deleting, setDeleting] = useState<User | null>(null);
   const remove = useDeleteUser();
+  const [signingOut, setSigningOut] = useState<User | null>(null);
+  const endSessions = useEndUserSessions();
 
   return (
     <PageContainer
@@ -62,6 +66,17 @@ export default function UsersPage() {
       >
         {t("users.confirmationModal.deleteMessage")}
       </ConfirmDialog>
+      <ConfirmDialog
+        open={!!signingOut}
+        title={t("sessions.endAllTitle", { name: signingOut?.name ?? "" })}
+        onClose={() => setSigningOut(null)}
+        onConfirm={() =>
+          signingOut &&
+          endSessions.mutate(signingOut.id, { onSuccess: ({ ended }) => toast.success(t("sessions.endedAll", { count: ended })) })
+        }
+      >
+        {t("sessions.endAllMessage", { name: signingOut?.name ?? "" })}
+      </ConfirmDialog>
       <Table size="small" aria-label={t("users.title")}>
         <TableHead>
           <TableRow>
@@ -89,6 +104,14 @@ export default function UsersPage() {
                   }}
                 >
                   <Edit />
+                </IconButton>
+                <IconButton
+                  size="small"
+                  aria-label={`${t("sessions.endAll")}: ${user.name}`}
+                  title={t("sessions.endAll")}
+                  onClick={() => setSigningOut(user)}
+                >
+                  <LogoutIcon />
                 </IconButton>
                 <IconButton
                   size="small"
