@@ -142,7 +142,7 @@ describe("sessions", () => {
       .sign(new TextEncoder().encode(t.config.jwtSecret));
     const res = await me({ authorization: `Bearer ${legacy}` });
     expect(res.statusCode).toBe(403);
-    expect(res.json().error).toBe("ERR_SESSION_EXPIRED");
+    expect(res.json().error).toBe("ERR_TOKEN_EXPIRED");
     const refreshed = await refreshWith(session.refresh);
     expect(refreshed.statusCode).toBe(200);
     expect((await me({ authorization: `Bearer ${refreshed.json().token}` })).statusCode).toBe(200);
