@@ -1,0 +1,322 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { login } from "../../test/factories.js";
+import { createTestApp, openTestDatabase } from "../../test/harness.js";
+import { type Expectations, fillCommunity, fillTicketz, OLD_PASSWORD } from "../../test/import-fixtures/data.js";
+import { mysqlReachable, mysqlSource, pgSource, type SourceDb } from "../../test/import-fixtures/sources.js";
+import type { Database } from "../db/client.js";
+import { createMediaStorage, type MediaStorage } from "../media/storage.js";
+import { detectFlavour } from "./flavours.js";
+import { IMPORT_MEDIA_MISSING, type ImportReport, runImport } from "./importer.js";
+import { openSource, type Source } from "./source.js";
+
+type Target = Database & { url: string; drop(): Promise<void> };
+const count = async (db: Database, sql: string, params: unknown[] = []) =>
+  Number(((await db.query<{ n: string }>(sql, params))[0] as { n: string }).n);
+
+/** Every row of the entities an import writes, for "nothing changed" checks. */
+async function totals(db: Database) {
+  const tables = [
+    "users",
+    "queues",
+    "user_queues",
+    "whatsapps",
+    "whatsapp_queues",
+    "quick_answers",
+    "tags",
+    "contacts",
+    "contact_extra_info",
+    "contact_tags",
+    "tickets",
+    "ticket_tags",
+    "messages",
+  ];
+  const out: Record<string, number> = {};
+  for (const t of tables) out[t] = await count(db, `select count(*) as n from ${t}`);
+  return out;
+}
+
+const mysqlUp = await mysqlReachable();
+
+describe.skipIf(!mysqlUp)("import from Whaticket Community on MariaDB", () => {
+  let src: SourceDb;
+  let target: Target;
+  let source: Source;
+  let media: string;
+  let storageDir: string;
+  let storage: MediaStorage;
+  let expected: Expectations;
+  let first: ImportReport;
+
+  beforeAll(async () => {
+    src = await mysqlSource("community.mysql.sql");
+    media = await mkdtemp(join(tmpdir(), "whaticket-public-"));
+    storageDir = await mkdtemp(join(tmpdir(), "zapdesk-media-"));
+    storage = createMediaStorage(storageDir);
+    expected = await fillCommunity(src, media);
+    target = await openTestDatabase();
+    // Already in Zapdesk: a queue of the same name, an account with the same email.
+    await target.query("insert into queues (name, color) values ('Vendas', '#00ff00')");
+    await target.query(
+      "insert into users (name, email, password_hash, profile) values ('Ana here', 'ANA@old.test', 'x', 'admin')",
+    );
+    source = await openSource(src.url);
+  });
+  afterAll(async () => {
+    await source?.close();
+    await src?.drop();
+    await target?.drop();
+    await rm(media, { recursive: true, force: true });
+    await rm(storageDir, { recursive: true, force: true });
+  });
+
+  it("recognises the flavour from SequelizeMeta", async () => {
+    const detection = await detectFlavour(source);
+    expect(detection.flavour).toBe("community");
+    expect(detection.last).toBe("20220223095932-add-whatsapp-to-user");
+  });
+
+  it("a dry run reads everything, writes nothing, and reports what the import will do", async () => {
+    const before = await totals(target);
+    const report = await runImport({
+      source,
+      flavour: "community",
+      database: target,
+      mediaDirs: [media],
+      dryRun: true,
+      batchSize: 400,
+    });
+    expect(await totals(target)).toEqual(before);
+    expect(await count(target, "select count(*) as n from import_map")).toBe(0);
+    expect(report.dryRun).toBe(true);
+    expect(report.entities.messages.imported).toBe(expected.messages);
+    expect(report.media.missing).toBe(expected.missingMedia);
+    expect(report.verification.complete).toBe(true);
+  });
+
+  it("imports staff, queues, connections, quick answers, contacts (twins merged), tickets and messages, verified", async () => {
+    first = await runImport({ source, flavour: "community", database: target, storage, mediaDirs: [media], batchSize: 400 });
+    const e = first.entities;
+    expect(first.verification.complete).toBe(true);
+    expect(first.verification.sample.length).toBeGreaterThan(0);
+    // Staff: the clashing email is reported and the existing account kept.
+    expect(e.users).toMatchObject({ source: 3, imported: 2, merged: 1, skipped: 0 });
+    expect(first.merges.find((m) => m.entity === "users")?.reason).toMatch(/ana@old.test already has an account/);
+    expect(
+      (await target.query<{ password_hash: string }>("select password_hash from users where email = 'ANA@old.test'"))[0]
+        ?.password_hash,
+    ).toBe("x");
+    expect(e.queues).toMatchObject({ source: 3, imported: 2, merged: 1 });
+    expect(e.userQueues.imported).toBe(3);
+    expect(e.connections.imported).toBe(1);
+    expect(e.connectionQueues.imported).toBe(2);
+    const [conn] = await target.query<{ status: string; greeting_message: string; farewell_message: string }>(
+      "select status, greeting_message, farewell_message from whatsapps",
+    );
+    expect(conn).toEqual({ status: "DISCONNECTED", greeting_message: "Bem-vindo!", farewell_message: "Até logo" });
+    expect(e.quickAnswers.imported).toBe(2);
+    // Contacts: every twin folded into its 13-digit form, its custom field carried along.
+    expect(e.contacts).toMatchObject({
+      source: expected.contacts,
+      imported: expected.contacts - expected.twins,
+      merged: expected.twins,
+    });
+    expect(first.merges.filter((m) => m.entity === "contacts" && /ninth-digit twin/.test(m.reason))).toHaveLength(expected.twins);
+    const [twin] = await target.query<{ number: string; fields: string }>(
+      `select c.number, string_agg(f.name || '=' || f.value, ',' order by f.name) as fields
+       from contacts c join contact_extra_info f on f.contact_id = c.id where c.number = '5511970000001' group by c.number`,
+    );
+    expect(twin?.fields).toBe("CPF=000.000.001-00,Plano=Gold");
+    expect(await count(target, "select count(*) as n from contacts where number = '551170000001'")).toBe(0);
+    // …and still at most one active ticket per contact and connection.
+    expect(e.tickets.imported).toBe(expected.tickets);
+    expect(first.adjustments.some((a) => a.entity === "tickets" && /already has an active ticket/.test(a.note))).toBe(true);
+    const [twinTickets] = await target.query<{ n: string }>(
+      "select count(*) as n from tickets t join contacts c on c.id = t.contact_id where c.number = '5511970000001'",
+    );
+    expect(Number(twinTickets?.n)).toBe(3);
+    // Messages: all of them, times read in -03:00, quotes linked, deleted kept, emoji intact.
+    expect(e.messages).toMatchObject({ source: expected.messages, imported: expected.messages, skipped: 0 });
+    const [known] = await target.query<{ created_at: Date }>(
+      "select m.created_at from messages m join import_map i on i.entity = 'message' and i.target_id = m.id where i.source_id = $1",
+      [expected.knownTime.sourceId],
+    );
+    expect(known?.created_at.toISOString()).toBe(expected.knownTime.utc);
+    expect(await count(target, "select count(*) as n from messages where quoted_msg_id is not null")).toBe(expected.tickets);
+    expect(await count(target, "select count(*) as n from messages where is_deleted")).toBeGreaterThan(0);
+    expect(await count(target, "select count(*) as n from messages where body like '%🙏🏽%'")).toBeGreaterThan(0);
+    expect(await count(target, "select count(*) as n from messages where from_me and ack = 3")).toBeGreaterThan(0);
+    // Media: present files copied into storage, missing ones marked and reported.
+    expect(first.media).toMatchObject({ copied: expected.presentMedia, missing: expected.missingMedia });
+    const stored = await target.query<{ media_path: string }>("select media_path from messages where media_path is not null");
+    expect(stored).toHaveLength(expected.presentMedia);
+    const opened = await storage.open(stored[0]?.media_path as string);
+    expect(opened?.size).toBeGreaterThan(0);
+    opened?.stream.destroy();
+    expect(await count(target, "select count(*) as n from messages where media_error = $1", [IMPORT_MEDIA_MISSING])).toBe(
+      expected.missingMedia,
+    );
+    expect(first.adjustments.filter((a) => /file not found in the old system/.test(a.note))).toHaveLength(expected.missingMedia);
+    // Imported conversations are searchable like native ones.
+    expect(
+      await count(target, "select count(*) as n from messages where search @@ to_tsquery('simple', 'acao')"),
+    ).toBeGreaterThan(0);
+  });
+
+  it("a second run imports nothing twice", async () => {
+    const before = await totals(target);
+    const again = await runImport({
+      source,
+      flavour: "community",
+      database: target,
+      storage,
+      mediaDirs: [media],
+      batchSize: 400,
+    });
+    expect(await totals(target)).toEqual(before);
+    expect(again.entities.messages).toMatchObject({ imported: 0, already: expected.messages });
+    expect(again.entities.contacts).toMatchObject({ imported: 0, merged: 0, already: expected.contacts });
+    expect(again.verification.complete).toBe(true);
+  });
+
+  it("an imported user signs in with the old password, which is then re-hashed to argon2", async () => {
+    const t = await createTestApp({ database: target, start: false });
+    try {
+      await login(t, { email: "bruno@old.test", password: OLD_PASSWORD });
+      const [row] = await target.query<{ password_hash: string }>(
+        "select password_hash from users where email = 'bruno@old.test'",
+      );
+      expect(row?.password_hash).toMatch(/^\$argon2id\$/);
+      await login(t, { email: "bruno@old.test", password: OLD_PASSWORD });
+      await expect(login(t, { email: "carla@old.test", password: "wrong" })).rejects.toThrow(/401/);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe("import from Ticketz on PostgreSQL", () => {
+  let src: SourceDb;
+  let target: Target;
+  let source: Source;
+  let publicDir: string;
+  let storageDir: string;
+  let expected: Expectations;
+
+  beforeAll(async () => {
+    src = await pgSource("ticketz.pg.sql");
+    publicDir = await mkdtemp(join(tmpdir(), "ticketz-public-"));
+    storageDir = await mkdtemp(join(tmpdir(), "zapdesk-media-"));
+    expected = await fillTicketz(src, publicDir);
+    target = await openTestDatabase();
+    source = await openSource(src.url);
+  });
+  afterAll(async () => {
+    await source?.close();
+    await src?.drop();
+    await target?.drop();
+    await rm(publicDir, { recursive: true, force: true });
+    await rm(storageDir, { recursive: true, force: true });
+  });
+
+  it("recognises Ticketz and asks which company to import", async () => {
+    expect((await detectFlavour(source)).flavour).toBe("ticketz");
+    await expect(runImport({ source, flavour: "ticketz", database: target })).rejects.toThrow(
+      /2 companies: choose one with --company/,
+    );
+    await expect(runImport({ source, flavour: "ticketz", database: target, company: 9 })).rejects.toThrow(
+      /company 9 is not in the source/,
+    );
+  });
+
+  it("resumes after an interruption half-way through the messages, creating nothing twice", async () => {
+    const storage = createMediaStorage(storageDir);
+    let batches = 0;
+    await expect(
+      runImport({
+        source,
+        flavour: "ticketz",
+        database: target,
+        storage,
+        mediaDirs: [publicDir],
+        company: 1,
+        batchSize: 300,
+        afterBatch: (entity) => {
+          if (entity === "messages" && ++batches === 3) throw new Error("killed");
+        },
+      }),
+    ).rejects.toThrow("killed");
+    const partial = await count(target, "select count(*) as n from messages");
+    expect(partial).toBeGreaterThan(0);
+    expect(partial).toBeLessThan(expected.messages);
+
+    const report = await runImport({
+      source,
+      flavour: "ticketz",
+      database: target,
+      storage,
+      mediaDirs: [publicDir],
+      company: 1,
+      batchSize: 300,
+    });
+    const e = report.entities;
+    expect(report.verification.complete).toBe(true);
+    expect(e.messages.already).toBe(900);
+    expect(e.messages.already + e.messages.imported + e.messages.merged).toBe(expected.messages);
+    // The same WhatsApp id in two tickets of one contact is one message here.
+    expect(await count(target, "select count(*) as n from import_map where entity = 'message' and merged")).toBe(10);
+    expect(await count(target, "select count(*) as n from messages where not is_note")).toBe(expected.messages - 10);
+    expect(
+      await count(
+        target,
+        "select count(*) as n from (select wid from messages where wid is not null group by whatsapp_id, wid having count(*) > 1) d",
+      ),
+    ).toBe(0);
+    // Only company 1.
+    // (everything before the messages was imported by the interrupted run)
+    expect(e.users).toMatchObject({ source: 2, already: 2, imported: 0 });
+    expect(await count(target, "select count(*) as n from users where email = 'outro@outra.test'")).toBe(0);
+    expect(await count(target, "select count(*) as n from users where profile = 'admin'")).toBe(1);
+    expect(await count(target, "select count(*) as n from quick_answers")).toBe(2);
+    // LID-only contacts folded into the person their LID belongs to; twins too.
+    const mergedContacts = "select count(*) as n from import_map where entity = 'contact' and merged";
+    expect(await count(target, mergedContacts)).toBe(expected.twins + expected.aliases);
+    expect(await count(target, "select count(*) as n from contacts")).toBe(expected.contacts - expected.twins - expected.aliases);
+    const [lidPerson] = await target.query<{ id: number; lid: string; tickets: string; fields: string }>(
+      `select c.id, c.lid, (select count(*) from tickets where contact_id = c.id) as tickets,
+              (select string_agg(name, ',') from contact_extra_info where contact_id = c.id) as fields
+       from contacts c where c.number = '5521980000001'`,
+    );
+    expect(lidPerson?.lid).toBe("200000000000001@lid");
+    expect(Number(lidPerson?.tickets)).toBe(3);
+    expect(lidPerson?.fields).toBe("Origem");
+    expect(await count(target, "select count(*) as n from contacts where number like '2000000000%'")).toBe(0);
+    // Merged twin: the same custom field once.
+    expect(e.contactFields).toMatchObject({ source: 3, already: 3 });
+    expect(await count(target, "select count(*) as n from contact_extra_info")).toBe(2);
+    // Acks on WhatsApp's scale (4 = read) become ours (3), times come from dataJson.
+    expect(await count(target, "select count(*) as n from messages where from_me and not is_note and ack <> 3")).toBe(0);
+    const [known] = await target.query<{ created_at: Date }>(
+      "select m.created_at from messages m join import_map i on i.entity = 'message' and i.target_id = m.id where i.source_id = $1",
+      [expected.knownTime.sourceId],
+    );
+    expect(known?.created_at.toISOString()).toBe(expected.knownTime.utc);
+    // Notes, tags, quotes, media (present copied, missing marked, remote reported).
+    expect(e.notes.imported).toBeGreaterThan(0);
+    expect(await count(target, "select count(*) as n from messages where is_note")).toBe(e.notes.imported);
+    expect(await count(target, "select count(*) as n from tags")).toBe(2);
+    expect(await count(target, "select count(*) as n from contact_tags")).toBe(e.contactTags.source);
+    expect(await count(target, "select count(*) as n from ticket_tags")).toBe(e.ticketTags.source);
+    expect(await count(target, "select count(*) as n from messages where quoted_msg_id is not null")).toBeGreaterThan(0);
+    expect(await count(target, "select count(*) as n from messages where media_path is not null")).toBe(expected.presentMedia);
+    expect(await count(target, "select count(*) as n from messages where media_error = $1", [IMPORT_MEDIA_MISSING])).toBe(
+      expected.missingMedia + 1,
+    );
+    expect(
+      await count(target, "select count(*) as n from messages where media_name = 'file.pdf' and media_error is not null"),
+    ).toBe(1);
+    await storage.close();
+  });
+});
