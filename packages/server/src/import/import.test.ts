@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { login } from "../../test/factories.js";
 import { createTestApp, openTestDatabase } from "../../test/harness.js";
-import { type Expectations, fillCommunity, fillTicketz, OLD_PASSWORD } from "../../test/import-fixtures/data.js";
+import { type Expectations, fillCommunity, fillMultiflow, fillTicketz, OLD_PASSWORD } from "../../test/import-fixtures/data.js";
 import { mysqlReachable, mysqlSource, pgSource, type SourceDb } from "../../test/import-fixtures/sources.js";
 import type { Database } from "../db/client.js";
 import { createMediaStorage, type MediaStorage } from "../media/storage.js";
@@ -318,5 +318,50 @@ describe("import from Ticketz on PostgreSQL", () => {
       await count(target, "select count(*) as n from messages where media_name = 'file.pdf' and media_error is not null"),
     ).toBe(1);
     await storage.close();
+  });
+});
+
+describe("import from Multiflow on PostgreSQL", () => {
+  it("folds Contacts.lid aliases, turns isPrivate messages into notes, maps the extra statuses, skips Meta templates and other channels, finds media under company<id>/", async () => {
+    const src = await pgSource("multiflow.pg.sql");
+    const publicDir = await mkdtemp(join(tmpdir(), "multiflow-public-"));
+    const storageDir = await mkdtemp(join(tmpdir(), "zapdesk-media-"));
+    const target = await openTestDatabase();
+    const source = await openSource(src.url);
+    try {
+      const x = await fillMultiflow(src, publicDir);
+      expect((await detectFlavour(source)).flavour).toBe("multiflow");
+      const storage = createMediaStorage(storageDir);
+      const report = await runImport({ source, flavour: "multiflow", database: target, storage, mediaDirs: [publicDir] });
+      await storage.close();
+      const e = report.entities;
+      expect(report.verification.complete).toBe(true);
+      expect(report.company).toBe(1);
+      expect(e.contacts).toMatchObject({ source: x.contacts, imported: x.contacts - x.aliases, merged: x.aliases });
+      expect(await count(target, "select count(*) as n from contacts where lid like '3000000000%@lid'")).toBe(x.aliases);
+      expect(e.messages).toMatchObject({ source: x.messages, imported: x.messages });
+      expect(await count(target, "select count(*) as n from messages where is_note")).toBe(x.notes);
+      expect(await count(target, "select count(*) as n from messages where wid like 'WID%'")).toBe(x.messages - x.notes);
+      expect(
+        await count(target, "select count(*) as n from messages where media_type = 'document' and media_path is not null"),
+      ).toBe(x.present);
+      expect(report.media).toMatchObject({ copied: x.present, missing: x.missing });
+      expect(await count(target, "select count(*) as n from messages where quoted_msg_id is not null")).toBeGreaterThan(0);
+      // Statuses: chatbot waits as pending; nps and lgpd are closed, each reported.
+      expect(report.adjustments.filter((a) => /status (nps|lgpd) imported as closed/.test(a.note)).length).toBeGreaterThan(0);
+      expect(await count(target, "select count(*) as n from tickets where status not in ('open', 'pending', 'closed')")).toBe(0);
+      // One WhatsApp connection (the Facebook page is skipped), its Cloud API token never copied.
+      expect(e.connections).toMatchObject({ imported: 1, skipped: 1 });
+      expect(report.adjustments.some((a) => /Cloud API number \(phone number id 1098765\)/.test(a.note))).toBe(true);
+      expect(await count(target, "select count(*) as n from whatsapps where cloud_access_token is not null")).toBe(0);
+      expect(e.quickAnswers).toMatchObject({ imported: 1, skipped: 1 });
+      expect(report.skips.find((s) => s.entity === "quickAnswers")?.reason).toMatch(/Meta message template/);
+    } finally {
+      await source.close();
+      await src.drop();
+      await target.drop();
+      await rm(publicDir, { recursive: true, force: true });
+      await rm(storageDir, { recursive: true, force: true });
+    }
   });
 });

@@ -1018,7 +1018,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   async function linkQuotes() {
     const M = "Messages";
     if (!has(M, "quotedMsgId")) return;
-    const where = `"quotedMsgId" is not null and "quotedMsgId" <> ''${multi && has(M, "companyId") ? ` and "companyId" = ${company}` : ""}`;
+    const where = `"quotedMsgId" is not null${multi && has(M, "companyId") ? ` and "companyId" = ${company}` : ""}`;
     let last: unknown[] | undefined;
     for (;;) {
       const rows = await source.query(
