@@ -4,7 +4,14 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { login } from "../../test/factories.js";
 import { createTestApp, openTestDatabase } from "../../test/harness.js";
-import { type Expectations, fillCommunity, fillMultiflow, fillTicketz, OLD_PASSWORD } from "../../test/import-fixtures/data.js";
+import {
+  type Expectations,
+  fillCommunity,
+  fillMultiflow,
+  fillPress,
+  fillTicketz,
+  OLD_PASSWORD,
+} from "../../test/import-fixtures/data.js";
 import { mysqlReachable, mysqlSource, pgSource, type SourceDb } from "../../test/import-fixtures/sources.js";
 import type { Database } from "../db/client.js";
 import { createMediaStorage, type MediaStorage } from "../media/storage.js";
@@ -362,6 +369,40 @@ describe("import from Multiflow on PostgreSQL", () => {
       await target.drop();
       await rm(publicDir, { recursive: true, force: true });
       await rm(storageDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.skipIf(!mysqlUp)("import from Press Ticket on MariaDB", () => {
+  it("keeps the sending agent, makes a masteradmin an admin, folds numberLid aliases with their tickets, links tags once", async () => {
+    const src = await mysqlSource("community.mysql.sql", "press.mysql.sql");
+    const media = await mkdtemp(join(tmpdir(), "press-public-"));
+    const target = await openTestDatabase();
+    const source = await openSource(src.url);
+    try {
+      const x = await fillPress(src, media);
+      expect((await detectFlavour(source)).flavour).toBe("press");
+      const report = await runImport({ source, flavour: "press", database: target, mediaDirs: [media] });
+      const e = report.entities;
+      expect(report.verification.complete).toBe(true);
+      expect(await count(target, "select count(*) as n from users where email = 'ana@old.test' and profile = 'admin'")).toBe(1);
+      expect(e.messages).toMatchObject({ source: x.messages, imported: x.messages });
+      const agent = "select count(*) as n from messages m join users u on u.id = m.user_id where u.email = 'bruno@old.test'";
+      expect(await count(target, agent)).toBe(await count(target, "select count(*) as n from messages where from_me"));
+      expect(e.contacts.merged).toBe(x.twins + x.aliases);
+      const [first] = await target.query<{ lid: string; tickets: string; tags: string }>(
+        `select c.lid, (select count(*) from tickets where contact_id = c.id) as tickets,
+                (select count(*) from contact_tags where contact_id = c.id) as tags
+         from contacts c where c.number = '5511970000001'`,
+      );
+      // Its own ticket, its twin's two, and the one opened under its LID.
+      expect(first).toEqual({ lid: "400000000000001@lid", tickets: "4", tags: "1" });
+      expect(e.contactTags).toMatchObject({ source: 2, imported: 1, already: 1 });
+    } finally {
+      await source.close();
+      await src.drop();
+      await target.drop();
+      await rm(media, { recursive: true, force: true });
     }
   });
 });

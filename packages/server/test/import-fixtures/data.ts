@@ -488,3 +488,61 @@ export async function fillMultiflow(src: SourceDb, publicDir: string, size = 100
   await src.insert("Messages", messages);
   return { contacts: contacts.length, aliases, tickets: tickets.length, messages: messages.length, notes, missing, present };
 }
+
+/**
+ * Press Ticket on MariaDB: the Community data plus the sending agent on outgoing messages, a
+ * masteradmin, numberLid with LID-only alias contacts (their own tickets), tags on contacts.
+ */
+export async function fillPress(src: SourceDb, mediaDir: string, size = 200) {
+  const base = await fillCommunity(src, mediaDir, size);
+  const now = local(BASE, 0);
+  await src.run(`update "Users" set "profile" = 'masteradmin' where "id" = 1`);
+  await src.run(`update "Messages" set "userId" = 2 where "fromMe" = 1`);
+  const aliases = 5;
+  const contacts: Record<string, unknown>[] = [];
+  const tickets: Record<string, unknown>[] = [];
+  const messages: Record<string, unknown>[] = [];
+  for (let a = 1; a <= aliases; a++) {
+    const lid = `40000000000${String(a).padStart(4, "0")}`;
+    await src.run(`update "Contacts" set "numberLid" = ? where "id" = ?`, [lid, a]);
+    const id = 10_000 + a;
+    contacts.push({ id, name: lid, number: lid, email: "", createdAt: now, updatedAt: now });
+    tickets.push({
+      id,
+      status: "closed",
+      lastMessage: "lid",
+      unreadMessages: 0,
+      isGroup: 0,
+      contactId: id,
+      whatsappId: 1,
+      createdAt: now,
+      updatedAt: now,
+    });
+    messages.push({
+      id: `LIDMSG${a}`,
+      body: "mensagem pelo LID",
+      ack: 0,
+      read: 1,
+      fromMe: 0,
+      ticketId: id,
+      contactId: id,
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
+  await src.insert("Contacts", contacts);
+  await src.insert("Tickets", tickets);
+  await src.insert("Messages", messages);
+  await src.insert("Tags", [{ id: 1, name: "Cliente fiel", color: "#00AA00", createdAt: now, updatedAt: now }]);
+  await src.insert("ContactTags", [
+    { contactId: 1, tagId: 1, createdAt: now, updatedAt: now },
+    { contactId: 10_001, tagId: 1, createdAt: now, updatedAt: now },
+  ]);
+  return {
+    ...base,
+    aliases,
+    contacts: base.contacts + aliases,
+    tickets: base.tickets + aliases,
+    messages: base.messages + aliases,
+  };
+}

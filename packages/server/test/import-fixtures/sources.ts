@@ -32,7 +32,7 @@ export async function mysqlReachable(): Promise<boolean> {
 }
 
 /** A uniquely named MariaDB database loaded with a fixture's schema. */
-export async function mysqlSource(fixture: string): Promise<SourceDb> {
+export async function mysqlSource(...fixtures: string[]): Promise<SourceDb> {
   const name = `zapdesk_src_${randomBytes(5).toString("hex")}`;
   const admin = await mysql.createConnection({ uri: MYSQL_SERVER, multipleStatements: true });
   await admin.query(`create database \`${name}\` character set utf8mb4 collate utf8mb4_unicode_ci`);
@@ -46,7 +46,7 @@ export async function mysqlSource(fixture: string): Promise<SourceDb> {
     timezone: "-03:00",
     charset: "utf8mb4",
   });
-  await conn.query(readFileSync(join(here, fixture), "utf8"));
+  for (const fixture of fixtures) await conn.query(readFileSync(join(here, fixture), "utf8"));
   return {
     url: url.toString(),
     run: async (sql, params = []) => {
