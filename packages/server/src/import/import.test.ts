@@ -9,6 +9,7 @@ import {
   fillCommunity,
   fillMultiflow,
   fillPress,
+  fillSaas,
   fillTicketz,
   OLD_PASSWORD,
 } from "../../test/import-fixtures/data.js";
@@ -403,6 +404,38 @@ describe.skipIf(!mysqlUp)("import from Press Ticket on MariaDB", () => {
       await src.drop();
       await target.drop();
       await rm(media, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("import from the Whaticket SaaS baseline on PostgreSQL", () => {
+  it("makes one conversation per TicketTraking session, not per reused ticket row, each with its own messages", async () => {
+    const src = await pgSource("saas.pg.sql");
+    const target = await openTestDatabase();
+    const source = await openSource(src.url);
+    try {
+      const x = await fillSaas(src);
+      expect((await detectFlavour(source)).flavour).toBe("saas");
+      const report = await runImport({ source, flavour: "saas", database: target, batchSize: 40 });
+      expect(report.verification.complete).toBe(true);
+      expect(report.entities.tickets).toMatchObject({ source: x.tickets, imported: x.tickets });
+      expect(await count(target, "select count(*) as n from tickets")).toBe(x.sessions);
+      expect(await count(target, "select count(*) as n from tickets where status = 'open'")).toBe(x.tickets);
+      expect(await count(target, "select count(*) as n from tickets where status = 'closed'")).toBe(x.sessions - x.tickets);
+      expect(report.entities.messages.imported).toBe(x.messages);
+      // Each conversation holds exactly its session's two messages, all from that session.
+      const spread = await target.query<{ n: string; sessions: string }>(
+        `select count(*) as n, count(distinct substring(body from 'sessão (\\d)')) as sessions from messages group by ticket_id`,
+      );
+      expect(spread).toHaveLength(x.sessions);
+      expect(spread.every((r) => r.n === "2" && r.sessions === "1")).toBe(true);
+      const again = await runImport({ source, flavour: "saas", database: target, batchSize: 40 });
+      expect(again.entities.tickets.already).toBe(x.tickets);
+      expect(await count(target, "select count(*) as n from tickets")).toBe(x.sessions);
+    } finally {
+      await source.close();
+      await src.drop();
+      await target.drop();
     }
   });
 });

@@ -741,27 +741,67 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
               status = "closed";
             }
           }
+          const insert = async (values: { status: string; user: number | null; createdAt: Date | null; updatedAt: Date }) => {
+            const [created] = await q<{ id: number }>(
+              tx,
+              `insert into tickets (status, unread_messages, last_message, is_group, user_id, queue_id, contact_id, whatsapp_id, created_at, updated_at, closed_at)
+               values ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9, now()), $10, $11) returning id`,
+              [
+                values.status,
+                values.status === "closed" ? 0 : (int(row.unreadMessages) ?? 0),
+                str(row.lastMessage),
+                bool(row.isGroup),
+                values.user,
+                await lookup("queue", row.queueId),
+                contact,
+                whatsapp,
+                values.createdAt,
+                values.updatedAt,
+                values.status === "closed" ? values.updatedAt : null,
+              ],
+            );
+            return (created as { id: number }).id;
+          };
           const updated = date(row.updatedAt) ?? new Date();
-          const [created] = await q<{ id: number }>(
-            tx,
-            `insert into tickets (status, unread_messages, last_message, is_group, user_id, queue_id, contact_id, whatsapp_id, created_at, updated_at, closed_at)
-             values ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9, now()), $10, $11) returning id`,
-            [
-              status,
-              int(row.unreadMessages) ?? 0,
-              str(row.lastMessage),
-              bool(row.isGroup),
-              await lookup("user", row.userId),
-              await lookup("queue", row.queueId),
-              contact,
-              whatsapp,
-              date(row.createdAt),
-              updated,
-              status === "closed" ? updated : null,
-            ],
-          );
+          const user = await lookup("user", row.userId);
+          // SaaS baseline: one ticket row is reused for every service session of a contact and
+          // connection; each TicketTraking row is a session, so each becomes a conversation here.
+          const sessions = splitSessions
+            ? await source.query(
+                `select "id", "userId", "startedAt", "finishedAt", "createdAt" from "TicketTraking" where "ticketId" = ? order by "id"`,
+                [Number(row.id)],
+              )
+            : [];
+          let last: number;
+          if (sessions.length > 1) {
+            const pairs: { sourceId: string; targetId: number; merged: boolean }[] = [];
+            for (const [i, session] of sessions.entries()) {
+              const final = i === sessions.length - 1;
+              const next = sessions[i + 1];
+              const start = date(session.startedAt) ?? date(session.createdAt);
+              const end = final
+                ? updated
+                : (date(session.finishedAt) ?? date(next?.startedAt) ?? date(next?.createdAt) ?? updated);
+              const id = await insert({
+                status: final ? status : "closed",
+                user: (await lookup("user", session.userId)) ?? user,
+                createdAt: start,
+                updatedAt: end,
+              });
+              pairs.push({ sourceId: str(session.id), targetId: id, merged: false });
+            }
+            await remember(tx, "session", pairs);
+            last = (pairs.at(-1) as { targetId: number }).targetId;
+            report.adjustments.push({
+              entity: "tickets",
+              sourceId: sid,
+              note: `one ticket row reused for ${sessions.length} service sessions (TicketTraking): ${sessions.length} conversations`,
+            });
+          } else {
+            last = await insert({ status, user, createdAt: date(row.createdAt), updatedAt: updated });
+          }
           counts("tickets").imported++;
-          await remember(tx, "ticket", [{ sourceId: sid, targetId: (created as { id: number }).id, merged: false }]);
+          await remember(tx, "ticket", [{ sourceId: sid, targetId: last, merged: false }]);
         });
       },
     );
@@ -864,6 +904,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   }
 
   const ticketz = flavour === "ticketz";
+  const splitSessions = flavour === "saas" && has("TicketTraking", "ticketId");
   const compositeMessageIds = flavour === "ticketz" || flavour === "saas" || flavour === "multiflow";
   const messageSourceId = (row: Row) => (compositeMessageIds ? `${str(row.ticketId)}:${str(row.id)}` : str(row.id));
 
@@ -902,11 +943,33 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
         counts("messages").already += batch.length - fresh.length;
         if (!fresh.length) return;
         const tickets = await mapped(tx, "ticket", [...new Set(fresh.map((r) => str(r.ticketId)))]);
+        // SaaS baseline: the session (TicketTraking) each message belongs to, by its time.
+        const sessionsOf = new Map<string, { start: number; target: number }[]>();
+        if (splitSessions && tickets.size) {
+          const sourceTickets = [...tickets.keys()];
+          const sessions = await source.query(
+            `select "id", "ticketId", "startedAt", "createdAt" from "TicketTraking" where "ticketId" in (${sourceTickets.map(() => "?").join(", ")}) order by "id"`,
+            sourceTickets.map(Number),
+          );
+          const targets = await mapped(
+            tx,
+            "session",
+            sessions.map((r) => str(r.id)),
+          );
+          for (const session of sessions) {
+            const target = targets.get(str(session.id));
+            if (target === undefined) continue;
+            const list = sessionsOf.get(str(session.ticketId)) ?? [];
+            list.push({ start: (date(session.startedAt) ?? date(session.createdAt) ?? new Date(0)).getTime(), target });
+            sessionsOf.set(str(session.ticketId), list);
+          }
+        }
+        const sessionTargets = [...sessionsOf.values()].flat().map((s) => s.target);
         const ticketRows = tickets.size
           ? await q<{ id: number; whatsapp_id: number | null; contact_id: number }>(
               tx,
               "select id, whatsapp_id, contact_id from tickets where id = any($1::int[])",
-              [[...tickets.values()]],
+              [[...tickets.values(), ...sessionTargets]],
             )
           : [];
         const ticketInfo = new Map(ticketRows.map((t) => [t.id, t]));
@@ -916,7 +979,13 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
         const order: string[] = [];
         for (const row of fresh) {
           const sid = messageSourceId(row);
-          const ticketId = tickets.get(str(row.ticketId));
+          const sent = (has(M, "dataJson") ? originalTimestamp(row.dataJson) : null) ?? date(row.createdAt) ?? new Date();
+          let ticketId = tickets.get(str(row.ticketId));
+          const sessions = sessionsOf.get(str(row.ticketId));
+          if (sessions?.length) {
+            const at = sent.getTime();
+            ticketId = (sessions.filter((x) => x.start <= at).at(-1) ?? (sessions[0] as { target: number })).target;
+          }
           const info = ticketId === undefined ? undefined : ticketInfo.get(ticketId);
           if (!info) {
             skip("messages", sid, "its ticket was not imported");
@@ -926,7 +995,6 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
           let ack = int(row.ack) ?? 0;
           if (ticketz) ack -= 1;
           ack = Math.max(0, Math.min(4, ack));
-          const sent = (has(M, "dataJson") ? originalTimestamp(row.dataJson) : null) ?? date(row.createdAt) ?? new Date();
           const mediaType = MEDIA_TYPE[str(row.mediaType)] ?? (str(row.mediaType) ? "document" : "chat");
           values.push([
             has(M, "wid") ? str(row.waId) || null : str(row.id),

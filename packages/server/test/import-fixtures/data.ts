@@ -546,3 +546,69 @@ export async function fillPress(src: SourceDb, mediaDir: string, size = 200) {
     messages: base.messages + aliases,
   };
 }
+
+/**
+ * The SaaS baseline on PostgreSQL, one company: each contact's one ticket row reused for three
+ * service sessions (TicketTraking), messages spread over the sessions by time.
+ */
+export async function fillSaas(src: SourceDb, size = 50) {
+  await src.insert("Companies", [{ id: 1, name: "Empresa" }]);
+  await src.insert("Users", [
+    { id: 1, companyId: 1, name: "Agente", email: "agente@saas.test", passwordHash: HASH, profile: "user" },
+  ]);
+  await src.insert("Whatsapps", [{ id: 1, companyId: 1, name: "Número", status: "CONNECTED", isDefault: true, session: "{}" }]);
+  await src.insert("QuickMessages", [{ id: 1, shortcode: "oi", message: "Oi!", companyId: 1, userId: 1 }]);
+  const day = 86_400_000;
+  const t0 = Date.parse("2024-05-01T12:00:00Z");
+  const contacts: Record<string, unknown>[] = [];
+  const tickets: Record<string, unknown>[] = [];
+  const sessions: Record<string, unknown>[] = [];
+  const messages: Record<string, unknown>[] = [];
+  for (let i = 1; i <= size; i++) {
+    contacts.push({ id: i, companyId: 1, name: `Cliente ${i}`, number: `554199${String(i).padStart(7, "0")}` });
+    tickets.push({
+      id: i,
+      companyId: 1,
+      status: "open",
+      contactId: i,
+      userId: 1,
+      whatsappId: 1,
+      lastMessage: "y",
+      createdAt: new Date(t0),
+      updatedAt: new Date(t0 + 2 * day + 3600_000),
+    });
+    for (let s = 0; s < 3; s++) {
+      const start = t0 + s * day;
+      sessions.push({
+        ticketId: i,
+        companyId: 1,
+        whatsappId: 1,
+        userId: 1,
+        startedAt: new Date(start),
+        finishedAt: s < 2 ? new Date(start + 3600_000) : null,
+      });
+      for (let k = 0; k < 2; k++) {
+        const at = start + (k + 1) * 60_000;
+        messages.push({
+          id: `SAAS${i}S${s}K${k}`,
+          companyId: 1,
+          ticketId: i,
+          contactId: i,
+          body: `sessão ${s} msg ${k}`,
+          fromMe: k === 1,
+          read: true,
+          ack: k === 1 ? 3 : 0,
+          mediaType: "conversation",
+          dataJson: JSON.stringify({ messageTimestamp: at / 1000 }),
+          createdAt: new Date(at),
+          updatedAt: new Date(at),
+        });
+      }
+    }
+  }
+  await src.insert("Contacts", contacts);
+  await src.insert("Tickets", tickets);
+  await src.insert("TicketTraking", sessions);
+  await src.insert("Messages", messages);
+  return { tickets: tickets.length, sessions: sessions.length, messages: messages.length };
+}
