@@ -53,7 +53,7 @@ describe.skipIf(!mysqlUp)("npm run import (the CLI, end to end)", () => {
     expected = await fillCommunity(src, media, 300);
     target = await openTestDatabase();
     env = { DATA_DIR: dataDir, DATABASE_URL: target.url, INIT_CWD: dataDir };
-  });
+  }, 180_000);
   afterAll(async () => {
     await src?.drop();
     await target?.drop();
@@ -103,7 +103,7 @@ describe.skipIf(!mysqlUp)("npm run import (the CLI, end to end)", () => {
   }, 180_000);
 });
 
-describe("npm run import refuses what it does not know", () => {
+describe("npm run import refuses what it does not know", { timeout: 90_000 }, () => {
   it("an Izing database, with what was found, and exit code 2", async () => {
     const src = await pgSource("izing.pg.sql");
     const dataDir = await mkdtemp(join(tmpdir(), "zapdesk-data-"));

@@ -47,8 +47,9 @@ async function totals(db: Database) {
 }
 
 const mysqlUp = await mysqlReachable();
+// Thousands of rows per flavour on a machine shared with other suites: minutes, not the default 30 s.
 
-describe.skipIf(!mysqlUp)("import from Whaticket Community on MariaDB", () => {
+describe.skipIf(!mysqlUp)("import from Whaticket Community on MariaDB", { timeout: 240_000 }, () => {
   let src: SourceDb;
   let target: Target;
   let source: Source;
@@ -71,7 +72,7 @@ describe.skipIf(!mysqlUp)("import from Whaticket Community on MariaDB", () => {
       "insert into users (name, email, password_hash, profile) values ('Ana here', 'ANA@old.test', 'x', 'admin')",
     );
     source = await openSource(src.url);
-  });
+  }, 180_000);
   afterAll(async () => {
     await source?.close();
     await src?.drop();
@@ -205,7 +206,7 @@ describe.skipIf(!mysqlUp)("import from Whaticket Community on MariaDB", () => {
   });
 });
 
-describe("import from Ticketz on PostgreSQL", () => {
+describe("import from Ticketz on PostgreSQL", { timeout: 240_000 }, () => {
   let src: SourceDb;
   let target: Target;
   let source: Source;
@@ -220,7 +221,7 @@ describe("import from Ticketz on PostgreSQL", () => {
     expected = await fillTicketz(src, publicDir);
     target = await openTestDatabase();
     source = await openSource(src.url);
-  });
+  }, 180_000);
   afterAll(async () => {
     await source?.close();
     await src?.drop();
@@ -329,7 +330,7 @@ describe("import from Ticketz on PostgreSQL", () => {
   });
 });
 
-describe("import from Multiflow on PostgreSQL", () => {
+describe("import from Multiflow on PostgreSQL", { timeout: 240_000 }, () => {
   it("folds Contacts.lid aliases, turns isPrivate messages into notes, maps the extra statuses, skips Meta templates and other channels, finds media under company<id>/", async () => {
     const src = await pgSource("multiflow.pg.sql");
     const publicDir = await mkdtemp(join(tmpdir(), "multiflow-public-"));
@@ -374,7 +375,7 @@ describe("import from Multiflow on PostgreSQL", () => {
   });
 });
 
-describe.skipIf(!mysqlUp)("import from Press Ticket on MariaDB", () => {
+describe.skipIf(!mysqlUp)("import from Press Ticket on MariaDB", { timeout: 240_000 }, () => {
   it("keeps the sending agent, makes a masteradmin an admin, folds numberLid aliases with their tickets, links tags once", async () => {
     const src = await mysqlSource("community.mysql.sql", "press.mysql.sql");
     const media = await mkdtemp(join(tmpdir(), "press-public-"));
@@ -408,7 +409,7 @@ describe.skipIf(!mysqlUp)("import from Press Ticket on MariaDB", () => {
   });
 });
 
-describe("import from the Whaticket SaaS baseline on PostgreSQL", () => {
+describe("import from the Whaticket SaaS baseline on PostgreSQL", { timeout: 240_000 }, () => {
   it("makes one conversation per TicketTraking session, not per reused ticket row, each with its own messages", async () => {
     const src = await pgSource("saas.pg.sql");
     const target = await openTestDatabase();

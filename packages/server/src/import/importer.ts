@@ -1,6 +1,7 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { extname, isAbsolute, join, normalize } from "node:path";
+import { MEDIA_STATE } from "@zapdesk/core";
 import { type SQL, sql } from "drizzle-orm";
 import { twinOf } from "../channels/chat-address.js";
 import type { Database, Db } from "../db/client.js";
@@ -9,7 +10,7 @@ import { type Flavour, MULTI_COMPANY } from "./flavours.js";
 import type { Row, Source } from "./source.js";
 
 /** The marker a message keeps when its file was not in the old system's media folder. */
-export const IMPORT_MEDIA_MISSING = "ERR_IMPORT_MEDIA_MISSING";
+export const IMPORT_MEDIA_MISSING = MEDIA_STATE.notInOldSystem;
 
 export const ENTITIES = [
   "queues",
