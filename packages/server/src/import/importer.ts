@@ -638,7 +638,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
         }
         return true;
       });
-      await rowByRow("contacts", own, (tx, row) => importContact(tx, row));
+      if (!(await contactBatch(own))) await rowByRow("contacts", own, (tx, row) => importContact(tx, row));
       await contactFields(own.map((r) => str(r.id)));
     });
     for (let i = 0; i < aliases.length; i += batchSize) {
@@ -649,6 +649,125 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
         await importContact(tx, row, into);
       });
       await contactFields(chunk.map((r) => str(r.id)));
+    }
+
+    /**
+     * A batch of contacts with one lookup and one insert (the same rules as importContact); false,
+     * with nothing kept, when it failed and the row-by-row path must take over.
+     */
+    async function contactBatch(rows: Row[]): Promise<boolean> {
+      const snapshot = JSON.stringify(counts("contacts"));
+      const lengths = [report.skips.length, report.merges.length];
+      try {
+        await inBatch(async (tx) => {
+          const done = await mapped(
+            tx,
+            "contact",
+            rows.map((r) => str(r.id)),
+          );
+          const fresh = rows.filter((r) => !done.has(str(r.id)));
+          counts("contacts").already += rows.length - fresh.length;
+          const prepared: { row: Row; sid: string; isGroup: boolean; number: string; twin?: string; lid?: string }[] = [];
+          for (const row of fresh) {
+            const sid = str(row.id);
+            const isGroup = bool(row.isGroup);
+            const raw = str(row.number).trim();
+            const number = isGroup ? raw.split("@")[0] || raw : digits(raw.split("@")[0] ?? "");
+            if (!number) {
+              skip("contacts", sid, "no number");
+              continue;
+            }
+            const lid = lidOf.get(sid);
+            prepared.push({
+              row,
+              sid,
+              isGroup,
+              number,
+              twin: isGroup ? undefined : twinOf(number),
+              lid: lid ? `${lid}@lid` : undefined,
+            });
+          }
+          if (!prepared.length) return;
+          const numbers = prepared.flatMap((p) => [p.number, ...(p.twin ? [p.twin] : []), ...(p.lid ? [p.lid] : [])]);
+          const lids = prepared.flatMap((p) => (p.lid ? [p.lid] : []));
+          const existing = await q<{ id: number; number: string; lid: string | null; is_group: boolean }>(
+            tx,
+            "select id, number, lid, is_group from contacts where number = any($1::text[]) or lid = any($2::text[])",
+            [numbers, lids],
+          );
+          const byNumber = new Map(existing.map((c) => [c.number, c]));
+          const byLid = new Map(existing.filter((c) => c.lid).map((c) => [c.lid as string, c]));
+          const newIds = await q<{ id: string }>(
+            tx,
+            "select nextval(pg_get_serial_sequence('contacts', 'id')) as id from generate_series(1, $1::int)",
+            [prepared.length],
+          );
+          const values: unknown[][] = [];
+          const pairs: { sourceId: string; targetId: number; merged: boolean }[] = [];
+          const lidUpdates: [string, number][] = [];
+          for (const [i, p] of prepared.entries()) {
+            let into: { id: number; lid: string | null } | undefined;
+            let reason = "";
+            const same = byNumber.get(p.number);
+            const twin = p.twin ? byNumber.get(p.twin) : undefined;
+            const byAlias = p.lid ? (byLid.get(p.lid) ?? byNumber.get(p.lid)) : undefined;
+            if (same) [into, reason] = [same, "a contact with this number exists"];
+            else if (twin && !twin.is_group) [into, reason] = [twin, `Brazilian ninth-digit twin of ${p.twin}`];
+            else if (byAlias) [into, reason] = [byAlias, `the same WhatsApp LID ${(p.lid as string).replace("@lid", "")}`];
+            if (into) {
+              counts("contacts").merged++;
+              report.merges.push({ entity: "contacts", sourceId: p.sid, into: into.id, reason });
+              if (p.lid && !into.lid && !byLid.has(p.lid)) {
+                lidUpdates.push([p.lid, into.id]);
+                into.lid = p.lid;
+                byLid.set(p.lid, { ...(into as { id: number; lid: string }), number: "", is_group: false });
+              }
+              pairs.push({ sourceId: p.sid, targetId: into.id, merged: true });
+              continue;
+            }
+            const id = Number((newIds[i] as { id: string }).id);
+            const row = { id, number: p.number, lid: p.lid ?? null, is_group: p.isGroup };
+            byNumber.set(p.number, row);
+            if (p.lid) byLid.set(p.lid, row);
+            values.push([
+              id,
+              str(p.row.name).trim() || p.number,
+              p.number,
+              str(p.row.email),
+              /^https?:\/\//.test(str(p.row.profilePicUrl)) ? str(p.row.profilePicUrl) : "",
+              p.isGroup,
+              p.lid ?? null,
+              date(p.row.createdAt) ?? new Date(),
+              date(p.row.updatedAt) ?? new Date(),
+            ]);
+            pairs.push({ sourceId: p.sid, targetId: id, merged: false });
+          }
+          if (values.length) {
+            const column = (i: number) => values.map((v) => v[i]);
+            await q(
+              tx,
+              `insert into contacts (id, name, number, email, profile_pic_url, is_group, lid, created_at, updated_at)
+               select * from unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[], $8::timestamptz[], $9::timestamptz[])`,
+              Array.from({ length: 9 }, (_, i) => column(i)),
+            );
+            counts("contacts").imported += values.length;
+          }
+          for (const [lid, id] of lidUpdates) {
+            await q(
+              tx,
+              "update contacts set lid = $1 where id = $2 and lid is null and not exists (select 1 from contacts where lid = $1)",
+              [lid, id],
+            );
+          }
+          await remember(tx, "contact", pairs);
+        });
+        return true;
+      } catch {
+        Object.assign(counts("contacts"), JSON.parse(snapshot));
+        report.skips.length = lengths[0] as number;
+        report.merges.length = lengths[1] as number;
+        return false;
+      }
     }
 
     async function contactFields(contactIds: string[]) {
@@ -709,6 +828,8 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       ["id"],
       byCompany("Tickets"),
       async (rows) => {
+        // Whole batches in one statement; the row-by-row path for SaaS sessions and for a batch that failed.
+        if (!splitSessions && (await ticketBatch(rows))) return;
         await rowByRow("tickets", rows, async (tx, row) => {
           const sid = str(row.id);
           if ((await mapped(tx, "ticket", [sid])).size) return void counts("tickets").already++;
@@ -717,16 +838,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
           const lookup = async (entity: string, id: unknown) =>
             id === null || id === undefined ? null : ((await mapped(tx, entity, [str(id)])).get(str(id)) ?? null);
           const whatsapp = await lookup("connection", row.whatsappId);
-          let status = str(row.status);
-          if (status === "chatbot") status = "pending";
-          if (!["pending", "open", "closed"].includes(status)) {
-            report.adjustments.push({
-              entity: "tickets",
-              sourceId: sid,
-              note: `status ${status || "(none)"} imported as closed`,
-            });
-            status = "closed";
-          }
+          let status = ticketStatus(row);
           if (status !== "closed") {
             const [active] = await q(
               tx,
@@ -902,6 +1014,119 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
           counts(entity).already += pairs.length - inserted.length;
         }),
     );
+  }
+
+  /** Normalise a source status to ours ("chatbot" waits as pending; anything else unknown is closed, reported). */
+  function ticketStatus(row: Row): string {
+    let status = str(row.status);
+    if (status === "chatbot") status = "pending";
+    if (!["pending", "open", "closed"].includes(status)) {
+      report.adjustments.push({
+        entity: "tickets",
+        sourceId: str(row.id),
+        note: `status ${status || "(none)"} imported as closed`,
+      });
+      status = "closed";
+    }
+    return status;
+  }
+
+  /** A batch of tickets in one insert; false (nothing kept) when it failed, for the row-by-row path to take over. */
+  async function ticketBatch(rows: Row[]): Promise<boolean> {
+    const snapshot = JSON.stringify(counts("tickets"));
+    const lengths = [report.skips.length, report.adjustments.length];
+    try {
+      await inBatch(async (tx) => {
+        const done = await mapped(
+          tx,
+          "ticket",
+          rows.map((r) => str(r.id)),
+        );
+        const fresh = rows.filter((r) => !done.has(str(r.id)));
+        counts("tickets").already += rows.length - fresh.length;
+        if (!fresh.length) return;
+        const ids = (column: string) => [...new Set(fresh.map((r) => str(r[column])).filter(Boolean))];
+        const contactsM = await mapped(tx, "contact", ids("contactId"));
+        const usersM = await mapped(tx, "user", ids("userId"));
+        const queuesM = await mapped(tx, "queue", ids("queueId"));
+        const connectionsM = await mapped(tx, "connection", ids("whatsappId"));
+        const active = new Set(
+          (
+            await q<{ contact_id: number; whatsapp_id: number | null }>(
+              tx,
+              "select contact_id, whatsapp_id from tickets where status in ('pending', 'open') and contact_id = any($1::int[])",
+              [[...contactsM.values()]],
+            )
+          ).map((r) => `${r.contact_id}|${r.whatsapp_id ?? ""}`),
+        );
+        const values: unknown[][] = [];
+        const order: string[] = [];
+        for (const row of fresh) {
+          const sid = str(row.id);
+          const contact = contactsM.get(str(row.contactId));
+          if (contact === undefined) {
+            skip("tickets", sid, `its contact ${str(row.contactId)} was not imported`);
+            continue;
+          }
+          const whatsapp = connectionsM.get(str(row.whatsappId)) ?? null;
+          let status = ticketStatus(row);
+          if (status !== "closed") {
+            const key = `${contact}|${whatsapp ?? ""}`;
+            if (active.has(key)) {
+              report.adjustments.push({
+                entity: "tickets",
+                sourceId: sid,
+                note: "closed: the contact already has an active ticket on this connection (twins merged, or a ticket opened here)",
+              });
+              status = "closed";
+            } else active.add(key);
+          }
+          const updated = date(row.updatedAt) ?? new Date();
+          values.push([
+            status,
+            status === "closed" ? 0 : (int(row.unreadMessages) ?? 0),
+            str(row.lastMessage),
+            bool(row.isGroup),
+            usersM.get(str(row.userId)) ?? null,
+            queuesM.get(str(row.queueId)) ?? null,
+            contact,
+            whatsapp,
+            date(row.createdAt) ?? updated,
+            updated,
+            status === "closed" ? updated : null,
+          ]);
+          order.push(sid);
+        }
+        if (!values.length) return;
+        const newIds = await q<{ id: string }>(
+          tx,
+          "select nextval(pg_get_serial_sequence('tickets', 'id')) as id from generate_series(1, $1::int)",
+          [values.length],
+        );
+        values.forEach((v, i) => {
+          v.unshift(Number((newIds[i] as { id: string }).id));
+        });
+        const column = (i: number) => values.map((v) => v[i]);
+        await q(
+          tx,
+          `insert into tickets (id, status, unread_messages, last_message, is_group, user_id, queue_id, contact_id, whatsapp_id, created_at, updated_at, closed_at)
+           select * from unnest($1::int[], $2::text[], $3::int[], $4::text[], $5::boolean[], $6::int[], $7::int[], $8::int[], $9::int[], $10::timestamptz[], $11::timestamptz[], $12::timestamptz[])`,
+          Array.from({ length: 12 }, (_, i) => column(i)),
+        );
+        counts("tickets").imported += values.length;
+        await remember(
+          tx,
+          "ticket",
+          values.map((v, i) => ({ sourceId: order[i] as string, targetId: v[0] as number, merged: false })),
+        );
+      });
+      return true;
+    } catch {
+      Object.assign(counts("tickets"), JSON.parse(snapshot));
+      report.skips.length = lengths[0] as number;
+      report.adjustments.length = lengths[1] as number;
+      return false;
+    }
   }
 
   const ticketz = flavour === "ticketz";
