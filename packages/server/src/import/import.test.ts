@@ -126,6 +126,12 @@ describe.skipIf(!mysqlUp)("import from Whaticket Community on MariaDB", { timeou
     );
     expect(conn).toEqual({ status: "DISCONNECTED", greeting_message: "Bem-vindo!", farewell_message: "Até logo" });
     expect(e.quickAnswers.imported).toBe(2);
+    // Settings with a meaning here carry over; the API token (a secret) never does.
+    expect(e.settings).toMatchObject({ source: 1, imported: 1 });
+    expect((await target.query<{ value: string }>("select value from settings where key = 'userCreation'"))[0]?.value).toBe(
+      "enabled",
+    );
+    expect(await count(target, "select count(*) as n from settings where value = 'secret-token'")).toBe(0);
     // Contacts: every twin folded into its 13-digit form, its custom field carried along.
     expect(e.contacts).toMatchObject({
       source: expected.contacts,

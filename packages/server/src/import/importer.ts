@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { extname, isAbsolute, join, normalize } from "node:path";
-import { MEDIA_STATE } from "@zapdesk/core";
+import { MEDIA_STATE, NEW_TICKET_DELAYS } from "@zapdesk/core";
 import { type SQL, sql } from "drizzle-orm";
 import { twinOf } from "../channels/chat-address.js";
 import type { Database, Db } from "../db/client.js";
@@ -27,6 +27,7 @@ export const ENTITIES = [
   "ticketTags",
   "messages",
   "notes",
+  "settings",
 ] as const;
 export type Entity = (typeof ENTITIES)[number];
 
@@ -935,6 +936,9 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     await importMessages();
     await linkQuotes();
 
+    // ---------------- settings that mean the same here (never secrets: API tokens, payment gateways, ERPs)
+    if (has("Settings", "key")) await importSettings();
+
     // ---------------- private notes (Ticketz/SaaS TicketNotes)
     if (has("TicketNotes")) {
       await scan(
@@ -961,6 +965,50 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
           }),
       );
     }
+  }
+
+  async function importSettings() {
+    const SAME: Record<string, string> = {
+      userCreation: "userCreation",
+      allowSignup: "userCreation",
+      call: "call",
+      CheckMsgIsGroup: "CheckMsgIsGroup",
+      timeCreateNewTicket: "timeCreateNewTicket",
+    };
+    const where = multi && has("Settings", "companyId") ? `"companyId" = ${company}` : "1=1";
+    const rows = await source.query(`select "key", "value" from "Settings" where ${where} order by "key"`);
+    const wanted = rows.filter((r) => SAME[str(r.key)]);
+    counts("settings").source += wanted.length;
+    await inBatch(async (tx) => {
+      for (const row of wanted) {
+        const key = SAME[str(row.key)] as string;
+        const value = str(row.value).trim();
+        const valid =
+          key === "timeCreateNewTicket"
+            ? (NEW_TICKET_DELAYS as readonly number[]).includes(Number(value))
+            : value === "enabled" || value === "disabled";
+        if (!valid) {
+          skip("settings", str(row.key), `the value "${value}" has no meaning here`);
+          continue;
+        }
+        const [current] = await q<{ value: string }>(tx, "select value from settings where key = $1", [key]);
+        if (current?.value === value) {
+          counts("settings").already++;
+          continue;
+        }
+        await q(
+          tx,
+          "insert into settings (key, value) values ($1, $2) on conflict (key) do update set value = excluded.value, updated_at = now()",
+          [key, value],
+        );
+        counts("settings").imported++;
+        report.adjustments.push({
+          entity: "settings",
+          sourceId: str(row.key),
+          note: `${key} set to ${value}${current ? ` (was ${current.value})` : ""}`,
+        });
+      }
+    });
   }
 
   /** A link table (no id of its own): rows whose both ends were imported; idempotent through the target's primary key. */
