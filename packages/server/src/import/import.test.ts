@@ -436,6 +436,13 @@ describe("import from the Whaticket SaaS baseline on PostgreSQL", { timeout: 240
       );
       expect(spread).toHaveLength(x.sessions);
       expect(spread.every((r) => r.n === "2" && r.sessions === "1")).toBe(true);
+      // Ratings land on the conversation of the session they answered (the first, closed one).
+      expect(report.entities.ratings).toMatchObject({ source: x.ratings + 1, imported: x.ratings, skipped: 1 });
+      const rated = await target.query<{ status: string; rating: number; body: string }>(
+        "select t.status, t.rating, min(m.body) as body from tickets t join messages m on m.ticket_id = t.id where t.rating is not null group by t.id",
+      );
+      expect(rated).toHaveLength(x.ratings);
+      expect(rated.every((r) => r.status === "closed" && r.rating === 3 && r.body.startsWith("sessão 0"))).toBe(true);
       const again = await runImport({ source, flavour: "saas", database: target, batchSize: 40 });
       expect(again.entities.tickets.already).toBe(x.tickets);
       expect(await count(target, "select count(*) as n from tickets")).toBe(x.sessions);

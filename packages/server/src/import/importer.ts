@@ -27,6 +27,7 @@ export const ENTITIES = [
   "ticketTags",
   "messages",
   "notes",
+  "ratings",
   "settings",
 ] as const;
 export type Entity = (typeof ENTITIES)[number];
@@ -936,6 +937,44 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     await importMessages();
     await linkQuotes();
 
+    // ---------------- satisfaction ratings (SaaS line UserRatings) on the rated conversation
+    if (has("UserRatings", "rate")) {
+      await scan(
+        "ratings",
+        "UserRatings",
+        `${keySelect("UserRatings", ["id"])}, "id", "ticketId", "rate", "createdAt"`,
+        ["id"],
+        byCompany("UserRatings"),
+        (rows) =>
+          rowByRow("ratings", rows, async (tx, row) => {
+            const sid = str(row.id);
+            if ((await mapped(tx, "rating", [sid])).size) return void counts("ratings").already++;
+            const rate = int(row.rate);
+            if (rate === null || !Number.isInteger(rate) || rate < 1 || rate > 5)
+              return skip("ratings", sid, `the rate ${str(row.rate)} is not 1 to 5`);
+            let ticket = (await mapped(tx, "ticket", [str(row.ticketId)])).get(str(row.ticketId));
+            if (ticket === undefined) return skip("ratings", sid, "its ticket was not imported");
+            const ratedAt = date(row.createdAt) ?? new Date();
+            if (splitSessions) {
+              // The session the answer came in: the last one started before it.
+              const sessions = await source.query(
+                `select "id", "startedAt", "createdAt" from "TicketTraking" where "ticketId" = ? order by "id"`,
+                [Number(row.ticketId)],
+              );
+              const before = sessions.filter((x) => (date(x.startedAt) ?? date(x.createdAt) ?? new Date(0)) <= ratedAt).at(-1);
+              if (before) ticket = (await mapped(tx, "session", [str(before.id)])).get(str(before.id)) ?? ticket;
+            }
+            await q(tx, "update tickets set rating = $1, rated_at = $2 where id = $3 and rating is null", [
+              rate,
+              ratedAt,
+              ticket,
+            ]);
+            counts("ratings").imported++;
+            await remember(tx, "rating", [{ sourceId: sid, targetId: ticket, merged: false }]);
+          }),
+      );
+    }
+
     // ---------------- settings that mean the same here (never secrets: API tokens, payment gateways, ERPs)
     if (has("Settings", "key")) await importSettings();
 
@@ -1479,6 +1518,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       tickets: "ticket",
       messages: "message",
       notes: "note",
+      ratings: "rating",
     };
     const skippedBy = new Map<string, number>();
     for (const s of report.skips) skippedBy.set(`${s.entity}|${s.sourceId}`, 1);

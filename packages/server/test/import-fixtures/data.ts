@@ -610,5 +610,16 @@ export async function fillSaas(src: SourceDb, size = 50) {
   await src.insert("Tickets", tickets);
   await src.insert("TicketTraking", sessions);
   await src.insert("Messages", messages);
-  return { tickets: tickets.length, sessions: sessions.length, messages: messages.length };
+  // Ratings answered in the first (finished) session of the first contacts, and one out of range.
+  await src.insert("UserRatings", [
+    ...Array.from({ length: 5 }, (_, i) => ({
+      ticketId: i + 1,
+      companyId: 1,
+      userId: 1,
+      rate: 3,
+      createdAt: new Date(t0 + 1800_000),
+    })),
+    { ticketId: 6, companyId: 1, userId: 1, rate: 9, createdAt: new Date(t0 + 1800_000) },
+  ]);
+  return { tickets: tickets.length, sessions: sessions.length, messages: messages.length, ratings: 5 };
 }
