@@ -443,6 +443,15 @@ describe("import from the Whaticket SaaS baseline on PostgreSQL", { timeout: 240
       );
       expect(rated).toHaveLength(x.ratings);
       expect(rated.every((r) => r.status === "closed" && r.rating === 3 && r.body.startsWith("sessão 0"))).toBe(true);
+      // Only the schedule still to come is scheduled here; the overdue one is not sent now.
+      expect(report.entities.schedules).toMatchObject({ source: 3, imported: 1, skipped: 2 });
+      const [scheduled] = await target.query<{ body: string; send_at: Date; status: string; whatsapp_id: number | null }>(
+        "select body, send_at, status, whatsapp_id from scheduled_messages",
+      );
+      expect(scheduled).toMatchObject({ body: "Lembrete da consulta", status: "scheduled" });
+      expect(scheduled?.send_at.toISOString()).toBe(x.futureSchedule.toISOString());
+      expect(scheduled?.whatsapp_id).not.toBeNull();
+      expect(report.skips.some((k) => k.entity === "schedules" && /not sent now/.test(k.reason))).toBe(true);
       const again = await runImport({ source, flavour: "saas", database: target, batchSize: 40 });
       expect(again.entities.tickets.already).toBe(x.tickets);
       expect(await count(target, "select count(*) as n from tickets")).toBe(x.sessions);

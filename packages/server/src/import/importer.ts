@@ -28,6 +28,7 @@ export const ENTITIES = [
   "messages",
   "notes",
   "ratings",
+  "schedules",
   "settings",
 ] as const;
 export type Entity = (typeof ENTITIES)[number];
@@ -975,6 +976,48 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       );
     }
 
+    // ---------------- pending schedules become scheduled messages (only those still in the future)
+    if (has("Schedules", "sendAt")) {
+      const now = new Date();
+      await scan(
+        "schedules",
+        "Schedules",
+        `${keySelect("Schedules", ["id"])}, "id", "body", "sendAt", ${col("Schedules", "sentAt")}, ${col("Schedules", "status")}, "contactId", ${col("Schedules", "ticketId")}, ${col("Schedules", "userId")}`,
+        ["id"],
+        byCompany("Schedules"),
+        (rows) =>
+          rowByRow("schedules", rows, async (tx, row) => {
+            const sid = str(row.id);
+            if ((await mapped(tx, "schedule", [sid])).size) return void counts("schedules").already++;
+            const sendAt = date(row.sendAt);
+            const status = str(row.status).toUpperCase();
+            if (row.sentAt || ["ENVIADA", "SENT", "ERRO", "ERROR"].includes(status)) {
+              return skip("schedules", sid, "already sent (or failed) in the old system");
+            }
+            if (!sendAt || sendAt <= now) {
+              return skip(
+                "schedules",
+                sid,
+                `was due ${sendAt?.toISOString() ?? "(no date)"} and not sent by the old system: not sent now`,
+              );
+            }
+            const contact = (await mapped(tx, "contact", [str(row.contactId)])).get(str(row.contactId));
+            if (contact === undefined) return skip("schedules", sid, "its contact was not imported");
+            const ticket =
+              row.ticketId === null ? undefined : (await mapped(tx, "ticket", [str(row.ticketId)])).get(str(row.ticketId));
+            const user = row.userId === null ? undefined : (await mapped(tx, "user", [str(row.userId)])).get(str(row.userId));
+            const [created] = await q<{ id: number }>(
+              tx,
+              `insert into scheduled_messages (ticket_id, contact_id, whatsapp_id, user_id, body, send_at)
+               values ($1, $2, (select whatsapp_id from tickets where id = $1), $3, $4, $5) returning id`,
+              [ticket ?? null, contact, user ?? null, str(row.body), sendAt],
+            );
+            counts("schedules").imported++;
+            await remember(tx, "schedule", [{ sourceId: sid, targetId: (created as { id: number }).id, merged: false }]);
+          }),
+      );
+    }
+
     // ---------------- settings that mean the same here (never secrets: API tokens, payment gateways, ERPs)
     if (has("Settings", "key")) await importSettings();
 
@@ -1519,6 +1562,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       messages: "message",
       notes: "note",
       ratings: "rating",
+      schedules: "schedule",
     };
     const skippedBy = new Map<string, number>();
     for (const s of report.skips) skippedBy.set(`${s.entity}|${s.sourceId}`, 1);

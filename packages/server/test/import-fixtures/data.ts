@@ -621,5 +621,21 @@ export async function fillSaas(src: SourceDb, size = 50) {
     })),
     { ticketId: 6, companyId: 1, userId: 1, rate: 9, createdAt: new Date(t0 + 1800_000) },
   ]);
-  return { tickets: tickets.length, sessions: sessions.length, messages: messages.length, ratings: 5 };
+  // One schedule still to come, one past due and never sent, one sent.
+  const future = new Date(Date.now() + 7 * day);
+  await src.insert("Schedules", [
+    { body: "Lembrete da consulta", sendAt: future, contactId: 1, ticketId: 1, userId: 1, companyId: 1, status: "PENDENTE" },
+    { body: "Atrasado", sendAt: new Date(t0), contactId: 2, ticketId: 2, userId: 1, companyId: 1, status: "PENDENTE" },
+    {
+      body: "Enviado",
+      sendAt: new Date(t0),
+      sentAt: new Date(t0),
+      contactId: 3,
+      ticketId: 3,
+      userId: 1,
+      companyId: 1,
+      status: "ENVIADA",
+    },
+  ]);
+  return { tickets: tickets.length, sessions: sessions.length, messages: messages.length, ratings: 5, futureSchedule: future };
 }

@@ -38,3 +38,5 @@ CREATE TABLE "QuickMessages" ("id" serial PRIMARY KEY, "shortcode" varchar(255) 
   "createdAt" timestamptz NOT NULL DEFAULT now(), "updatedAt" timestamptz NOT NULL DEFAULT now());
 CREATE TABLE "Settings" ("id" serial PRIMARY KEY, "companyId" int, "key" varchar(255) NOT NULL, "value" text,
   "createdAt" timestamptz NOT NULL DEFAULT now(), "updatedAt" timestamptz NOT NULL DEFAULT now());
+CREATE TABLE "Schedules" ("id" serial PRIMARY KEY, "body" text NOT NULL, "sendAt" timestamptz, "sentAt" timestamptz, "contactId" int, "ticketId" int,
+  "userId" int, "companyId" int, "status" varchar(255), "createdAt" timestamptz NOT NULL DEFAULT now(), "updatedAt" timestamptz NOT NULL DEFAULT now());
