@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase } from "../../test/harness.js";
 import { type Expectations, fillCommunity } from "../../test/import-fixtures/data.js";
 import { mysqlReachable, mysqlSource, pgSource, type SourceDb } from "../../test/import-fixtures/sources.js";
-import type { Database } from "../db/client.js";
+import { type Database, openDatabase } from "../db/client.js";
 import type { ImportReport } from "./importer.js";
 
 const serverRoot = join(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -116,6 +116,31 @@ describe("npm run import refuses what it does not know", { timeout: 90_000 }, ()
     } finally {
       await src.drop();
       await target.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.skipIf(!mysqlUp)("npm run import into the embedded database (no DATABASE_URL)", { timeout: 240_000 }, () => {
+  it("starts the embedded PostgreSQL of DATA_DIR, migrates it, imports, and the data is there afterwards", async () => {
+    const src = await mysqlSource("community.mysql.sql");
+    const media = await mkdtemp(join(tmpdir(), "whaticket-public-"));
+    const dataDir = await mkdtemp(join(tmpdir(), "zapdesk-data-"));
+    try {
+      const x = await fillCommunity(src, media, 40);
+      const run = await cli(["--from", src.url, "--media", media, "--yes"], { DATA_DIR: dataDir, DATABASE_URL: "" });
+      expect(run.output).toMatch(/The import is complete/);
+      expect(run.code).toBe(0);
+      const database = await openDatabase({ dataDir, poolSize: 1 });
+      try {
+        expect(await count(database, "select count(*) as n from messages")).toBe(x.messages);
+        expect(await count(database, "select count(*) as n from messages where media_path is not null")).toBe(x.presentMedia);
+      } finally {
+        await database.close();
+      }
+    } finally {
+      await src.drop();
+      await rm(media, { recursive: true, force: true });
       await rm(dataDir, { recursive: true, force: true });
     }
   });

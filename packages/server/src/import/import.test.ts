@@ -295,6 +295,7 @@ describe("import from Ticketz on PostgreSQL", { timeout: 240_000 }, () => {
     expect(await count(target, "select count(*) as n from users where email = 'outro@outra.test'")).toBe(0);
     expect(await count(target, "select count(*) as n from users where profile = 'admin'")).toBe(1);
     expect(await count(target, "select count(*) as n from quick_answers")).toBe(2);
+    expect(report.adjustments.some((a) => /1 chatbot menu options \(QueueOptions\) are not imported/.test(a.note))).toBe(true);
     // LID-only contacts folded into the person their LID belongs to; twins too.
     const mergedContacts = "select count(*) as n from import_map where entity = 'contact' and merged";
     expect(await count(target, mergedContacts)).toBe(expected.twins + expected.aliases);

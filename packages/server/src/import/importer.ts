@@ -402,6 +402,17 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
           await remember(tx, "user", [{ sourceId: sid, targetId: (created as { id: number }).id, merged: false }]);
         }),
     );
+    if (has("QueueOptions")) {
+      const where = multi ? `"queueId" in (select "id" from "Queues" where "companyId" = ${company})` : "1=1";
+      const [{ n }] = await source.query<{ n: string | number }>(`select count(*) as "n" from "QueueOptions" where ${where}`);
+      if (Number(n)) {
+        report.adjustments.push({
+          entity: "queues",
+          sourceId: "QueueOptions",
+          note: `${n} chatbot menu options (QueueOptions) are not imported: set up the queue menu again`,
+        });
+      }
+    }
     await links("userQueues", "UserQueues", "userId", "user", "queueId", "queue", "user_queues", "user_id", "queue_id", "Users");
 
     // ---------------- connections
