@@ -706,7 +706,10 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
           const lids = prepared.flatMap((p) => (p.lid ? [p.lid] : []));
           const existing = await q<{ id: number; number: string; lid: string | null; is_group: boolean }>(
             tx,
-            "select id, number, lid, is_group from contacts where number = any($1::text[]) or lid = any($2::text[])",
+            // Joined through the unique btree indexes: as `number = any(…)` the planner may pick the
+            // trigram GIN index of a table it has not analyzed yet, which takes seconds per batch.
+            `select c.id, c.number, c.lid, c.is_group from unnest($1::text[]) as u(n) join contacts c on c.number = u.n
+             union select c.id, c.number, c.lid, c.is_group from unnest($2::text[]) as u(n) join contacts c on c.lid = u.n`,
             [numbers, lids],
           );
           const byNumber = new Map(existing.map((c) => [c.number, c]));
