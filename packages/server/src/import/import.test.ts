@@ -161,6 +161,7 @@ describe.skipIf(!mysqlUp)("import from Whaticket Community on MariaDB", { timeou
     expect(known?.created_at.toISOString()).toBe(expected.knownTime.utc);
     expect(await count(target, "select count(*) as n from messages where quoted_msg_id is not null")).toBe(expected.tickets);
     expect(await count(target, "select count(*) as n from messages where is_deleted")).toBeGreaterThan(0);
+    expect(await count(target, "select count(*) as n from messages where body like '% do ticket 7!'")).toBe(1);
     expect(await count(target, "select count(*) as n from messages where body like '%🙏🏽%'")).toBeGreaterThan(0);
     expect(await count(target, "select count(*) as n from messages where from_me and ack = 3")).toBeGreaterThan(0);
     // Media: present files copied into storage, missing ones marked and reported.

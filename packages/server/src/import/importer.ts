@@ -105,7 +105,8 @@ async function q<T = Row>(tx: Db, text: string, params: unknown[] = []): Promise
   return result.rows;
 }
 
-const str = (v: unknown): string => (v === null || v === undefined ? "" : String(v));
+/** Text as PostgreSQL takes it: a NUL character (which MySQL stores and WhatsApp messages sometimes carry) is dropped. */
+const str = (v: unknown): string => (v === null || v === undefined ? "" : String(v).replaceAll("\u0000", ""));
 const bool = (v: unknown): boolean => v === true || v === 1 || v === "1" || v === "t" || v === "true";
 const int = (v: unknown): number | null => (v === null || v === undefined || v === "" ? null : Number(v));
 const date = (v: unknown): Date | null => {

@@ -139,7 +139,10 @@ export async function fillCommunity(src: SourceDb, mediaDir: string, size = 1000
         }
         messages.push({
           id,
-          body: media ? "foto.jpg" : `${EMOJI[(ticketId + k) % EMOJI.length]} mensagem ${k} do ticket ${ticketId}`,
+          // A NUL character (MySQL keeps it; PostgreSQL text refuses it) in one message.
+          body: media
+            ? "foto.jpg"
+            : `${EMOJI[(ticketId + k) % EMOJI.length]} mensagem ${k} do ticket ${ticketId}${ticketId === 7 && k === 0 ? "\u0000!" : ""}`,
           ack: k % 2 ? 3 : 0,
           read: 1,
           fromMe: k % 2,
