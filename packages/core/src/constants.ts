@@ -166,6 +166,8 @@ export const MEDIA_STATE = {
   pending: "MEDIA_PENDING",
   tooLarge: "ERR_MEDIA_TOO_LARGE",
   failed: "ERR_WAPP_DOWNLOAD_MEDIA",
+  /** Issue 21: an imported message whose file was not in the old system's media folder (never retried). */
+  notInOldSystem: "ERR_IMPORT_MEDIA_MISSING",
 } as const;
 
 /** Ack of a message WhatsApp refused (the reason is kept on the message); 0 queued … 4 played. */

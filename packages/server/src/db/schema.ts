@@ -416,6 +416,8 @@ export const settings = pgTable("settings", {
 export * from "./schema-channels.js";
 // Issue 11: satisfaction ratings (CSAT).
 export * from "./schema-csat.js";
+// Issue 21: the importer's source-id mapping.
+export * from "./schema-import.js";
 export * from "./schema-notes.js";
 export * from "./schema-privacy.js";
 export * from "./schema-push.js";

@@ -1,7 +1,7 @@
 import { type Actor, can, type LoginInput, type SessionInfo, type SignupInput, type User } from "@zapdesk/core";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../lib/app-error.js";
-import { hashPassword, verifyPassword } from "../../lib/passwords.js";
+import { hashPassword, isImportedHash, verifyPassword } from "../../lib/passwords.js";
 import { isUniqueViolation } from "../../lib/pg-errors.js";
 import { type FailureLimiter, type FailurePolicy, type RateLimiter, rateLimitedError } from "../../lib/rate-limiter.js";
 import type { Publisher } from "../../realtime/publisher.js";
@@ -102,6 +102,10 @@ export function createAuthService(deps: { db: Db; tokens: TokenService; events: 
         throw new AppError("ERR_INVALID_CREDENTIALS");
       }
       await limiters.loginPair.reset(pair);
+      // Issue 21: a bcrypt hash carried over from Whaticket is replaced by our own on its first success.
+      if (isImportedHash(row.passwordHash)) {
+        await usersRepo.updateUser(db, row.id, { passwordHash: await hashPassword(input.password) });
+      }
       return sessionFor(row.id, { ip, userAgent });
     },
 

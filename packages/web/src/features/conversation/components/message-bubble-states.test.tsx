@@ -87,4 +87,9 @@ describe("what WhatsApp did to a message", () => {
     expect(screen.getByText("Could not download the media yet: trying again in the background.")).toBeInTheDocument();
     expect(screen.queryByRole("status")).toBeNull();
   });
+
+  it("says an imported message's file was not in the old system", () => {
+    show({ mediaType: "image", mediaError: MEDIA_STATE.notInOldSystem, body: "foto.jpg" });
+    expect(screen.getByText("File not found in the old system when this conversation was imported.")).toBeInTheDocument();
+  });
 });

@@ -41,7 +41,14 @@ function MediaState({ error }: { error: string }) {
       </Box>
     );
   }
-  const key = error === MEDIA_STATE.tooLarge ? "tooLarge" : error === MEDIA_STATE.failed ? "failed" : ("unavailable" as const);
+  const key =
+    error === MEDIA_STATE.tooLarge
+      ? "tooLarge"
+      : error === MEDIA_STATE.failed
+        ? "failed"
+        : error === MEDIA_STATE.notInOldSystem
+          ? "notInOldSystem"
+          : ("unavailable" as const);
   return (
     <Typography variant="caption" color={key === "failed" ? "warning.dark" : "error"} component="p">
       {t(`conversation.media.${key}`)}

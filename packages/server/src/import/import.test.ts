@@ -1,0 +1,466 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { login } from "../../test/factories.js";
+import { createTestApp, openTestDatabase } from "../../test/harness.js";
+import {
+  type Expectations,
+  fillCommunity,
+  fillMultiflow,
+  fillPress,
+  fillSaas,
+  fillTicketz,
+  OLD_PASSWORD,
+} from "../../test/import-fixtures/data.js";
+import { mysqlReachable, mysqlSource, pgSource, type SourceDb } from "../../test/import-fixtures/sources.js";
+import type { Database } from "../db/client.js";
+import { createMediaStorage, type MediaStorage } from "../media/storage.js";
+import { detectFlavour } from "./flavours.js";
+import { IMPORT_MEDIA_MISSING, type ImportReport, runImport } from "./importer.js";
+import { openSource, type Source } from "./source.js";
+
+type Target = Database & { url: string; drop(): Promise<void> };
+const count = async (db: Database, sql: string, params: unknown[] = []) =>
+  Number(((await db.query<{ n: string }>(sql, params))[0] as { n: string }).n);
+
+/** Every row of the entities an import writes, for "nothing changed" checks. */
+async function totals(db: Database) {
+  const tables = [
+    "users",
+    "queues",
+    "user_queues",
+    "whatsapps",
+    "whatsapp_queues",
+    "quick_answers",
+    "tags",
+    "contacts",
+    "contact_extra_info",
+    "contact_tags",
+    "tickets",
+    "ticket_tags",
+    "messages",
+  ];
+  const out: Record<string, number> = {};
+  for (const t of tables) out[t] = await count(db, `select count(*) as n from ${t}`);
+  return out;
+}
+
+const mysqlUp = await mysqlReachable();
+// Thousands of rows per flavour on a machine shared with other suites: minutes, not the default 30 s.
+
+describe.skipIf(!mysqlUp)("import from Whaticket Community on MariaDB", { timeout: 240_000 }, () => {
+  let src: SourceDb;
+  let target: Target;
+  let source: Source;
+  let media: string;
+  let storageDir: string;
+  let storage: MediaStorage;
+  let expected: Expectations;
+  let first: ImportReport;
+
+  beforeAll(async () => {
+    src = await mysqlSource("community.mysql.sql");
+    media = await mkdtemp(join(tmpdir(), "whaticket-public-"));
+    storageDir = await mkdtemp(join(tmpdir(), "zapdesk-media-"));
+    storage = createMediaStorage(storageDir);
+    expected = await fillCommunity(src, media);
+    target = await openTestDatabase();
+    // Already in Zapdesk: a queue of the same name, an account with the same email.
+    await target.query("insert into queues (name, color) values ('Vendas', '#00ff00')");
+    await target.query(
+      "insert into users (name, email, password_hash, profile) values ('Ana here', 'ANA@old.test', 'x', 'admin')",
+    );
+    source = await openSource(src.url);
+  }, 180_000);
+  afterAll(async () => {
+    await source?.close();
+    await src?.drop();
+    await target?.drop();
+    await rm(media, { recursive: true, force: true });
+    await rm(storageDir, { recursive: true, force: true });
+  });
+
+  it("recognises the flavour from SequelizeMeta", async () => {
+    const detection = await detectFlavour(source);
+    expect(detection.flavour).toBe("community");
+    expect(detection.last).toBe("20220223095932-add-whatsapp-to-user");
+  });
+
+  it("a dry run reads everything, writes nothing, and reports what the import will do", async () => {
+    const before = await totals(target);
+    const report = await runImport({
+      source,
+      flavour: "community",
+      database: target,
+      mediaDirs: [media],
+      dryRun: true,
+      batchSize: 400,
+    });
+    expect(await totals(target)).toEqual(before);
+    expect(await count(target, "select count(*) as n from import_map")).toBe(0);
+    expect(report.dryRun).toBe(true);
+    expect(report.entities.messages.imported).toBe(expected.messages);
+    expect(report.media.missing).toBe(expected.missingMedia);
+    expect(report.verification.complete).toBe(true);
+  });
+
+  it("imports staff, queues, connections, quick answers, contacts (twins merged), tickets and messages, verified", async () => {
+    first = await runImport({ source, flavour: "community", database: target, storage, mediaDirs: [media], batchSize: 400 });
+    const e = first.entities;
+    expect(first.verification.complete).toBe(true);
+    expect(first.verification.sample.length).toBeGreaterThan(0);
+    // Staff: the clashing email is reported and the existing account kept.
+    expect(e.users).toMatchObject({ source: 3, imported: 2, merged: 1, skipped: 0 });
+    expect(first.merges.find((m) => m.entity === "users")?.reason).toMatch(/ana@old.test already has an account/);
+    expect(
+      (await target.query<{ password_hash: string }>("select password_hash from users where email = 'ANA@old.test'"))[0]
+        ?.password_hash,
+    ).toBe("x");
+    expect(e.queues).toMatchObject({ source: 3, imported: 2, merged: 1 });
+    expect(e.userQueues.imported).toBe(3);
+    expect(e.connections.imported).toBe(1);
+    expect(e.connectionQueues.imported).toBe(2);
+    const [conn] = await target.query<{ status: string; greeting_message: string; farewell_message: string }>(
+      "select status, greeting_message, farewell_message from whatsapps",
+    );
+    expect(conn).toEqual({ status: "DISCONNECTED", greeting_message: "Bem-vindo!", farewell_message: "Até logo" });
+    expect(e.quickAnswers.imported).toBe(2);
+    // Settings with a meaning here carry over; the API token (a secret) never does.
+    expect(e.settings).toMatchObject({ source: 1, imported: 1 });
+    expect((await target.query<{ value: string }>("select value from settings where key = 'userCreation'"))[0]?.value).toBe(
+      "enabled",
+    );
+    expect(await count(target, "select count(*) as n from settings where value = 'secret-token'")).toBe(0);
+    // Contacts: every twin folded into its 13-digit form, its custom field carried along.
+    expect(e.contacts).toMatchObject({
+      source: expected.contacts,
+      imported: expected.contacts - expected.twins,
+      merged: expected.twins,
+    });
+    expect(first.merges.filter((m) => m.entity === "contacts" && /ninth-digit twin/.test(m.reason))).toHaveLength(expected.twins);
+    const [twin] = await target.query<{ number: string; fields: string }>(
+      `select c.number, string_agg(f.name || '=' || f.value, ',' order by f.name) as fields
+       from contacts c join contact_extra_info f on f.contact_id = c.id where c.number = '5511970000001' group by c.number`,
+    );
+    expect(twin?.fields).toBe("CPF=000.000.001-00,Plano=Gold");
+    expect(await count(target, "select count(*) as n from contacts where number = '551170000001'")).toBe(0);
+    // …and still at most one active ticket per contact and connection.
+    expect(e.tickets.imported).toBe(expected.tickets);
+    expect(first.adjustments.some((a) => a.entity === "tickets" && /already has an active ticket/.test(a.note))).toBe(true);
+    const [twinTickets] = await target.query<{ n: string }>(
+      "select count(*) as n from tickets t join contacts c on c.id = t.contact_id where c.number = '5511970000001'",
+    );
+    expect(Number(twinTickets?.n)).toBe(3);
+    // Messages: all of them, times read in -03:00, quotes linked, deleted kept, emoji intact.
+    expect(e.messages).toMatchObject({ source: expected.messages, imported: expected.messages, skipped: 0 });
+    const [known] = await target.query<{ created_at: Date }>(
+      "select m.created_at from messages m join import_map i on i.entity = 'message' and i.target_id = m.id where i.source_id = $1",
+      [expected.knownTime.sourceId],
+    );
+    expect(known?.created_at.toISOString()).toBe(expected.knownTime.utc);
+    expect(await count(target, "select count(*) as n from messages where quoted_msg_id is not null")).toBe(expected.tickets);
+    expect(await count(target, "select count(*) as n from messages where is_deleted")).toBeGreaterThan(0);
+    expect(await count(target, "select count(*) as n from messages where body like '% do ticket 7!'")).toBe(1);
+    expect(await count(target, "select count(*) as n from messages where body like '%🙏🏽%'")).toBeGreaterThan(0);
+    expect(await count(target, "select count(*) as n from messages where from_me and ack = 3")).toBeGreaterThan(0);
+    // Media: present files copied into storage, missing ones marked and reported.
+    expect(first.media).toMatchObject({ copied: expected.presentMedia, missing: expected.missingMedia });
+    const stored = await target.query<{ media_path: string }>("select media_path from messages where media_path is not null");
+    expect(stored).toHaveLength(expected.presentMedia);
+    const opened = await storage.open(stored[0]?.media_path as string);
+    expect(opened?.size).toBeGreaterThan(0);
+    opened?.stream.destroy();
+    expect(await count(target, "select count(*) as n from messages where media_error = $1", [IMPORT_MEDIA_MISSING])).toBe(
+      expected.missingMedia,
+    );
+    expect(first.adjustments.filter((a) => /file not found in the old system/.test(a.note))).toHaveLength(expected.missingMedia);
+    // Imported conversations are searchable like native ones.
+    expect(
+      await count(target, "select count(*) as n from messages where search @@ to_tsquery('simple', 'acao')"),
+    ).toBeGreaterThan(0);
+  });
+
+  it("a second run imports nothing twice", async () => {
+    const before = await totals(target);
+    const again = await runImport({
+      source,
+      flavour: "community",
+      database: target,
+      storage,
+      mediaDirs: [media],
+      batchSize: 400,
+    });
+    expect(await totals(target)).toEqual(before);
+    expect(again.entities.messages).toMatchObject({ imported: 0, already: expected.messages });
+    expect(again.entities.contacts).toMatchObject({ imported: 0, merged: 0, already: expected.contacts });
+    expect(again.verification.complete).toBe(true);
+  });
+
+  it("an imported user signs in with the old password, which is then re-hashed to argon2", async () => {
+    const t = await createTestApp({ database: target, start: false });
+    try {
+      await login(t, { email: "bruno@old.test", password: OLD_PASSWORD });
+      const [row] = await target.query<{ password_hash: string }>(
+        "select password_hash from users where email = 'bruno@old.test'",
+      );
+      expect(row?.password_hash).toMatch(/^\$argon2id\$/);
+      await login(t, { email: "bruno@old.test", password: OLD_PASSWORD });
+      await expect(login(t, { email: "carla@old.test", password: "wrong" })).rejects.toThrow(/401/);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe("import from Ticketz on PostgreSQL", { timeout: 240_000 }, () => {
+  let src: SourceDb;
+  let target: Target;
+  let source: Source;
+  let publicDir: string;
+  let storageDir: string;
+  let expected: Expectations;
+
+  beforeAll(async () => {
+    src = await pgSource("ticketz.pg.sql");
+    publicDir = await mkdtemp(join(tmpdir(), "ticketz-public-"));
+    storageDir = await mkdtemp(join(tmpdir(), "zapdesk-media-"));
+    expected = await fillTicketz(src, publicDir);
+    target = await openTestDatabase();
+    source = await openSource(src.url);
+  }, 180_000);
+  afterAll(async () => {
+    await source?.close();
+    await src?.drop();
+    await target?.drop();
+    await rm(publicDir, { recursive: true, force: true });
+    await rm(storageDir, { recursive: true, force: true });
+  });
+
+  it("recognises Ticketz and asks which company to import", async () => {
+    expect((await detectFlavour(source)).flavour).toBe("ticketz");
+    await expect(runImport({ source, flavour: "ticketz", database: target })).rejects.toThrow(
+      /2 companies: choose one with --company/,
+    );
+    await expect(runImport({ source, flavour: "ticketz", database: target, company: 9 })).rejects.toThrow(
+      /company 9 is not in the source/,
+    );
+  });
+
+  it("resumes after an interruption half-way through the messages, creating nothing twice", async () => {
+    const storage = createMediaStorage(storageDir);
+    let batches = 0;
+    await expect(
+      runImport({
+        source,
+        flavour: "ticketz",
+        database: target,
+        storage,
+        mediaDirs: [publicDir],
+        company: 1,
+        batchSize: 300,
+        afterBatch: (entity) => {
+          if (entity === "messages" && ++batches === 3) throw new Error("killed");
+        },
+      }),
+    ).rejects.toThrow("killed");
+    const partial = await count(target, "select count(*) as n from messages");
+    expect(partial).toBeGreaterThan(0);
+    expect(partial).toBeLessThan(expected.messages);
+
+    const report = await runImport({
+      source,
+      flavour: "ticketz",
+      database: target,
+      storage,
+      mediaDirs: [publicDir],
+      company: 1,
+      batchSize: 300,
+    });
+    const e = report.entities;
+    expect(report.verification.complete).toBe(true);
+    expect(e.messages.already).toBe(900);
+    expect(e.messages.already + e.messages.imported + e.messages.merged).toBe(expected.messages);
+    // The same WhatsApp id in two tickets of one contact is one message here.
+    expect(await count(target, "select count(*) as n from import_map where entity = 'message' and merged")).toBe(10);
+    expect(await count(target, "select count(*) as n from messages where not is_note")).toBe(expected.messages - 10);
+    expect(
+      await count(
+        target,
+        "select count(*) as n from (select wid from messages where wid is not null group by whatsapp_id, wid having count(*) > 1) d",
+      ),
+    ).toBe(0);
+    // Only company 1.
+    // (everything before the messages was imported by the interrupted run)
+    expect(e.users).toMatchObject({ source: 2, already: 2, imported: 0 });
+    expect(await count(target, "select count(*) as n from users where email = 'outro@outra.test'")).toBe(0);
+    expect(await count(target, "select count(*) as n from users where profile = 'admin'")).toBe(1);
+    expect(await count(target, "select count(*) as n from quick_answers")).toBe(2);
+    expect(report.adjustments.some((a) => /1 chatbot menu options \(QueueOptions\) are not imported/.test(a.note))).toBe(true);
+    // LID-only contacts folded into the person their LID belongs to; twins too.
+    const mergedContacts = "select count(*) as n from import_map where entity = 'contact' and merged";
+    expect(await count(target, mergedContacts)).toBe(expected.twins + expected.aliases);
+    expect(await count(target, "select count(*) as n from contacts")).toBe(expected.contacts - expected.twins - expected.aliases);
+    const [lidPerson] = await target.query<{ id: number; lid: string; tickets: string; fields: string }>(
+      `select c.id, c.lid, (select count(*) from tickets where contact_id = c.id) as tickets,
+              (select string_agg(name, ',') from contact_extra_info where contact_id = c.id) as fields
+       from contacts c where c.number = '5521980000001'`,
+    );
+    expect(lidPerson?.lid).toBe("200000000000001@lid");
+    expect(Number(lidPerson?.tickets)).toBe(3);
+    expect(lidPerson?.fields).toBe("Origem");
+    expect(await count(target, "select count(*) as n from contacts where number like '2000000000%'")).toBe(0);
+    // Merged twin: the same custom field once.
+    expect(e.contactFields).toMatchObject({ source: 3, already: 3 });
+    expect(await count(target, "select count(*) as n from contact_extra_info")).toBe(2);
+    // Acks on WhatsApp's scale (4 = read) become ours (3), times come from dataJson.
+    expect(await count(target, "select count(*) as n from messages where from_me and not is_note and ack <> 3")).toBe(0);
+    const [known] = await target.query<{ created_at: Date }>(
+      "select m.created_at from messages m join import_map i on i.entity = 'message' and i.target_id = m.id where i.source_id = $1",
+      [expected.knownTime.sourceId],
+    );
+    expect(known?.created_at.toISOString()).toBe(expected.knownTime.utc);
+    // Notes, tags, quotes, media (present copied, missing marked, remote reported).
+    expect(e.notes.imported).toBeGreaterThan(0);
+    expect(await count(target, "select count(*) as n from messages where is_note")).toBe(e.notes.imported);
+    expect(await count(target, "select count(*) as n from tags")).toBe(2);
+    expect(await count(target, "select count(*) as n from contact_tags")).toBe(e.contactTags.source);
+    expect(await count(target, "select count(*) as n from ticket_tags")).toBe(e.ticketTags.source);
+    expect(await count(target, "select count(*) as n from messages where quoted_msg_id is not null")).toBeGreaterThan(0);
+    expect(await count(target, "select count(*) as n from messages where media_path is not null")).toBe(expected.presentMedia);
+    expect(await count(target, "select count(*) as n from messages where media_error = $1", [IMPORT_MEDIA_MISSING])).toBe(
+      expected.missingMedia + 1,
+    );
+    expect(
+      await count(target, "select count(*) as n from messages where media_name = 'file.pdf' and media_error is not null"),
+    ).toBe(1);
+    await storage.close();
+  });
+});
+
+describe("import from Multiflow on PostgreSQL", { timeout: 240_000 }, () => {
+  it("folds Contacts.lid aliases, turns isPrivate messages into notes, maps the extra statuses, skips Meta templates and other channels, finds media under company<id>/", async () => {
+    const src = await pgSource("multiflow.pg.sql");
+    const publicDir = await mkdtemp(join(tmpdir(), "multiflow-public-"));
+    const storageDir = await mkdtemp(join(tmpdir(), "zapdesk-media-"));
+    const target = await openTestDatabase();
+    const source = await openSource(src.url);
+    try {
+      const x = await fillMultiflow(src, publicDir);
+      expect((await detectFlavour(source)).flavour).toBe("multiflow");
+      const storage = createMediaStorage(storageDir);
+      const report = await runImport({ source, flavour: "multiflow", database: target, storage, mediaDirs: [publicDir] });
+      await storage.close();
+      const e = report.entities;
+      expect(report.verification.complete).toBe(true);
+      expect(report.company).toBe(1);
+      expect(e.contacts).toMatchObject({ source: x.contacts, imported: x.contacts - x.aliases, merged: x.aliases });
+      expect(await count(target, "select count(*) as n from contacts where lid like '3000000000%@lid'")).toBe(x.aliases);
+      expect(e.messages).toMatchObject({ source: x.messages, imported: x.messages });
+      expect(await count(target, "select count(*) as n from messages where is_note")).toBe(x.notes);
+      expect(await count(target, "select count(*) as n from messages where wid like 'WID%'")).toBe(x.messages - x.notes);
+      expect(
+        await count(target, "select count(*) as n from messages where media_type = 'document' and media_path is not null"),
+      ).toBe(x.present);
+      expect(report.media).toMatchObject({ copied: x.present, missing: x.missing });
+      expect(await count(target, "select count(*) as n from messages where quoted_msg_id is not null")).toBeGreaterThan(0);
+      // Statuses: chatbot waits as pending; nps and lgpd are closed, each reported.
+      expect(report.adjustments.filter((a) => /status (nps|lgpd) imported as closed/.test(a.note)).length).toBeGreaterThan(0);
+      expect(await count(target, "select count(*) as n from tickets where status not in ('open', 'pending', 'closed')")).toBe(0);
+      // One WhatsApp connection (the Facebook page is skipped), its Cloud API token never copied.
+      expect(e.connections).toMatchObject({ imported: 1, skipped: 1 });
+      expect(report.adjustments.some((a) => /Cloud API number \(phone number id 1098765\)/.test(a.note))).toBe(true);
+      expect(await count(target, "select count(*) as n from whatsapps where cloud_access_token is not null")).toBe(0);
+      expect(e.quickAnswers).toMatchObject({ imported: 1, skipped: 1 });
+      expect(report.skips.find((s) => s.entity === "quickAnswers")?.reason).toMatch(/Meta message template/);
+    } finally {
+      await source.close();
+      await src.drop();
+      await target.drop();
+      await rm(publicDir, { recursive: true, force: true });
+      await rm(storageDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.skipIf(!mysqlUp)("import from Press Ticket on MariaDB", { timeout: 240_000 }, () => {
+  it("keeps the sending agent, makes a masteradmin an admin, folds numberLid aliases with their tickets, links tags once", async () => {
+    const src = await mysqlSource("community.mysql.sql", "press.mysql.sql");
+    const media = await mkdtemp(join(tmpdir(), "press-public-"));
+    const target = await openTestDatabase();
+    const source = await openSource(src.url);
+    try {
+      const x = await fillPress(src, media);
+      expect((await detectFlavour(source)).flavour).toBe("press");
+      const report = await runImport({ source, flavour: "press", database: target, mediaDirs: [media] });
+      const e = report.entities;
+      expect(report.verification.complete).toBe(true);
+      expect(await count(target, "select count(*) as n from users where email = 'ana@old.test' and profile = 'admin'")).toBe(1);
+      expect(e.messages).toMatchObject({ source: x.messages, imported: x.messages });
+      const agent = "select count(*) as n from messages m join users u on u.id = m.user_id where u.email = 'bruno@old.test'";
+      expect(await count(target, agent)).toBe(await count(target, "select count(*) as n from messages where from_me"));
+      expect(e.contacts.merged).toBe(x.twins + x.aliases);
+      const [first] = await target.query<{ lid: string; tickets: string; tags: string }>(
+        `select c.lid, (select count(*) from tickets where contact_id = c.id) as tickets,
+                (select count(*) from contact_tags where contact_id = c.id) as tags
+         from contacts c where c.number = '5511970000001'`,
+      );
+      // Its own ticket, its twin's two, and the one opened under its LID.
+      expect(first).toEqual({ lid: "400000000000001@lid", tickets: "4", tags: "1" });
+      expect(e.contactTags).toMatchObject({ source: 2, imported: 1, already: 1 });
+    } finally {
+      await source.close();
+      await src.drop();
+      await target.drop();
+      await rm(media, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("import from the Whaticket SaaS baseline on PostgreSQL", { timeout: 240_000 }, () => {
+  it("makes one conversation per TicketTraking session, not per reused ticket row, each with its own messages", async () => {
+    const src = await pgSource("saas.pg.sql");
+    const target = await openTestDatabase();
+    const source = await openSource(src.url);
+    try {
+      const x = await fillSaas(src);
+      expect((await detectFlavour(source)).flavour).toBe("saas");
+      const report = await runImport({ source, flavour: "saas", database: target, batchSize: 40 });
+      expect(report.verification.complete).toBe(true);
+      expect(report.entities.tickets).toMatchObject({ source: x.tickets, imported: x.tickets });
+      expect(await count(target, "select count(*) as n from tickets")).toBe(x.sessions);
+      expect(await count(target, "select count(*) as n from tickets where status = 'open'")).toBe(x.tickets);
+      expect(await count(target, "select count(*) as n from tickets where status = 'closed'")).toBe(x.sessions - x.tickets);
+      expect(report.entities.messages.imported).toBe(x.messages);
+      // Each conversation holds exactly its session's two messages, all from that session.
+      const spread = await target.query<{ n: string; sessions: string }>(
+        `select count(*) as n, count(distinct substring(body from 'sessão (\\d)')) as sessions from messages group by ticket_id`,
+      );
+      expect(spread).toHaveLength(x.sessions);
+      expect(spread.every((r) => r.n === "2" && r.sessions === "1")).toBe(true);
+      // Ratings land on the conversation of the session they answered (the first, closed one).
+      expect(report.entities.ratings).toMatchObject({ source: x.ratings + 1, imported: x.ratings, skipped: 1 });
+      const rated = await target.query<{ status: string; rating: number; body: string }>(
+        "select t.status, t.rating, min(m.body) as body from tickets t join messages m on m.ticket_id = t.id where t.rating is not null group by t.id",
+      );
+      expect(rated).toHaveLength(x.ratings);
+      expect(rated.every((r) => r.status === "closed" && r.rating === 3 && r.body.startsWith("sessão 0"))).toBe(true);
+      // Only the schedule still to come is scheduled here; the overdue one is not sent now.
+      expect(report.entities.schedules).toMatchObject({ source: 3, imported: 1, skipped: 2 });
+      const [scheduled] = await target.query<{ body: string; send_at: Date; status: string; whatsapp_id: number | null }>(
+        "select body, send_at, status, whatsapp_id from scheduled_messages",
+      );
+      expect(scheduled).toMatchObject({ body: "Lembrete da consulta", status: "scheduled" });
+      expect(scheduled?.send_at.toISOString()).toBe(x.futureSchedule.toISOString());
+      expect(scheduled?.whatsapp_id).not.toBeNull();
+      expect(report.skips.some((k) => k.entity === "schedules" && /not sent now/.test(k.reason))).toBe(true);
+      const again = await runImport({ source, flavour: "saas", database: target, batchSize: 40 });
+      expect(again.entities.tickets.already).toBe(x.tickets);
+      expect(await count(target, "select count(*) as n from tickets")).toBe(x.sessions);
+    } finally {
+      await source.close();
+      await src.drop();
+      await target.drop();
+    }
+  });
+});

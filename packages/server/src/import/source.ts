@@ -1,0 +1,105 @@
+import mysql from "mysql2/promise";
+import pg from "pg";
+
+export type Dialect = "mysql" | "postgres";
+export type Row = Record<string, unknown>;
+
+/**
+ * The old system's database, read only. SQL is written once for both dialects: identifiers in
+ * double quotes (MySQL sessions run with ANSI_QUOTES) and `?` placeholders.
+ */
+export interface Source {
+  dialect: Dialect;
+  /** The database's name, part of the import's identity (import_map.source). */
+  database: string;
+  query<T = Row>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Column names of each table that exists (exact case). */
+  columns(): Promise<Map<string, Set<string>>>;
+  close(): Promise<void>;
+}
+
+const toPg = (sql: string) => {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+};
+
+/**
+ * `timezone`: how the source's naive DATETIME values are read (MySQL flavours write them in the
+ * Sequelize session timezone, -03:00 by default).
+ */
+export async function openSource(url: string, options: { timezone?: string } = {}): Promise<Source> {
+  const parsed = new URL(url);
+  const database = decodeURIComponent(parsed.pathname.replace(/^\//, ""));
+  if (!database) throw new Error(`${redact(url)} names no database`);
+  if (parsed.protocol === "mysql:" || parsed.protocol === "mariadb:") {
+    const connection = await mysql.createConnection({
+      host: parsed.hostname,
+      port: parsed.port ? Number(parsed.port) : 3306,
+      user: decodeURIComponent(parsed.username),
+      password: decodeURIComponent(parsed.password),
+      database,
+      timezone: options.timezone ?? "-03:00",
+      dateStrings: false,
+      supportBigNumbers: true,
+      bigNumberStrings: true,
+      charset: "utf8mb4",
+    });
+    await connection.query("SET SESSION sql_mode = CONCAT(@@sql_mode, ',ANSI_QUOTES')");
+    return {
+      dialect: "mysql",
+      database,
+      query: async <T>(sql: string, params: unknown[] = []) => {
+        const [rows] = await connection.query(sql, params);
+        return rows as T[];
+      },
+      columns: async () => {
+        const [rows] = await connection.query(
+          "select table_name as t, column_name as c from information_schema.columns where table_schema = database()",
+        );
+        return group(rows as { t: string; c: string }[]);
+      },
+      close: () => connection.end(),
+    };
+  }
+  if (parsed.protocol === "postgres:" || parsed.protocol === "postgresql:") {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    // Read as of one moment: the counts at the end reconcile against what was read.
+    return {
+      dialect: "postgres",
+      database,
+      query: async <T>(sql: string, params: unknown[] = []) => (await client.query(toPg(sql), params)).rows as T[],
+      columns: async () =>
+        group(
+          (
+            await client.query(
+              "select table_name as t, column_name as c from information_schema.columns where table_schema = current_schema()",
+            )
+          ).rows,
+        ),
+      close: () => client.end(),
+    };
+  }
+  throw new Error(`--from must be a postgres:// or mysql:// URL, not ${parsed.protocol}`);
+}
+
+function group(rows: { t: string; c: string }[]): Map<string, Set<string>> {
+  const map = new Map<string, Set<string>>();
+  for (const { t, c } of rows) {
+    const set = map.get(t) ?? new Set<string>();
+    set.add(c);
+    map.set(t, set);
+  }
+  return map;
+}
+
+/** The URL without its password, for messages and the report. */
+export function redact(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(invalid URL)";
+  }
+}
