@@ -29,7 +29,8 @@ export default defineConfig({
           root: "packages/web",
           include: ["src/**/*.test.tsx", "src/**/*.test.ts"],
           environment: "jsdom",
-          setupFiles: ["src/testing/setup.ts"],
+          // leak-guard.ts first: it records the timers of everything imported after it.
+          setupFiles: ["src/testing/leak-guard.ts", "src/testing/setup.ts"],
           testTimeout: 30_000,
         },
       },

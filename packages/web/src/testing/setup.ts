@@ -3,6 +3,7 @@ import { cleanup, configure } from "@testing-library/react";
 import { afterEach, vi } from "vitest";
 import i18n, { i18nReady } from "../lib/i18n";
 import { clearToasts } from "../lib/toast";
+import { settleAsyncWork } from "./leak-guard";
 
 // As in main: components render once the active language is loaded.
 await i18nReady;
@@ -27,9 +28,10 @@ Object.defineProperty(window, "matchMedia", {
 
 afterEach(async () => {
   cleanup();
-  clearToasts();
-  vi.unstubAllGlobals();
   vi.useRealTimers();
   localStorage.clear();
   await i18n.changeLanguage("pt");
+  // What the test started ends here, with the fake server still answering (leak-guard.ts).
+  await settleAsyncWork(clearToasts);
+  vi.unstubAllGlobals();
 });
