@@ -26,6 +26,16 @@ const realClearTimeout = globalThis.clearTimeout;
 const realSetInterval = globalThis.setInterval;
 const realClearInterval = globalThis.clearInterval;
 const pending = new Map<unknown, Pending>();
+const exempt: RegExp[] = [];
+
+/**
+ * Timers started by code whose stack matches are not the test's business: a real server the test
+ * runs in its own process (socket.test.ts's socket.io server) closes on its own schedule and never
+ * touches the page. Per file (each web test file has its own module state).
+ */
+export function ignoreTimersStartedBy(pattern: RegExp): void {
+  exempt.push(pattern);
+}
 
 // biome-ignore lint/suspicious/noExplicitAny: the timer functions' overloads (Node's and the DOM's) differ.
 type AnyTimer = (...args: any[]) => any;
@@ -42,7 +52,8 @@ function track(kind: Pending["kind"], real: AnyTimer): AnyTimer {
       delay,
       ...args,
     );
-    pending.set(handle, { kind, delay: Number(delay ?? 0), stack: new Error().stack ?? "" });
+    const stack = new Error().stack ?? "";
+    if (!exempt.some((pattern) => pattern.test(stack))) pending.set(handle, { kind, delay: Number(delay ?? 0), stack });
     return handle;
   };
   // Keeps util.promisify.custom and the like.
