@@ -40,7 +40,8 @@ export default defineConfig({
           environment: "jsdom",
           // leak-guard.ts first: it records the timers of everything imported after it.
           setupFiles: ["src/testing/leak-guard.ts", "src/testing/setup.ts"],
-          testTimeout: 30_000,
+          // Room for a test's 20 s waits (setup.ts) on a machine running another suite beside this one.
+          testTimeout: 60_000,
         },
       },
     ],
