@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { Server } from "socket.io";
 import { afterEach, describe, expect, it } from "vitest";
 import { ADMIN, fakeApi } from "../testing/fake-api";
+import { ignoreTimersStartedBy } from "../testing/leak-guard";
 import { connectSocket, disconnectSocket } from "./socket";
 
 /*
@@ -29,6 +30,9 @@ async function startServer(accepted = ["fresh"]) {
   };
 }
 
+// The server's side (engine.io waits up to 30 s for a polling client's last request): not the page's work.
+ignoreTimersStartedBy(/node_modules\/(engine\.io|socket\.io)\/build\//);
+
 describe("the app's socket (lib/socket)", () => {
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   afterEach(async () => {
@@ -43,8 +47,11 @@ describe("the app's socket (lib/socket)", () => {
     const socket = await connectSocket();
     expect(await connectSocket()).toBe(socket);
     await new Promise<void>((resolve, reject) => {
-      socket.on("connect", () => resolve());
-      setTimeout(() => reject(new Error("not connected")), 8000);
+      const timer = setTimeout(() => reject(new Error("not connected")), 8000);
+      socket.on("connect", () => {
+        clearTimeout(timer);
+        resolve();
+      });
     });
     expect(server.seen).toEqual(["stale", "fresh"]);
     expect(api.callsTo("POST", "/api/auth/refresh_token")).toHaveLength(1);

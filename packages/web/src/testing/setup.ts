@@ -3,12 +3,14 @@ import { cleanup, configure } from "@testing-library/react";
 import { afterEach, vi } from "vitest";
 import i18n, { i18nReady } from "../lib/i18n";
 import { clearToasts } from "../lib/toast";
+import { settleAsyncWork } from "./leak-guard";
 
 // As in main: components render once the active language is loaded.
 await i18nReady;
 
-// Lazy routes and MUI transitions are slow under parallel test files; wait longer than the default second.
-configure({ asyncUtilTimeout: 10_000 });
+// Lazy routes and MUI transitions are slow under parallel test files, and slower still when the
+// machine runs another suite beside this one: wait longer than the default second.
+configure({ asyncUtilTimeout: 20_000 });
 
 // jsdom has no layout engine: report a wide screen so the drawer starts open (spec §2).
 Object.defineProperty(window, "matchMedia", {
@@ -25,11 +27,13 @@ Object.defineProperty(window, "matchMedia", {
   }),
 });
 
-afterEach(async () => {
+afterEach(async ({ task }) => {
   cleanup();
-  clearToasts();
-  vi.unstubAllGlobals();
   vi.useRealTimers();
   localStorage.clear();
   await i18n.changeLanguage("pt");
+  // What the test started ends here, with the fake server still answering (leak-guard.ts).
+  // A test that already failed (timed out half-way) is not also blamed for what it left.
+  await settleAsyncWork(clearToasts, { report: task.result?.state !== "fail" });
+  vi.unstubAllGlobals();
 });
