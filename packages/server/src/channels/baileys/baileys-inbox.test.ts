@@ -5,7 +5,9 @@ import { connectedSession, fakeBaileys, recordingHandlers } from "../../../test/
 import { CUSTOMER, incoming } from "../../../test/baileys/inbound-helpers.js";
 import { openTestDatabase } from "../../../test/harness.js";
 import { contacts, inboundEvents, lidMappings, messages, tickets } from "../../db/schema.js";
+import { createInboundLog } from "../inbound-log.js";
 import { channelContext, insertConnection } from "../test-support.js";
+import { createDurableQueue } from "./baileys-inbox.js";
 
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
 
@@ -168,6 +170,34 @@ describe("the durable inbound log", () => {
     const rows = await logRows(whatsappId);
     expect(rows.map((r) => r.key).sort()).toEqual(["call:CALL-LOG", "nack:3EB0NACKED"]);
     await rig.session.stop();
+  });
+});
+
+describe("a replay beside live events", () => {
+  it("runs each logged event once: a live event written while the replay reads the log is left to its own task", async () => {
+    const whatsappId = await insertConnection(database.db, "baileys");
+    const inbox = createInboundLog(database.db, whatsappId);
+    // Left pending by an earlier run: the replay's to run.
+    await inbox.record("test.event", "left", { key: "left" });
+    const silent = { level: "silent", child: () => silent, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+    const queue = createDurableQueue(inbox, silent as unknown as Parameters<typeof createDurableQueue>[1]);
+    const runs: string[] = [];
+    // The session starts (a replay is queued) and WhatsApp delivers at once, as it does after a reconnect.
+    queue.replay(async (event) => {
+      runs.push(`replay:${(event.payload as { key: string }).key}`);
+    });
+    for (const key of ["live 1", "live 2"]) {
+      queue.receive("test.event", key, { key }, async () => {
+        runs.push(`live:${key}`);
+      });
+    }
+    queue.receiveAll("test.batch", [{ key: "live 3", payload: {}, item: "live 3" }], async (items) => {
+      runs.push(...items.map((item) => `live:${item}`));
+      return items.map(() => ({ status: "fulfilled" as const, value: undefined }));
+    });
+    await queue.idle();
+    expect(runs).toEqual(["replay:left", "live:live 1", "live:live 2", "live:live 3"]);
+    expect(await inbox.pending(10)).toEqual([]);
   });
 });
 

@@ -72,6 +72,16 @@ export function createDurableQueue(inbox: InboundLog, logger: BaileysLogger, spo
   let processLogged: (() => void) | undefined;
   let spoolTimer: NodeJS.Timeout | undefined;
   let closed = false;
+  /**
+   * Log rows whose processing is already queued by the path that wrote them (a live event). A
+   * replay reads the log after those writes and would otherwise find them still pending and run
+   * them a second time, before or beside their own task.
+   */
+  const owned = new Set<number>();
+  const own = <T extends number | null | undefined>(ids: T[]): T[] => {
+    for (const id of ids) if (typeof id === "number") owned.add(id);
+    return ids;
+  };
 
   const enqueue = (what: string, task: () => Promise<void>) => {
     gathering = undefined;
@@ -136,12 +146,15 @@ export function createDurableQueue(inbox: InboundLog, logger: BaileysLogger, spo
     } catch (error) {
       if (id !== undefined) await inbox.failed(id, error).catch(() => {});
       throw error;
+    } finally {
+      if (id !== undefined) owned.delete(id);
     }
     if (id !== undefined) await inbox.done(id);
   };
 
   /** After a group ran: the stored ones' rows done in one statement, each failure counted on its row. */
   const settleAll = async (ids: LogId[], outcomes: PromiseSettledResult<void>[], what: string) => {
+    for (const id of ids) if (id != null) owned.delete(id);
     const done: number[] = [];
     for (const [i, outcome] of outcomes.entries()) {
       const id = ids[i];
@@ -176,11 +189,17 @@ export function createDurableQueue(inbox: InboundLog, logger: BaileysLogger, spo
       });
       let afterId: number | undefined;
       for (;;) {
-        const pending = await inbox.pending(REPLAY_PAGE, { ...options, afterId });
-        if (pending.length === 0) return;
-        afterId = pending[pending.length - 1].id;
-        await runLogged(pending, dispatch, together);
-        if (pending.length < REPLAY_PAGE) return;
+        // Read behind the log's writes: every event written before has its id, and is owned when
+        // a live task of its own will run it.
+        const page = await logged(() => inbox.pending(REPLAY_PAGE, { ...options, afterId }));
+        if (page.length === 0) return;
+        afterId = page[page.length - 1].id;
+        await runLogged(
+          page.filter((event) => !owned.has(event.id)),
+          dispatch,
+          together,
+        );
+        if (page.length < REPLAY_PAGE) return;
       }
     });
   }
@@ -216,9 +235,12 @@ export function createDurableQueue(inbox: InboundLog, logger: BaileysLogger, spo
 
   return {
     receive(kind, key, payload, run) {
-      const recorded = logged(() =>
-        recordOrSpool(() => inbox.record(kind, key, payload), [{ kind, key, payload }], undefined as number | undefined),
-      );
+      const recorded = logged(async () => {
+        const [id] = own([
+          await recordOrSpool(() => inbox.record(kind, key, payload), [{ kind, key, payload }], undefined as number | undefined),
+        ]);
+        return id;
+      });
       enqueue(kind, async () => {
         let id: number | undefined;
         try {
@@ -238,15 +260,17 @@ export function createDurableQueue(inbox: InboundLog, logger: BaileysLogger, spo
       run: (items: T[]) => Promise<PromiseSettledResult<void>[]>,
     ) {
       if (events.length === 0) return;
-      const recorded = logged(() =>
-        recordOrSpool(
-          () =>
-            inbox.recordAll(
-              kind,
-              events.map(({ key, payload }) => ({ key, payload })),
-            ),
-          events.map(({ key, payload }) => ({ kind, key, payload })),
-          events.map((): number | undefined => undefined),
+      const recorded = logged(async () =>
+        own(
+          await recordOrSpool(
+            () =>
+              inbox.recordAll(
+                kind,
+                events.map(({ key, payload }) => ({ key, payload })),
+              ),
+            events.map(({ key, payload }) => ({ kind, key, payload })),
+            events.map((): number | undefined => undefined),
+          ),
         ),
       ).then(
         (ids): LogId[] => ids.map((id) => (id === undefined ? null : id)),
