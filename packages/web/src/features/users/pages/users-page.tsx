@@ -19,7 +19,7 @@ import { TableLoadingRow } from "../../../components/ui/table-loading-row";
 import { useInfiniteScroll } from "../../../components/ui/use-infinite-scroll";
 import { toast } from "../../../lib/toast";
 import { useDebounce } from "../../../lib/use-debounce";
-import { useEndUserSessions } from "../../privacy/api/privacy";
+import { useEndUserSessions } from "../../privacy";
 import { useDeleteUser } from "../api/delete-user";
 import { useUsers } from "../api/get-users";
 import { UserModal } from "../components/user-modal";
