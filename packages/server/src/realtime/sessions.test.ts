@@ -124,10 +124,14 @@ describe.skipIf(!process.env.TEST_REDIS_URL)("scaled out (TEST_REDIS_URL)", () =
     expect(await closed).toBe("io server disconnect");
   });
 
-  it("a password change through one process drops the user's sockets on the other", async () => {
+  it("a password change through one process drops the user's other sessions' sockets on the other", async () => {
     const user = await makeUser(t);
-    const closed = disconnection(await clients.connect(otherUrl, user.token));
+    const elsewhere = await login(t, user);
+    const closed = disconnection(await clients.connect(otherUrl, elsewhere.token));
+    const here = await clients.connect(otherUrl, user.token);
     expect((await changePassword(t, user, user.id)).statusCode).toBe(200);
     expect(await closed).toBe("io server disconnect");
+    // The session that changed it stays (issue 22 §5), on the other process too.
+    expect(here.connected).toBe(true);
   });
 });
