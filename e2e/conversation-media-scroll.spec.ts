@@ -20,7 +20,15 @@ test("a conversation with pictures opens at its newest message and stays there w
 }) => {
   const admin = new ZapdeskApi(request);
   await admin.login(ADMIN_EMAIL, ADMIN_PASSWORD);
-  const whatsappId = await admin.createSimulator([]);
+  // A queue of its own: a ticket left without a queue would sit in every agent's Waiting list, and
+  // the journeys after this one start from an empty list.
+  const queue = await admin.createQueue(
+    `Fotos ${run}`,
+    `#${Math.floor(Math.random() * 0xffffff)
+      .toString(16)
+      .padStart(6, "0")}`,
+  );
+  const whatsappId = await admin.createSimulator([queue.id]);
   const customer = `5511${String(Date.now()).slice(-8)}`;
   const last = `Última mensagem ${run}`;
   await admin.customerWrites(whatsappId, { from: customer, name: `Fotos ${run}`, body: "Olá, seguem as fotos" });

@@ -9,6 +9,8 @@ async function rowActionsInView(page: Page, path: string, text: string) {
   await page.goto(path);
   const row = page.getByRole("row").filter({ hasText: text }).first();
   await expect(row).toBeVisible();
+  // Brought into view vertically only (a long list puts it below the fold); never scrolled sideways.
+  await row.evaluate((element) => element.scrollIntoView({ block: "center", inline: "nearest" }));
   await expect(row.getByRole("button").first()).toBeAttached();
   const actions = await row.getByRole("button").all();
   for (const [i, action] of actions.entries()) await expect(action, `${path}: action ${i + 1}`).toBeInViewport({ ratio: 1 });
