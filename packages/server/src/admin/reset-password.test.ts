@@ -1,32 +1,21 @@
-import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { makeAdmin, PASSWORD } from "../../test/factories.js";
 import { createTestApp, openTestDatabase } from "../../test/harness.js";
+import { runServerCli } from "../../test/server-cli.js";
 import { startZapdesk } from "../../test/zapdesk-process.js";
 import { openDatabase } from "../db/client.js";
 import { refreshTokens, users } from "../db/schema.js";
 import { verifyPassword } from "../lib/passwords.js";
 
-const serverRoot = join(dirname(fileURLToPath(import.meta.url)), "../..");
-
 /** `npm run admin:reset-password -- <email>` as the workspace runs it: the CLI in the server package. */
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/admin/cli.ts", ...args], {
-      cwd: serverRoot,
-      env: { ...process.env, ...env, LOG_LEVEL: "silent" },
-    });
-    let output = "";
-    child.stdout.on("data", (chunk) => (output += chunk));
-    child.stderr.on("data", (chunk) => (output += chunk));
-    child.on("close", (code) => resolve({ code: code ?? 1, output }));
-  });
-}
+const cli = async (args: string[], env: Record<string, string>) => {
+  const { code, output } = await runServerCli("src/admin/cli.ts", args, env);
+  return { code: code ?? 1, output };
+};
 
 const printedPassword = (output: string) => /Password:\s+(\S+)/.exec(output)?.[1];
 

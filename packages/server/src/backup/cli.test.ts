@@ -1,31 +1,20 @@
-import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { everyRow } from "../../test/backup-rig.js";
 import { makeAdmin, makeQueue } from "../../test/factories.js";
 import { createTestApp, openTestDatabase } from "../../test/harness.js";
+import { runServerCli } from "../../test/server-cli.js";
 import { startZapdesk } from "../../test/zapdesk-process.js";
 import { type Database, embeddedConnection, openDatabase } from "../db/client.js";
 import { rowsOf } from "./snapshot.js";
 
-const serverRoot = join(dirname(fileURLToPath(import.meta.url)), "../..");
-
 /** `npm run backup|restore` as the workspace runs it: the CLI in the server package, its output and exit code. */
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/backup/cli.ts", ...args], {
-      cwd: serverRoot,
-      env: { ...process.env, ...env, LOG_LEVEL: "silent" },
-    });
-    let output = "";
-    child.stdout.on("data", (chunk) => (output += chunk));
-    child.stderr.on("data", (chunk) => (output += chunk));
-    child.on("close", (code) => resolve({ code: code ?? 1, output }));
-  });
-}
+const cli = async (args: string[], env: Record<string, string>) => {
+  const { code, output } = await runServerCli("src/backup/cli.ts", args, env);
+  return { code: code ?? 1, output };
+};
 
 describe("npm run backup / npm run restore with DATABASE_URL", () => {
   it("backs up DATABASE_URL to a file, restores it into an empty database, refuses one with data", async () => {

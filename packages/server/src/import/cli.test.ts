@@ -1,39 +1,17 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase } from "../../test/harness.js";
 import { type Expectations, fillCommunity } from "../../test/import-fixtures/data.js";
 import { mysqlReachable, mysqlSource, pgSource, type SourceDb } from "../../test/import-fixtures/sources.js";
+import { runServerCli } from "../../test/server-cli.js";
 import { type Database, openDatabase } from "../db/client.js";
 import type { ImportReport } from "./importer.js";
 
-const serverRoot = join(dirname(fileURLToPath(import.meta.url)), "../..");
-
 /** `npm run import -- …` as the workspace runs it. `onOutput` may kill the child (a real interruption). */
-function cli(
-  args: string[],
-  env: Record<string, string>,
-  onOutput?: (output: string, child: ChildProcess) => void,
-): Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/import/cli.ts", ...args], {
-      cwd: serverRoot,
-      env: { ...process.env, ...env, LOG_LEVEL: "silent" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    const take = (chunk: Buffer) => {
-      output += chunk;
-      onOutput?.(output, child);
-    };
-    child.stdout.on("data", take);
-    child.stderr.on("data", take);
-    child.on("close", (code, signal) => resolve({ code, signal, output }));
-  });
-}
+const cli = (args: string[], env: Record<string, string>, onOutput?: Parameters<typeof runServerCli>[3]) =>
+  runServerCli("src/import/cli.ts", args, env, onOutput);
 
 const count = async (db: Database, sql: string) => Number(((await db.query<{ n: string }>(sql))[0] as { n: string }).n);
 const mysqlUp = await mysqlReachable();

@@ -16,19 +16,20 @@ export interface AuthUser {
   queueIds: number[];
 }
 
+/** What a request knows of its user: the profile and the queues, read on every request. */
+const authUserColumns = {
+  id: users.id,
+  name: users.name,
+  email: users.email,
+  profile: users.profile,
+  queueIds: sql<number[]>`coalesce(array_agg(${userQueues.queueId}) filter (where ${userQueues.queueId} is not null), '{}')`,
+};
+
 /** Every authenticated request runs this: prepared once per database handle. */
 export async function findAuthUser(db: Db, id: number): Promise<AuthUser | undefined> {
   const statement = prepared(db, "users_auth", (db, name) =>
     db
-      .select({
-        id: users.id,
-        name: users.name,
-        email: users.email,
-        profile: users.profile,
-        queueIds: sql<
-          number[]
-        >`coalesce(array_agg(${userQueues.queueId}) filter (where ${userQueues.queueId} is not null), '{}')`,
-      })
+      .select(authUserColumns)
       .from(users)
       .leftJoin(userQueues, eq(userQueues.userId, users.id))
       .where(eq(users.id, sql.placeholder("id")))
@@ -46,15 +47,7 @@ export async function findAuthUser(db: Db, id: number): Promise<AuthUser | undef
 export async function findSessionUser(db: Db, id: number, sessionId: string): Promise<AuthUser | undefined> {
   const statement = prepared(db, "users_auth_session", (db, name) =>
     db
-      .select({
-        id: users.id,
-        name: users.name,
-        email: users.email,
-        profile: users.profile,
-        queueIds: sql<
-          number[]
-        >`coalesce(array_agg(${userQueues.queueId}) filter (where ${userQueues.queueId} is not null), '{}')`,
-      })
+      .select(authUserColumns)
       .from(users)
       .innerJoin(sessions, and(eq(sessions.userId, users.id), eq(sessions.id, sql.placeholder("sid"))))
       .leftJoin(userQueues, eq(userQueues.userId, users.id))
