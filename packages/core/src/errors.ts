@@ -87,6 +87,9 @@ export const ERROR_STATUS = {
   // Issue 22: sessions and the audit trail
   ERR_NO_SESSION_FOUND: 404,
   ERR_AUDIT_RANGE: 400,
+  // Issue 22 §1: retention
+  ERR_NO_LEGAL_HOLD_FOUND: 404,
+  ERR_RETENTION_RUNNING: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -170,6 +173,8 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_UNSUPPORTED_MEDIA_TYPE: "This content type is not accepted here.",
   ERR_NO_SESSION_FOUND: "No session found with this ID (it may have ended already).",
   ERR_AUDIT_RANGE: "The start of the period must come before its end.",
+  ERR_NO_LEGAL_HOLD_FOUND: "No legal hold found with this ID (it may have been released already).",
+  ERR_RETENTION_RUNNING: "A retention sweep is running now; try again in a moment.",
 };
 
 export interface ErrorDetail {

@@ -40,6 +40,8 @@ export const PERMISSIONS = [
   "audit:view",
   /** Issue 22 §5: end every session of another user (each user ends their own). */
   "sessions:manageAll",
+  /** Issue 22 §1: retention policies, legal holds and running the sweep. */
+  "retention:manage",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -62,6 +62,8 @@ import { queueRoutes } from "./modules/queues/queues.routes.js";
 import { createQueueService } from "./modules/queues/queues.service.js";
 import { quickAnswerRoutes } from "./modules/quick-answers/quick-answers.routes.js";
 import { createQuickAnswerService } from "./modules/quick-answers/quick-answers.service.js";
+import { retentionRoutes } from "./modules/retention/retention.routes.js";
+import { createRetentionService, type RetentionService } from "./modules/retention/retention.service.js";
 import { createAutoAssigner } from "./modules/routing/auto-assign.js";
 import { agentsSeeChoosingQueue } from "./modules/routing/choosing.js";
 import { createPresenceService } from "./modules/routing/presence.service.js";
@@ -118,6 +120,8 @@ export interface AppHandle {
   outboundWebhooks: OutboundWebhooks;
   /** Backups on demand and on schedule (tests run the schedule). */
   backups: BackupService;
+  /** Issue 22 §1: retention policies, legal holds and the hourly sweep (tests run it). */
+  retention: RetentionService;
   /** Start the WhatsApp sessions and the outbox worker (after listen, or after ready in tests). */
   start(): Promise<void>;
 }
@@ -219,6 +223,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     clock,
     logger: app.log,
   });
+  const retention = createRetentionService({ database, storage: conversations.storage, logger: app.log });
 
   const services: Services = {
     tokens,
@@ -319,6 +324,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
       });
       await api.register(outboundWebhookRoutes, { authenticate: context.authenticate, webhooks: outboundWebhooks.service });
       await api.register(backupRoutes, { authenticate: context.authenticate, backups, db });
+      await api.register(retentionRoutes, { authenticate: context.authenticate, retention });
       await api.register(auditRoutes, { authenticate: context.authenticate, db });
     },
     { prefix: "/api" },
@@ -328,6 +334,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
 
   app.addHook("preClose", async () => {
     backups.stop();
+    await retention.stop();
     await services.autoAssign.stop();
     await outboundWebhooks.worker.stop();
     await conversations.stop();
@@ -350,11 +357,13 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     cloudWebhooks: conversations.cloudWebhooks,
     outboundWebhooks,
     backups,
+    retention,
     async start() {
       await conversations.start();
       outboundWebhooks.worker.start();
       services.autoAssign.start();
       backups.start();
+      retention.start();
     },
   };
 }
