@@ -51,7 +51,7 @@ export const mediaDeletions = pgTable("media_deletions", {
   createdAt: createdAt(),
 });
 
-/** The running sweep's counts (one row), kept with its batches. */
+/** The running sweep's counts (one row, while counts wait for the audit trail), kept with its batches. */
 export const retentionState = pgTable(
   "retention_state",
   {

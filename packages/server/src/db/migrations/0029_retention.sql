@@ -39,6 +39,7 @@ CREATE TABLE "media_deletions" (
 );
 --> statement-breakpoint
 -- The running sweep's counts, kept with its batches: one audit entry per run, exact across a crash.
+-- The row exists only while counts wait to be written to the audit trail.
 CREATE TABLE "retention_state" (
 	"id" integer PRIMARY KEY DEFAULT 1 NOT NULL,
 	"tickets" integer DEFAULT 0 NOT NULL,
@@ -46,5 +47,3 @@ CREATE TABLE "retention_state" (
 	"files" integer DEFAULT 0 NOT NULL,
 	CONSTRAINT "retention_state_one_row" CHECK ("id" = 1)
 );
---> statement-breakpoint
-INSERT INTO "retention_state" ("id") VALUES (1);

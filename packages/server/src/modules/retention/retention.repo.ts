@@ -123,8 +123,9 @@ export async function sweepBatch(tx: Tx): Promise<{ busy: boolean; counts: Reten
   if (paths.length) await tx.execute(sql`insert into media_deletions (path) select unnest(${sql.param(paths)}::text[])`);
   const counts = { tickets: due.length, messages: deleted.length, files: paths.length };
   await tx.execute(sql`
-    update retention_state set tickets = tickets + ${counts.tickets}, messages = messages + ${counts.messages},
-      files = files + ${counts.files} where id = 1`);
+    insert into retention_state (id, tickets, messages, files) values (1, ${counts.tickets}, ${counts.messages}, ${counts.files})
+    on conflict (id) do update set tickets = retention_state.tickets + excluded.tickets,
+      messages = retention_state.messages + excluded.messages, files = retention_state.files + excluded.files`);
   return { busy: false, counts };
 }
 
@@ -132,10 +133,7 @@ export async function sweepBatch(tx: Tx): Promise<{ busy: boolean; counts: Reten
 export async function takeRunCounts(tx: Tx): Promise<RetentionCounts> {
   const [row] = await rowsOf<RetentionCounts>(
     tx,
-    sql`
-      with old as (select tickets, messages, files from retention_state where id = 1 for update)
-      update retention_state s set tickets = 0, messages = 0, files = 0 from old where s.id = 1
-      returning old.tickets, old.messages, old.files`,
+    sql`delete from retention_state where id = 1 returning tickets, messages, files`,
   );
   return row ?? { tickets: 0, messages: 0, files: 0 };
 }
