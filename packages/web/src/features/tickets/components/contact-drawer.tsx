@@ -14,6 +14,7 @@ import { PhoneNumber } from "../../../components/phone-number";
 import { useAuth } from "../../../lib/auth";
 import { pictureOf } from "../../../lib/capabilities";
 import { MergeContactDialog } from "../../contacts/components/merge-contact-dialog";
+import { LegalHoldControl } from "../../privacy";
 import { ScheduleButton } from "../../schedules";
 import { ContactTags } from "../../tags/components/contact-tags";
 
@@ -75,6 +76,7 @@ export function ContactDrawer({ open, onClose, contact, provider, onEdit, overla
           </Button>
         )}
         <MergeContactDialog duplicate={merging ? contact : null} onClose={() => setMerging(false)} />
+        <LegalHoldControl target={{ contactId: contact.id }} />
       </Box>
       <ContactTags contactId={contact.id} name={contact.name} />
       <Box sx={{ px: 2, display: "flex", flexDirection: "column", gap: 1 }}>
