@@ -40,6 +40,8 @@ export const PERMISSIONS = [
   "audit:view",
   /** Issue 22 §5: end every session of another user (each user ends their own). */
   "sessions:manageAll",
+  /** Issue 23 §6: the list of closing reasons (everyone signed in reads it to close tickets). */
+  "closing-reasons:manage",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
