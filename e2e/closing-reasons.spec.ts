@@ -64,7 +64,8 @@ test("an admin creates a reason and requires it in a queue; an agent resolves wi
     await agent.goto("/tickets");
     await agent.getByRole("tab", { name: /Aguardando/ }).click();
     await waitingList(agent).getByRole("listitem", { name: customer }).getByRole("button", { name: "Aceitar" }).click();
-    await expect(agent.getByRole("heading", { name: new RegExp(customer) })).toBeVisible();
+    // A loaded machine takes its time to bring the conversation's pane (a lazy chunk, then the ticket).
+    await expect(agent.getByRole("heading", { name: new RegExp(customer) })).toBeVisible({ timeout: 30_000 });
     const ticketId = Number(agent.url().split("/").pop());
 
     await agent.getByRole("button", { name: "Resolver", exact: true }).click();
@@ -91,7 +92,7 @@ test("an admin creates a reason and requires it in a queue; an agent resolves wi
     const card = page.getByRole("region", { name: "Motivos de encerramento" });
     await card.scrollIntoViewIfNeeded();
     const byQueue = card.getByRole("table", { name: "Por fila" });
-    await expect(byQueue.getByRole("row", { name: new RegExp(queueName) })).toContainText(reason);
+    await expect(byQueue.getByRole("row", { name: new RegExp(queueName) })).toContainText(reason, { timeout: 30_000 });
     await expect(byQueue.getByRole("row", { name: new RegExp(queueName) })).toContainText("150,50");
     const byAgent = card.getByRole("table", { name: "Por atendente" });
     await expect(byAgent.getByRole("row", { name: new RegExp(`Rita ${run}`) })).toContainText("150,50");
