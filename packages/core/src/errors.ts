@@ -90,6 +90,15 @@ export const ERROR_STATUS = {
   // Issue 22 §1: retention
   ERR_NO_LEGAL_HOLD_FOUND: 404,
   ERR_RETENTION_RUNNING: 409,
+  // Issue 23 §6: closing reasons
+  ERR_NO_CLOSING_REASON_FOUND: 404,
+  ERR_CLOSING_REASON_NAME_EXISTS: 409,
+  ERR_CLOSING_REASON_IN_USE: 409,
+  ERR_CLOSING_REASON_REQUIRED: 400,
+  ERR_CLOSING_REASON_ARCHIVED: 409,
+  ERR_CLOSING_VALUE_REQUIRED: 400,
+  ERR_CLOSING_VALUE_NOT_ALLOWED: 400,
+  ERR_CLOSING_REASON_NOT_CLOSING: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -175,6 +184,14 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_AUDIT_RANGE: "The start of the period must come before its end.",
   ERR_NO_LEGAL_HOLD_FOUND: "No legal hold found with this ID (it may have been released already).",
   ERR_RETENTION_RUNNING: "A retention sweep is running now; try again in a moment.",
+  ERR_NO_CLOSING_REASON_FOUND: "No closing reason found with this ID.",
+  ERR_CLOSING_REASON_NAME_EXISTS: "A closing reason with this name already exists.",
+  ERR_CLOSING_REASON_IN_USE: "This closing reason is on tickets: archive it instead of deleting it.",
+  ERR_CLOSING_REASON_REQUIRED: "This queue asks for a closing reason: choose one to resolve the ticket.",
+  ERR_CLOSING_REASON_ARCHIVED: "This closing reason is archived: choose another one.",
+  ERR_CLOSING_VALUE_REQUIRED: "This closing reason asks for a value.",
+  ERR_CLOSING_VALUE_NOT_ALLOWED: "This closing reason takes no value.",
+  ERR_CLOSING_REASON_NOT_CLOSING: "A closing reason is given when resolving a ticket, or to correct a closed one.",
 };
 
 export interface ErrorDetail {

@@ -1,3 +1,4 @@
+import type { ClosingReason } from "./schemas/closing-reasons.js";
 import type { Connection } from "./schemas/connections.js";
 import type { Contact } from "./schemas/contacts.js";
 import type { Message } from "./schemas/messages.js";
@@ -22,6 +23,8 @@ export interface RealtimePayloads {
   settings: { action: "update"; setting: Setting };
   /** Issue 11: a tag deleted is gone from every ticket and contact (clients drop it from what they hold). */
   tag: { action: Upsert; tag: Tag } | { action: "delete"; tagId: number };
+  /** Issue 23 §6: the list of closing reasons changed (the pickers and the admin page refetch). */
+  closingReason: { action: Upsert; closingReason: ClosingReason } | { action: "delete"; closingReasonId: number };
   whatsapp: { action: "update"; whatsapp: Connection } | { action: "delete"; whatsappId: number };
   whatsappSession: { action: "update"; session: Connection };
   /** WhatsApp restricted the number or warned about its cap on new chats (admins only; the web and push tell them). */

@@ -9,6 +9,7 @@ export * from "./routing.js";
 export * from "./schemas/auth.js";
 export * from "./schemas/backups.js";
 export * from "./schemas/business-hours.js";
+export * from "./schemas/closing-reasons.js";
 export * from "./schemas/common.js";
 export * from "./schemas/connections.js";
 export * from "./schemas/contacts.js";

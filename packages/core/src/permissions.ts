@@ -42,6 +42,8 @@ export const PERMISSIONS = [
   "sessions:manageAll",
   /** Issue 22 §1: retention policies, legal holds and running the sweep. */
   "retention:manage",
+  /** Issue 23 §6: the list of closing reasons (everyone signed in reads it to close tickets). */
+  "closing-reasons:manage",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -38,6 +38,10 @@ import { sessionRoutes } from "./modules/auth/sessions.routes.js";
 import { createTokenService } from "./modules/auth/tokens.js";
 import { backupRoutes } from "./modules/backups/backups.routes.js";
 import { type BackupService, createBackupService } from "./modules/backups/backups.service.js";
+import { createApiClose } from "./modules/closing-reasons/api-close.js";
+import { closingReasonRoutes } from "./modules/closing-reasons/closing-reasons.routes.js";
+import { createClosingReasonService } from "./modules/closing-reasons/closing-reasons.service.js";
+import { createClosingReport } from "./modules/closing-reasons/closing-report.js";
 import { connectionRoutes } from "./modules/connections/connections.routes.js";
 import { contactRoutes } from "./modules/contacts/contacts.routes.js";
 import { createContactService } from "./modules/contacts/contacts.service.js";
@@ -75,6 +79,7 @@ import { tagRoutes } from "./modules/tags/tags.routes.js";
 import { createTagService } from "./modules/tags/tags.service.js";
 import { templateRoutes } from "./modules/templates/templates.routes.js";
 import { ticketRoutes } from "./modules/tickets/tickets.routes.js";
+import { createTicketExport } from "./modules/tickets/tickets-export.js";
 import { findAuthUser, findSessionUser } from "./modules/users/users.repo.js";
 import { userRoutes } from "./modules/users/users.routes.js";
 import { createUserService } from "./modules/users/users.service.js";
@@ -266,6 +271,10 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
       logger: app.log,
       pollMs: options.outboxPollMs,
     }),
+    closingReasons: createClosingReasonService({ db, events }),
+    closingReport: createClosingReport({ db: database.heavy, clock }),
+    ticketExport: createTicketExport({ db: database.heavy, clock }),
+    apiClose: createApiClose({ tickets }),
   };
 
   await registerSecurityHeaders(app, {
@@ -307,6 +316,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
         pushRoutes,
         routingRoutes,
         autoAssignRoutes,
+        closingReasonRoutes,
       ]) {
         await api.register(routes, context);
       }

@@ -4,6 +4,9 @@ import type { HeavyReadGate } from "./lib/heavy-reads.js";
 import type { MediaStorage } from "./media/storage.js";
 import type { AuthService } from "./modules/auth/auth.service.js";
 import type { TokenService } from "./modules/auth/tokens.js";
+import type { ApiClose } from "./modules/closing-reasons/api-close.js";
+import type { ClosingReasonService } from "./modules/closing-reasons/closing-reasons.service.js";
+import type { ClosingReportService } from "./modules/closing-reasons/closing-report.js";
 import type { ConnectionService } from "./modules/connections/connections.service.js";
 import type { ContactIdentity } from "./modules/contacts/contact-identity.js";
 import type { ContactService } from "./modules/contacts/contacts.service.js";
@@ -24,6 +27,7 @@ import type { SettingService } from "./modules/settings/settings.service.js";
 import type { TagService } from "./modules/tags/tags.service.js";
 import type { createProtocolService } from "./modules/tickets/protocol.js";
 import type { TicketService } from "./modules/tickets/tickets.service.js";
+import type { TicketExport } from "./modules/tickets/tickets-export.js";
 import type { UserService } from "./modules/users/users.service.js";
 
 export interface Services {
@@ -56,6 +60,11 @@ export interface Services {
   presence: PresenceService;
   /** Issue 13: automatic assignment; `sweep()` runs a pass now (tests). */
   autoAssign: AutoAssigner;
+  /** Issue 23 §6: closing reasons, their report, the tickets export and the API token's close. */
+  closingReasons: ClosingReasonService;
+  closingReport: ClosingReportService;
+  ticketExport: TicketExport;
+  apiClose: ApiClose;
 }
 
 /** What every route plugin is registered with. */

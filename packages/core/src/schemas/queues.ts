@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { businessHoursOutputSchema, businessHoursSchema } from "./business-hours.js";
+import { CLOSING_REASON_MODES } from "./closing-reasons.js";
 import { MSG, requiredCheck, requiredText } from "./common.js";
 
 export const queueInputSchema = z.strictObject({
@@ -12,6 +13,8 @@ export const queueInputSchema = z.strictObject({
     .transform((v) => v ?? ""),
   /** Business hours (issue 11): null or absent = always open. */
   schedule: businessHoursSchema.nullish().transform((v) => v ?? null),
+  /** Issue 23 §6: whether Resolve and Protocolo ask for a closing reason (absent on create: "off"). */
+  closingReason: z.enum(CLOSING_REASON_MODES).optional(),
 });
 export type QueueInput = z.input<typeof queueInputSchema>;
 
@@ -25,6 +28,7 @@ export const queueSchema = z.object({
   color: z.string(),
   greetingMessage: z.string(),
   schedule: businessHoursOutputSchema.nullable(),
+  closingReason: z.enum(CLOSING_REASON_MODES),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CONNECTION_PROVIDERS, TICKET_STATUSES } from "../constants.js";
+import { closingValueSchema, ticketClosingSchema } from "./closing-reasons.js";
 import { idParam, idSchema, pageNumberSchema, searchParamSchema } from "./common.js";
 import { contactLiteSchema, extraInfoSchema } from "./contacts.js";
 import { queueLiteSchema } from "./queues.js";
@@ -59,6 +60,10 @@ export const ticketUpdateSchema = z.strictObject({
   queueId: idSchema.nullable().optional(),
   /** Issue 11: the ticket's tags, the whole set (alone or with the fields above). */
   tagIds: tagIdsSchema.optional(),
+  /** Issue 23 §6: the closing reason, with a resolve (status "closed"), or alone to correct a closed ticket's. */
+  closingReasonId: idSchema.nullable().optional(),
+  /** The reason's value (e.g. a sale amount) when it asks for one. */
+  closingValue: closingValueSchema.nullable().optional(),
 });
 export type TicketUpdateInput = z.output<typeof ticketUpdateSchema>;
 
@@ -88,6 +93,8 @@ export const ticketSchema = z.object({
   tags: z.array(tagSchema),
   /** Issue 13: still at the greeting menu (no queue, no agent, the menu was sent): listed apart. */
   choosingQueue: z.boolean().optional(),
+  /** Issue 23 §6: the reason of the ticket's last close (kept when reopened, replaced at the next close). */
+  closingReason: ticketClosingSchema.nullable().optional(),
   matchedMessageId: z
     .number()
     .nullable()

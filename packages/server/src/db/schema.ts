@@ -1,4 +1,4 @@
-import type { BusinessSchedule, ConnectionRestriction } from "@zapdesk/core";
+import type { BusinessSchedule, ClosingReasonMode, ConnectionRestriction } from "@zapdesk/core";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -9,6 +9,7 @@ import {
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   serial,
@@ -16,6 +17,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { closingReasons } from "./schema-closing-reasons.js";
 import { createdAt, tz, updatedAt } from "./schema-columns.js";
 /** A reaction as stored on its message; `by` identifies the participant (their number, or "me"). */
 export interface StoredReaction {
@@ -95,6 +97,8 @@ export const queues = pgTable(
     greetingMessage: text("greeting_message").notNull().default(""),
     /** Business hours (issue 11); null = always open. */
     schedule: jsonb("schedule").$type<BusinessSchedule>(),
+    /** Issue 23 §6: "off", "optional" or "required": whether Resolve and Protocolo ask for a closing reason. */
+    closingReason: text("closing_reason").$type<ClosingReasonMode>().notNull().default("off"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -295,6 +299,14 @@ export const tickets = pgTable(
     firstResponseAt: tz("first_response_at"),
     acceptedAt: tz("accepted_at"),
     closedAt: tz("closed_at"),
+    /**
+     * Issue 23 §6: the ticket's last close, kept when it is reopened (closed_at is not) and replaced at
+     * its next close: when, by which agent, why (0026_closing_reasons).
+     */
+    closingAt: tz("closing_at"),
+    closingUserId: integer("closing_user_id").references(() => users.id, { onDelete: "set null" }),
+    closingReasonId: integer("closing_reason_id").references(() => closingReasons.id),
+    closingValue: numeric("closing_value", { precision: 14, scale: 2, mode: "number" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -314,6 +326,9 @@ export const tickets = pgTable(
     index("tickets_status_user_queue_idx").on(t.status, t.userId, t.queueId),
     index("tickets_created_idx").on(t.createdAt),
     // Issue 13: the dashboard's metrics read only this index (created range, then the stored timestamps).
+    // Issue 23 §6: the closing report and the tickets export read the period's closes; a reason in use is found.
+    index("tickets_closing_at_idx").on(t.closingAt).where(sql`${t.closingAt} is not null`),
+    index("tickets_closing_reason_idx").on(t.closingReasonId).where(sql`${t.closingReasonId} is not null`),
     index("tickets_metrics_idx").on(t.createdAt, t.isGroup, t.queueId, t.userId, t.firstResponseAt, t.acceptedAt, t.closedAt),
   ],
 );
@@ -414,6 +429,7 @@ export const settings = pgTable("settings", {
 
 // The channels' tables (inbound log, LID mappings, Cloud templates) live beside this file.
 export * from "./schema-channels.js";
+export * from "./schema-closing-reasons.js";
 // Issue 11: satisfaction ratings (CSAT).
 export * from "./schema-csat.js";
 // Issue 21: the importer's source-id mapping.

@@ -44,6 +44,7 @@ export const routes: RouteObject[] = [
           ...adminScreen("/connections", () => import("../features/connections/pages/connections-page")),
           ...adminScreen("/Queues", () => import("../features/queues/pages/queues-page")),
           ...adminScreen("/tags", () => import("../features/tags/pages/tags-page")),
+          ...adminScreen("/closing-reasons", () => import("../features/closing-reasons/pages/closing-reasons-page")),
           ...adminScreen("/Settings", () => import("../features/settings/pages/settings-page")),
           ...adminScreen("/webhooks", () => import("../features/webhooks/pages/webhooks-page")),
           ...adminScreen("/audit", () => import("../features/privacy/pages/audit-page")),

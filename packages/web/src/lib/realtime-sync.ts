@@ -70,6 +70,8 @@ export function useRealtimeSync(ticketHandlers?: TicketEventHandlers): void {
       socket.on("whatsapp", lists.whatsapp);
       socket.on("whatsappSession", lists.whatsappSession);
       socket.on("tag", (event) => applyTagEvent(client, event));
+      // Issue 23 §6: the closing reasons' admin page and the Resolve pickers refetch the list.
+      socket.on("closingReason", () => client.invalidateQueries({ queryKey: ["closingReasons"] }));
 
       socket.on("ticket", (event) => handlers.current?.ticket(event));
       socket.on("appMessage", (event) => handlers.current?.appMessage(event));

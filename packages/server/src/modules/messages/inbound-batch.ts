@@ -1,6 +1,6 @@
 import { and, eq, gte, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { contacts, messages, queues, tickets, users } from "../../db/schema.js";
+import { closingReasons, contacts, messages, queues, tickets, users } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import { withoutNul } from "../../lib/pg-safe.js";
 import type { TicketScope } from "../../realtime/publisher.js";
@@ -286,6 +286,14 @@ async function joinTickets(
     for (const q of found) known.set(q.id, q);
   }
   const whatsapp = { id: connection.id, name: connection.name, provider: connection.provider };
+  // Issue 23 §6: a reopened ticket keeps the reason of its last close (read only when one has it).
+  const reasonIds = [...new Set(rows.flatMap((t) => (t.closingReasonId === null ? [] : [t.closingReasonId])))];
+  const reasons = reasonIds.length
+    ? await tx
+        .select({ id: closingReasons.id, name: closingReasons.name, archived: closingReasons.archived })
+        .from(closingReasons)
+        .where(inArray(closingReasons.id, reasonIds))
+    : [];
   const tags = await tagsOfTickets(
     tx,
     rows.map((t) => t.id),
@@ -300,6 +308,7 @@ async function joinTickets(
         user: agents.find((u) => u.id === ticket.userId) ?? null,
         whatsapp,
         tags: tags.get(ticket.id) ?? [],
+        closingReason: reasons.find((r) => r.id === ticket.closingReasonId) ?? null,
       },
     ]),
   );

@@ -32,7 +32,13 @@ export async function existingQueueIds(db: Db, ids: number[]): Promise<number[]>
 
 export async function insertQueue(
   db: Db,
-  values: { name: string; color: string; greetingMessage: string; schedule?: QueueRow["schedule"] },
+  values: {
+    name: string;
+    color: string;
+    greetingMessage: string;
+    schedule?: QueueRow["schedule"];
+    closingReason?: QueueRow["closingReason"];
+  },
 ) {
   const [row] = await db.insert(queues).values(values).returning();
   return row;
@@ -41,7 +47,7 @@ export async function insertQueue(
 export async function updateQueue(
   db: Db,
   id: number,
-  values: Partial<Pick<QueueRow, "name" | "color" | "greetingMessage" | "schedule">>,
+  values: Partial<Pick<QueueRow, "name" | "color" | "greetingMessage" | "schedule" | "closingReason">>,
 ) {
   const [row] = await db
     .update(queues)

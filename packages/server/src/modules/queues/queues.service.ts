@@ -15,6 +15,7 @@ export function presentQueue(row: repo.QueueRow): Queue {
     color: row.color,
     greetingMessage: row.greetingMessage,
     schedule: presentSchedule(row.schedule),
+    closingReason: row.closingReason,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

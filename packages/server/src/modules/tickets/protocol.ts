@@ -1,7 +1,9 @@
+import type { ClosingChoice } from "@zapdesk/core";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../lib/app-error.js";
 import type { Clock } from "../../lib/clock.js";
+import { checkClosing } from "../closing-reasons/closing.js";
 import { findContactById } from "../contacts/contacts.repo.js";
 import type { OutboundQueue } from "../messages/outbound-queue.js";
 import { postJson } from "../outbound-webhooks/http-post.js";
@@ -44,7 +46,10 @@ export async function callProtocolWebhook(
   return "failed";
 }
 
-/** POST /tickets/:id/protocol: a protocol number, the notice to the customer, the webhook, then close. */
+/**
+ * POST /tickets/:id/protocol: a protocol number, the notice to the customer, the webhook, then close
+ * (issue 23 §6: with the closing reason the queue asks for, checked before anything is sent).
+ */
 export function createProtocolService(deps: {
   db: Db;
   tickets: TicketService;
@@ -53,9 +58,11 @@ export function createProtocolService(deps: {
   outbound: OutboundQueue;
 }) {
   const { db, tickets } = deps;
-  return async function issueProtocol(actor: AuthUser, id: number) {
+  return async function issueProtocol(actor: AuthUser, id: number, choice: ClosingChoice = {}) {
     const ticket = await tickets.accessible(actor, id);
     if (ticket.status !== "open") throw new AppError("ERR_TICKET_NOT_OPEN", { message: "Only an open ticket gets a protocol" });
+    // A close the queue would refuse is refused before the customer hears of a protocol (the close checks again).
+    await checkClosing(db, { queueId: ticket.queueId, choice });
     const contact = await findContactById(db, ticket.contactId);
     if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND");
     const protocol = protocolNumber(deps.clock.now(), id);
@@ -71,7 +78,12 @@ export function createProtocolService(deps: {
     const webhook = await callProtocolWebhook(url, { usuario: contact.number, protocolo: protocol }, deps.logger, {
       allowPrivate,
     });
-    const closed = await tickets.update(actor, id, { status: "closed", userId: actor.id });
+    const closed = await tickets.update(actor, id, {
+      status: "closed",
+      userId: actor.id,
+      closingReasonId: choice.closingReasonId,
+      closingValue: choice.closingValue,
+    });
     return { protocol, webhook, ticket: closed };
   };
 }

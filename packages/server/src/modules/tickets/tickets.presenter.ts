@@ -24,6 +24,14 @@ export function presentTicket(row: JoinedTicket): Ticket {
     rating: ticket.rating ?? null,
     tags: row.tags,
     choosingQueue: isChoosingQueue(ticket),
+    closingReason:
+      row.closingReason && ticket.closingAt
+        ? {
+            ...row.closingReason,
+            value: ticket.closingValue === null ? null : Number(ticket.closingValue),
+            at: ticket.closingAt.toISOString(),
+          }
+        : null,
     ...(row.matchedMessageId !== undefined && { matchedMessageId: row.matchedMessageId }),
   };
 }

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, inArray, isNull, lt, or, type SQL, sql } from 
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client.js";
 import { prepared } from "../../db/prepared.js";
-import { contacts, messages, queues, tickets, users, whatsapps } from "../../db/schema.js";
+import { closingReasons, contacts, messages, queues, tickets, users, whatsapps } from "../../db/schema.js";
 import { escapeLike } from "../users/users.repo.js";
 import { type Binder, literals, placeholders, ticketVisibleWhere } from "./access.js";
 import { tagFilter, withTicketTags } from "./ticket-tags.js";
@@ -15,6 +15,7 @@ const joinedColumns = {
   queue: { id: queues.id, name: queues.name, color: queues.color },
   user: { id: users.id, name: users.name },
   whatsapp: { id: whatsapps.id, name: whatsapps.name, provider: whatsapps.provider },
+  closingReason: { id: closingReasons.id, name: closingReasons.name, archived: closingReasons.archived },
 };
 
 export interface JoinedTicket {
@@ -25,6 +26,8 @@ export interface JoinedTicket {
   queue: { id: number; name: string; color: string } | null;
   user: { id: number; name: string } | null;
   whatsapp: { id: number; name: string; provider: string } | null;
+  /** Issue 23 §6: the reason of the ticket's last close. */
+  closingReason: { id: number; name: string; archived: boolean } | null;
   /** Issue 11 (ticket-tags.ts): loaded for a set of rows in one query. */
   tags: { id: number; name: string; color: string }[];
 }
@@ -37,7 +40,8 @@ function joined<S extends Record<string, SQL | SQL.Aliased> = Record<never, neve
     .innerJoin(contacts, eq(contacts.id, tickets.contactId))
     .leftJoin(queues, eq(queues.id, tickets.queueId))
     .leftJoin(users, eq(users.id, tickets.userId))
-    .leftJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId));
+    .leftJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId))
+    .leftJoin(closingReasons, eq(closingReasons.id, tickets.closingReasonId));
 }
 
 export async function findJoinedTicket(db: Db, id: number): Promise<JoinedTicket | undefined> {

@@ -1,4 +1,5 @@
 import {
+  closingChoiceSchema,
   deletedSchema,
   idParamsSchema,
   protocolResultSchema,
@@ -57,10 +58,13 @@ export const ticketRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { s
     {
       schema: {
         tags,
+        description:
+          "Optional body (issue 23 §6): `{ closingReasonId, closingValue }` when the ticket's queue asks for a reason.",
         params: idParamsSchema,
+        body: closingChoiceSchema.nullish(),
         response: { 200: protocolResultSchema.extend({ webhook: z.enum(["sent", "failed", "skipped"]) }) },
       },
     },
-    (request) => services.protocol(actorOf(request), request.params.id),
+    (request) => services.protocol(actorOf(request), request.params.id, request.body ?? {}),
   );
 };

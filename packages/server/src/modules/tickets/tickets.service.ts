@@ -18,6 +18,7 @@ import { checkSearchTerm } from "../../lib/heavy-reads.js";
 import { isUniqueViolation } from "../../lib/pg-errors.js";
 import type { Publisher, TicketScope } from "../../realtime/publisher.js";
 import { recordAudit } from "../audit/audit.js";
+import { checkClosing, closingColumns, setClosingReason } from "../closing-reasons/closing.js";
 import { findConnection, findDefaultConnection } from "../connections/connections.repo.js";
 import { findContactById, listExtraInfo } from "../contacts/contacts.repo.js";
 import { requestRating } from "../csat/ratings.js";
@@ -54,6 +55,7 @@ export interface TicketServiceDeps {
 
 export function createTicketService(deps: TicketServiceDeps) {
   const { db, events } = deps;
+  const now = () => (deps.clock ?? systemClock).now();
 
   /** Load a ticket the actor may reach; others get the same answer as a missing one. */
   async function accessible(actor: AuthUser, id: number, executor: Db = db, lock = false): Promise<repo.TicketRow> {
@@ -182,12 +184,17 @@ export function createTicketService(deps: TicketServiceDeps) {
           const current = await accessible(actor, id, tx, true);
           // Issue 11: tags alone, or with the other fields (then the transition rules below apply too).
           if (change.tagIds) await setTicketTags(tx, id, change.tagIds);
-          if (change.tagIds && change.status === undefined && change.userId === undefined && change.queueId === undefined) {
-            return { previous: undefined };
+          // Issue 23 §6: a closing reason comes with a resolve, or alone to correct a closed ticket's.
+          const closing = { closingReasonId: change.closingReasonId, closingValue: change.closingValue };
+          const withClosing = closing.closingReasonId !== undefined || closing.closingValue !== undefined;
+          if (change.status === undefined && change.userId === undefined && change.queueId === undefined) {
+            if (withClosing) await setClosingReason(tx, current, closing);
+            if (change.tagIds || withClosing) return { previous: undefined };
           }
           const result = classifyTicketChange(current as Parameters<typeof classifyTicketChange>[0], change);
           if (!result.ok) throw new AppError("ERR_TICKET_TRANSITION", { message: result.reason });
           const { transition, next } = result;
+          if (withClosing && transition !== "resolve") throw new AppError("ERR_CLOSING_REASON_NOT_CLOSING");
           // Agents take and resolve tickets for themselves; only admins act on someone else's behalf.
           if ((transition === "accept" || transition === "reopen") && next.userId !== actor.id && !isAdmin(actor)) {
             throw new AppError("ERR_NO_PERMISSION");
@@ -198,7 +205,17 @@ export function createTicketService(deps: TicketServiceDeps) {
           if (next.queueId !== null && next.queueId !== current.queueId && !(await findQueueById(tx, next.queueId))) {
             throw new AppError("ERR_NO_QUEUE_FOUND");
           }
-          const updated = await repo.updateTicket(tx, id, { status: next.status, userId: next.userId, queueId: next.queueId });
+          // The queue's "required" refuses a resolve without a reason; the close replaces the last one's.
+          const closed =
+            transition === "resolve"
+              ? closingColumns(await checkClosing(tx, { queueId: current.queueId, choice: closing }), next.userId, now())
+              : {};
+          const updated = await repo.updateTicket(tx, id, {
+            status: next.status,
+            userId: next.userId,
+            queueId: next.queueId,
+            ...closed,
+          });
           if (transition === "resolve" && updated && current.whatsappId !== null) {
             const connection = await findConnection(tx, current.whatsappId);
             if (connection?.farewellMessage.trim()) {
@@ -206,7 +223,7 @@ export function createTicketService(deps: TicketServiceDeps) {
             }
             // CSAT: the satisfaction question, after the farewell.
             if (connection) {
-              await requestRating(tx, outgoing, { ticket: updated, connection, now: (deps.clock ?? systemClock).now() });
+              await requestRating(tx, outgoing, { ticket: updated, connection, now: now() });
             }
           }
           return { previous: scopeOf(current) };

@@ -18,6 +18,7 @@ import ShoppingCartIcon from "@mui/icons-material/ShoppingCart";
 import SmartToyIcon from "@mui/icons-material/SmartToy";
 import SmsIcon from "@mui/icons-material/Sms";
 import SyncAltIcon from "@mui/icons-material/SyncAlt";
+import TaskAltIcon from "@mui/icons-material/TaskAlt";
 import WebhookIcon from "@mui/icons-material/Webhook";
 import WhatsAppIcon from "@mui/icons-material/WhatsApp";
 import Badge from "@mui/material/Badge";
@@ -66,6 +67,7 @@ const ADMIN_ICONS: Record<string, ReactNode> = {
   connections: <ConnectionsIcon />,
   queues: <AccountTreeOutlined />,
   tags: <LocalOfferOutlined />,
+  closingReasons: <TaskAltIcon />,
   settings: <SettingsOutlined />,
   webhooks: <WebhookIcon />,
   audit: <ManageSearchIcon />,

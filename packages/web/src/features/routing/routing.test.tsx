@@ -13,7 +13,16 @@ import { UserCapacityField } from "./auto-assign-fields";
 import { ChoosingHeader, useChoosingGroup } from "./choosing-group";
 import { PresenceDot } from "./presence-dot";
 
-const QUEUE = { id: 3, name: "Vendas", color: "#2576d2", greetingMessage: "", schedule: null, createdAt: "", updatedAt: "" };
+const QUEUE = {
+  id: 3,
+  name: "Vendas",
+  color: "#2576d2",
+  greetingMessage: "",
+  schedule: null,
+  closingReason: "off" as const,
+  createdAt: "",
+  updatedAt: "",
+};
 const ticket = (id: number, choosingQueue: boolean) => ({ id, choosingQueue }) as Ticket;
 
 describe("routing (issue 13)", () => {

@@ -31,6 +31,7 @@ export const SCREENS: Screen[] = [
   { path: "/connections", key: "connections", permission: "connections:manage" },
   { path: "/Queues", key: "queues", permission: "queues:manage" },
   { path: "/tags", key: "tags", permission: "tags:manage" },
+  { path: "/closing-reasons", key: "closingReasons", permission: "closing-reasons:manage" },
   { path: "/Settings", key: "settings", permission: "settings:manage" },
   { path: "/webhooks", key: "webhooks", permission: "webhooks:manage" },
   { path: "/audit", key: "audit", permission: "audit:view" },

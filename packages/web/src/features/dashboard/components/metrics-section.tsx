@@ -8,6 +8,7 @@ import { useTranslation } from "react-i18next";
 import { type MetricsFilters, useMetrics } from "../api/get-metrics";
 import { formatDuration } from "../utils/format-duration";
 import { presetRange } from "../utils/periods";
+import { ClosingReasonsCard } from "./closing-reasons-card";
 import { MetricsFiltersBar } from "./metrics-filters";
 import { FIGURES, MetricsTable } from "./metrics-table";
 
@@ -65,6 +66,7 @@ export function MetricsSection() {
               rows={data.byUser.map((u) => ({ ...u, key: `u${u.userId}`, name: u.name ?? t("metrics.noAgent") }))}
             />
           </Box>
+          <ClosingReasonsCard filters={filters} />
         </>
       )}
     </Stack>

@@ -13,6 +13,7 @@ const queue: Queue = {
   name: "Suporte",
   color: "#123456",
   greetingMessage: "",
+  closingReason: "off",
   schedule: null,
   createdAt: "2026-01-01T00:00:00Z",
   updatedAt: "2026-01-01T00:00:00Z",

@@ -49,7 +49,12 @@ describe("queue modal validation (spec §5)", () => {
     expect(screen.getByRole("radio", { name: `Colour ${QUEUE_PALETTE[4]}` })).toHaveAttribute("aria-checked", "true");
     await user.click(submit());
     await waitFor(() => expect(server.callsTo("POST", "/api/queue")).toHaveLength(1));
-    expect(server.calls.at(-1)?.body).toEqual({ name: "Sales", color: QUEUE_PALETTE[4], greetingMessage: "" });
+    expect(server.calls.at(-1)?.body).toEqual({
+      name: "Sales",
+      color: QUEUE_PALETTE[4],
+      greetingMessage: "",
+      closingReason: "off",
+    });
     expect(await screen.findByText("Queue saved successfully")).toBeInTheDocument();
   });
 
@@ -70,6 +75,7 @@ describe("queue modal validation (spec §5)", () => {
       name: "Sales",
       color: QUEUE_PALETTE[2],
       greetingMessage: "",
+      closingReason: "off" as const,
       schedule: null,
       createdAt: "",
       updatedAt: "",

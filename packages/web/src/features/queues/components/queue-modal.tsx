@@ -1,9 +1,11 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import Box from "@mui/material/Box";
 import FormHelperText from "@mui/material/FormHelperText";
+import MenuItem from "@mui/material/MenuItem";
 import Stack from "@mui/material/Stack";
+import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
-import { type BusinessHours, type Queue, queueInputSchema } from "@zapdesk/core";
+import { type BusinessHours, CLOSING_REASON_MODES, type ClosingReasonMode, type Queue, queueInputSchema } from "@zapdesk/core";
 import { useEffect, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
@@ -21,6 +23,8 @@ interface QueueForm {
   color: string;
   greetingMessage: string;
   schedule: BusinessHours | null;
+  /** Issue 23 §6: whether Resolve and Protocolo ask for a closing reason. */
+  closingReason: ClosingReasonMode;
 }
 
 function withoutSchedule({ schedule: _, ...rest }: QueueForm) {
@@ -32,7 +36,7 @@ export function QueueModal({ open, onClose, queue }: { open: boolean; onClose():
   const save = useSaveQueue();
   const { control, handleSubmit, reset, setError, formState } = useForm<QueueForm>({
     resolver: zodResolver(queueInputSchema) as never,
-    defaultValues: { name: "", color: "", greetingMessage: "", schedule: null },
+    defaultValues: { name: "", color: "", greetingMessage: "", schedule: null, closingReason: "off" },
   });
 
   // Automatic assignment (issue 13) is another resource, but a field of this form: saved with Save (issue 20).
@@ -48,6 +52,7 @@ export function QueueModal({ open, onClose, queue }: { open: boolean; onClose():
         color: queue?.color ?? "",
         greetingMessage: queue?.greetingMessage ?? "",
         schedule: queue?.schedule ?? null,
+        closingReason: queue?.closingReason ?? "off",
       });
   }, [open, queue, reset]);
 
@@ -66,7 +71,7 @@ export function QueueModal({ open, onClose, queue }: { open: boolean; onClose():
       success: t("queueModal.success"),
       done: () => onClose(),
       setError,
-      fields: ["name", "color", "greetingMessage", "schedule"],
+      fields: ["name", "color", "greetingMessage", "schedule", "closingReason"],
     });
   });
 
@@ -118,6 +123,26 @@ export function QueueModal({ open, onClose, queue }: { open: boolean; onClose():
           multiline
           minRows={4}
           fullWidth
+        />
+        <Controller
+          control={control}
+          name="closingReason"
+          render={({ field }) => (
+            <TextField
+              select
+              label={t("queueModal.form.closingReason")}
+              value={field.value}
+              onChange={(e) => field.onChange(e.target.value)}
+              helperText={t("queueModal.form.closingReasonHint")}
+              fullWidth
+            >
+              {CLOSING_REASON_MODES.map((mode) => (
+                <MenuItem key={mode} value={mode}>
+                  {t(`queueModal.form.closingReasonModes.${mode}`)}
+                </MenuItem>
+              ))}
+            </TextField>
+          )}
         />
         {queue && autoAssign.allowed && (
           <QueueAutoAssignSwitch

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { Contact, ContactInput, Ticket } from "@zapdesk/core";
+import type { ClosingChoice, Contact, ContactInput, Ticket } from "@zapdesk/core";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { api } from "../../../lib/api-client";
@@ -14,8 +14,9 @@ export const createTicket = (input: { contactId: number; userId: number }) =>
 
 export const deleteTicket = (id: number) => api.delete(`/tickets/${id}`);
 
-export const runProtocol = (id: number) =>
-  api.post<{ protocol: string; webhook: "sent" | "failed" | "skipped"; ticket: Ticket }>(`/tickets/${id}/protocol`);
+/** Issue 23 §6: with the closing reason the ticket's queue asks for. */
+export const runProtocol = ({ id, choice = {} }: { id: number; choice?: ClosingChoice }) =>
+  api.post<{ protocol: string; webhook: "sent" | "failed" | "skipped"; ticket: Ticket }>(`/tickets/${id}/protocol`, choice);
 
 export const createContact = (input: ContactInput) => api.post<Contact>("/contacts", input);
 

@@ -50,3 +50,63 @@ describe("the ticket actions folded into one menu (a narrow header)", () => {
     expect(api.callsTo("PUT", "/api/tickets/7")[0].body).toMatchObject({ status: "open", userId: AGENT.id });
   });
 });
+
+describe("Resolve asks for a closing reason when the ticket's queue does (issue 23 §6)", () => {
+  const queue = (closingReason: "off" | "required") => ({
+    id: 3,
+    name: "Vendas",
+    color: "#123456",
+    greetingMessage: "",
+    schedule: null,
+    closingReason,
+    createdAt: "2026-01-01T10:00:00.000Z",
+    updatedAt: "2026-01-01T10:00:00.000Z",
+  });
+  const reasons = {
+    closingReasons: [
+      { id: 4, name: "Venda", asksValue: false, archived: false, createdAt: "2026-01-01T10:00:00.000Z", updatedAt: "x" },
+    ],
+  };
+
+  it("required: the picker opens and the resolve carries the chosen reason", async () => {
+    const ticket = aTicket({ status: "open", userId: AGENT.id, queueId: 3 });
+    const api = fakeApi({
+      "GET /api/queue": { body: [queue("required")] },
+      "GET /api/closing-reasons": { body: reasons },
+      "PUT /api/tickets/:id": (request) => ({ body: { ...ticket, ...(request.body as object) } }),
+    });
+    signedInAs(api, AGENT);
+    renderWithProviders(<TicketActions ticket={ticket} />);
+    const user = userEvent.setup();
+    await waitFor(() => expect(api.callsTo("GET", "/api/queue")).toHaveLength(1));
+    await user.click(await screen.findByRole("button", { name: "Resolver" }));
+    const dialog = await screen.findByRole("dialog", { name: "Resolver: motivo de encerramento" });
+    expect(api.callsTo("PUT", "/api/tickets/7")).toHaveLength(0);
+    await user.click(within(dialog).getByRole("combobox", { name: /Motivo de encerramento/ }));
+    await user.click(await screen.findByRole("option", { name: "Venda" }));
+    await user.click(within(dialog).getByRole("button", { name: "Resolver" }));
+    await waitFor(() => expect(api.callsTo("PUT", "/api/tickets/7")).toHaveLength(1));
+    expect(api.callsTo("PUT", "/api/tickets/7")[0].body).toEqual({
+      status: "closed",
+      userId: AGENT.id,
+      closingReasonId: 4,
+      closingValue: null,
+    });
+  });
+
+  it("off: Resolve closes at once, without a picker", async () => {
+    const ticket = aTicket({ status: "open", userId: AGENT.id, queueId: 3 });
+    const api = fakeApi({
+      "GET /api/queue": { body: [queue("off")] },
+      "PUT /api/tickets/:id": (request) => ({ body: { ...ticket, ...(request.body as object) } }),
+    });
+    signedInAs(api, AGENT);
+    renderWithProviders(<TicketActions ticket={ticket} />);
+    const user = userEvent.setup();
+    await waitFor(() => expect(api.callsTo("GET", "/api/queue")).toHaveLength(1));
+    await user.click(await screen.findByRole("button", { name: "Resolver" }));
+    await waitFor(() => expect(api.callsTo("PUT", "/api/tickets/7")).toHaveLength(1));
+    expect(api.callsTo("PUT", "/api/tickets/7")[0].body).toEqual({ status: "closed", userId: AGENT.id });
+    expect(screen.queryByRole("dialog")).toBeNull();
+  });
+});

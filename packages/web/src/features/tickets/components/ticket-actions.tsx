@@ -6,13 +6,15 @@ import Menu from "@mui/material/Menu";
 import MenuItem from "@mui/material/MenuItem";
 import Stack from "@mui/material/Stack";
 import { useQueryClient } from "@tanstack/react-query";
-import { can, type Ticket } from "@zapdesk/core";
+import { type ClosingChoice, can, type Ticket } from "@zapdesk/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog";
 import { MessageDialog } from "../../../components/ui/message-dialog";
 import { lazyNamed, OnDemand } from "../../../components/ui/on-demand";
 import { useAuth } from "../../../lib/auth";
+import { useQueues } from "../../../lib/queries/use-queues";
+import { ClosingReasonPicker } from "../../closing-reasons";
 import { exportConversation } from "../../conversation/utils/export-csv";
 import { useTicketShortcuts } from "../../shortcuts/use-ticket-shortcuts";
 import { useGoToNextTicket } from "../api/next-ticket";
@@ -56,10 +58,17 @@ export function TicketActions({ ticket }: { ticket: Ticket }) {
   const [transferOpen, setTransferOpen] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
+  // Issue 23 §6: Resolve and Protocolo ask for a closing reason when the ticket's queue wants one.
+  const { data: queues } = useQueues();
+  const closingMode = queues?.find((q) => q.id === ticket.queueId)?.closingReason ?? "off";
+  const [closing, setClosing] = useState<{ kind: "resolve" | "protocol"; userId: number } | null>(null);
+  const resolve = (userId: number, choice: ClosingChoice = {}) =>
+    update.mutate({ id: ticket.id, change: { ...ticketChanges.resolve(userId), ...choice } });
+  const startResolve = (userId: number) => (closingMode === "off" ? resolve(userId) : setClosing({ kind: "resolve", userId }));
   // Issue 13 keyboard-first: a accepts, e resolves, t opens the transfer dialog.
   useTicketShortcuts(ticket, {
     accept: (userId) => update.mutate({ id: ticket.id, change: ticketChanges.accept(userId) }),
-    resolve: (userId) => update.mutate({ id: ticket.id, change: ticketChanges.resolve(userId) }),
+    resolve: startResolve,
     transfer: () => setTransferOpen(true),
     busy: update.isPending || protocol.isPending,
   });
@@ -68,18 +77,20 @@ export function TicketActions({ ticket }: { ticket: Ticket }) {
   const change = (payload: ReturnType<typeof ticketChanges.accept>) => update.mutate({ id: ticket.id, change: payload });
   const canDelete = can(user, "ticket-options:deleteTicket");
 
-  const runProtocol = () =>
-    protocol.mutate(ticket.id, {
-      onSuccess: (result) => setNotice(t("tickets.protocol.done", { protocol: result.protocol })),
-    });
+  const runProtocol = (choice: ClosingChoice = {}) =>
+    protocol.mutate(
+      { id: ticket.id, choice },
+      { onSuccess: (result) => setNotice(t("tickets.protocol.done", { protocol: result.protocol })) },
+    );
+  const startProtocol = () => (closingMode === "off" ? runProtocol() : setClosing({ kind: "protocol", userId: user.id }));
 
   // The buttons of the status, and what the options menu holds; a narrow header shows all in one menu.
   const primary: Action[] = [];
   if (ticket.status === "pending") primary.push(action("accept", () => change(ticketChanges.accept(user.id)), "contained"));
   if (ticket.status === "open") {
     primary.push(action("return", () => change(ticketChanges.return())));
-    primary.push(action("resolve", () => change(ticketChanges.resolve(user.id)), "contained"));
-    primary.push(action("protocol", runProtocol, "outlined"));
+    primary.push(action("resolve", () => startResolve(user.id), "contained"));
+    primary.push(action("protocol", startProtocol, "outlined"));
   }
   if (ticket.status === "closed") primary.push(action("reopen", () => change(ticketChanges.reopen(user.id)), "contained"));
   const secondary: Action[] = [];
@@ -152,6 +163,22 @@ export function TicketActions({ ticket }: { ticket: Ticket }) {
       >
         {t("tickets.delete.message")}
       </ConfirmDialog>
+      {closingMode !== "off" && (
+        <ClosingReasonPicker
+          open={!!closing}
+          mode={closingMode}
+          title={t(closing?.kind === "protocol" ? "closingReasons.picker.titleProtocol" : "closingReasons.picker.title")}
+          confirmLabel={t(`tickets.buttons.${closing?.kind ?? "resolve"}`)}
+          busy={busy}
+          onCancel={() => setClosing(null)}
+          onConfirm={(choice) => {
+            if (!closing) return;
+            setClosing(null);
+            if (closing.kind === "protocol") runProtocol(choice);
+            else resolve(closing.userId, choice);
+          }}
+        />
+      )}
       <MessageDialog
         message={notice}
         onClose={() => {

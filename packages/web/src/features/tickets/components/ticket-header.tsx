@@ -21,7 +21,7 @@ interface TicketHeaderProps {
 }
 
 export function TicketHeader({ ticket, onOpenContact, onBack }: TicketHeaderProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     // A size container: the actions fold into a menu when the header, not the window, is narrow.
     <Paper
@@ -51,6 +51,17 @@ export function TicketHeader({ ticket, onOpenContact, onBack }: TicketHeaderProp
           {ticket.user && (
             <Typography variant="caption" color="text.secondary" noWrap component="p">
               {t("tickets.header.assignedTo", { name: ticket.user.name })}
+            </Typography>
+          )}
+          {ticket.status === "closed" && ticket.closingReason && (
+            <Typography variant="caption" color="text.secondary" noWrap component="p" data-testid="ticket-closing-reason">
+              {t("closingReasons.header.closed", {
+                reason: ticket.closingReason.name,
+                value:
+                  ticket.closingReason.value === null
+                    ? ""
+                    : ` · ${ticket.closingReason.value.toLocaleString(i18n.language, { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`,
+              })}
             </Typography>
           )}
         </Box>
