@@ -87,6 +87,14 @@ export const ERROR_STATUS = {
   // Issue 22: sessions and the audit trail
   ERR_NO_SESSION_FOUND: 404,
   ERR_AUDIT_RANGE: 400,
+  // Issue 22 §5: two-factor sign-in (TOTP and recovery codes)
+  ERR_TOTP_REQUIRED: 403,
+  ERR_TOTP_INVALID: 400,
+  ERR_TOTP_CHALLENGE_EXPIRED: 401,
+  ERR_TOTP_ALREADY_ENABLED: 409,
+  ERR_TOTP_NOT_ENABLED: 409,
+  ERR_TOTP_RESET_SELF: 403,
+  ERR_TOTP_ENROL_FIRST: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -170,6 +178,13 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_UNSUPPORTED_MEDIA_TYPE: "This content type is not accepted here.",
   ERR_NO_SESSION_FOUND: "No session found with this ID (it may have ended already).",
   ERR_AUDIT_RANGE: "The start of the period must come before its end.",
+  ERR_TOTP_REQUIRED: "Two-factor sign-in is required for your account: set it up to go on.",
+  ERR_TOTP_INVALID: "This code (or password) is not valid, or the code was already used: enter the next code from your app.",
+  ERR_TOTP_CHALLENGE_EXPIRED: "The sign-in took too long: enter your email and password again.",
+  ERR_TOTP_ALREADY_ENABLED: "Two-factor sign-in is already on for this account.",
+  ERR_TOTP_NOT_ENABLED: "Two-factor sign-in is not on for this account.",
+  ERR_TOTP_RESET_SELF: "Another administrator must reset your own two-factor sign-in.",
+  ERR_TOTP_ENROL_FIRST: "Turn on two-factor sign-in for yourself before requiring it.",
 };
 
 export interface ErrorDetail {

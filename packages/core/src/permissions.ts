@@ -40,6 +40,8 @@ export const PERMISSIONS = [
   "audit:view",
   /** Issue 22 §5: end every session of another user (each user ends their own). */
   "sessions:manageAll",
+  /** Issue 22 §5: turn off another user's two-factor sign-in (a lost phone); never one's own. */
+  "twoFactor:reset",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
