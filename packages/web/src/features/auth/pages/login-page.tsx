@@ -1,7 +1,7 @@
 import Button from "@mui/material/Button";
 import Link from "@mui/material/Link";
 import Stack from "@mui/material/Stack";
-import type { LoginInput } from "@zapdesk/core";
+import type { LoginInput, Session, TwoFactorChallenge } from "@zapdesk/core";
 import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
@@ -10,6 +10,7 @@ import { useAuth } from "../../../lib/auth";
 import { toastError } from "../../../lib/error-handler";
 import { usePublicSetting } from "../../../lib/queries/use-public-settings";
 import { toast } from "../../../lib/toast";
+import { LoginTwoFactor } from "../../two-factor";
 import { AuthCard } from "../components/auth-card";
 import type { LoginField } from "./login-check";
 
@@ -23,11 +24,13 @@ const FIELDS: LoginField[] = ["email", "password"];
  */
 export default function LoginPage() {
   const { t } = useTranslation();
-  const { login } = useAuth();
+  const { login, completeLogin } = useAuth();
   const { value: userCreation } = usePublicSetting("userCreation");
   const [values, setValues] = useState<LoginInput>({ email: "", password: "" });
   const [errors, setErrors] = useState<Partial<Record<LoginField, string>>>({});
   const [submitting, setSubmitting] = useState(false);
+  /** Issue 22 §5: the password was right and a second step is due. */
+  const [challenge, setChallenge] = useState<TwoFactorChallenge>();
   const tried = useRef(false);
   const inputs = useRef<Partial<Record<LoginField, HTMLInputElement | null>>>({});
   useEffect(() => {
@@ -58,7 +61,11 @@ export default function LoginPage() {
         if (first) inputs.current[first]?.focus();
         return;
       }
-      await login(check.values);
+      const due = await login(check.values);
+      if (due) {
+        setChallenge(due);
+        return;
+      }
       toast.success(t("auth.toasts.success"));
     } catch (error) {
       toastError(error);
@@ -66,6 +73,25 @@ export default function LoginPage() {
       setSubmitting(false);
     }
   };
+
+  if (challenge) {
+    const done = (session: Session) => {
+      completeLogin(session);
+      toast.success(t("auth.toasts.success"));
+    };
+    return (
+      <AuthCard title={t(challenge.twoFactor === "enrol" ? "twoFactor.enrolTitle" : "twoFactor.loginTitle")}>
+        <LoginTwoFactor
+          challenge={challenge}
+          onSession={done}
+          onCancel={() => {
+            setChallenge(undefined);
+            setValues((current) => ({ ...current, password: "" }));
+          }}
+        />
+      </AuthCard>
+    );
+  }
 
   return (
     <AuthCard title={t("login.title")}>
