@@ -2,7 +2,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, apiSession, capture, logIn, newSession, runId } from "./support/app";
 import { totpAt } from "./support/totp";
 
-test.setTimeout(150_000);
+test.setTimeout(240_000);
 
 const openTwoFactor = async (page: Page) => {
   await page.getByRole("button", { name: "Menu do usuário" }).click();
@@ -34,10 +34,10 @@ test("an agent enrols in two-factor sign-in, signs in with a code, and an admin 
   await expect(dialog.getByText("A verificação em duas etapas está desativada")).toBeVisible();
   await dialog.getByRole("button", { name: "Ativar" }).click();
   await expect(dialog.getByRole("img", { name: "QR code para o aplicativo autenticador" })).toBeVisible();
-  const secret = await dialog.getByLabel("Chave secreta").inputValue();
+  const secret = await dialog.getByRole("textbox", { name: "Chave secreta" }).inputValue();
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
   await capture(page, "two-factor-enrol");
-  await dialog.getByLabel("Código do aplicativo").fill(totpAt(secret, new Date()));
+  await dialog.getByRole("textbox", { name: "Código do aplicativo", exact: true }).fill(totpAt(secret, new Date()));
   await dialog.getByRole("button", { name: "Confirmar" }).click();
   const codes = dialog.getByRole("list", { name: "Códigos de recuperação" });
   await expect(codes.getByRole("listitem")).toHaveCount(10);
