@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { login, makeAdmin, makeUser, type TestUser } from "../../../test/factories.js";
 import { createTestApp, manualClock, type TestApp } from "../../../test/harness.js";
 import { auditRows, codeAt, codeStep, enrolTwoFactor, passwordStep } from "../../../test/two-factor.js";
+import { resetPassword } from "../../admin/reset-password.js";
 
 // Issue 22 §5: what admins do about two-factor sign-in: require it, and reset a lost phone's.
 const clock = manualClock(new Date("2026-12-01T10:00:00Z"));
@@ -146,5 +147,21 @@ describe("an admin resets another user's second factor", () => {
     clock.advance(30_000);
     expect((await codeStep(t, challenge, codeAt(adminSecret, clock.now()))).statusCode).toBe(200);
     expect(await auditRows(t, "twoFactor.reset", agent.id)).toHaveLength(0);
+  });
+});
+
+describe("the command line's way out (the only admin lost the phone and the recovery codes)", () => {
+  it("`admin:reset-password -- <email> --two-factor` turns it off with the new password, in the audit trail", async () => {
+    const lone = await makeAdmin(t);
+    await enrolTwoFactor(t, lone, clock);
+    // Without the flag, the password changes and the second factor stays.
+    const plain = await resetPassword(t.database.db, lone.email);
+    expect((await passwordStep(t, lone.email, undefined, plain?.password)).json().twoFactor).toBe("verify");
+
+    const reset = await resetPassword(t.database.db, lone.email, { twoFactor: true });
+    expect(reset?.twoFactorWasOn).toBe(true);
+    expect((await passwordStep(t, lone.email, undefined, reset?.password)).json().token).toEqual(expect.any(String));
+    const [row] = await auditRows(t, "twoFactor.reset", lone.id);
+    expect(row).toMatchObject({ userId: null, userName: "reset-password (command line)", details: { via: "command line" } });
   });
 });

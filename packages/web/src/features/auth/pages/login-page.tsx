@@ -2,20 +2,22 @@ import Button from "@mui/material/Button";
 import Link from "@mui/material/Link";
 import Stack from "@mui/material/Stack";
 import type { LoginInput, Session, TwoFactorChallenge } from "@zapdesk/core";
-import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from "react";
+import { type ChangeEvent, type FormEvent, Suspense, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
+import { lazyNamed } from "../../../components/ui/on-demand";
 import { ValidatedTextField } from "../../../components/ui/validated-text-field";
 import { useAuth } from "../../../lib/auth";
 import { toastError } from "../../../lib/error-handler";
 import { usePublicSetting } from "../../../lib/queries/use-public-settings";
 import { toast } from "../../../lib/toast";
-import { LoginTwoFactor } from "../../two-factor";
 import { AuthCard } from "../components/auth-card";
 import type { LoginField } from "./login-check";
 
 const loadCheck = () => import("./login-check").then((module) => module.checkLogin);
 const FIELDS: LoginField[] = ["email", "password"];
+/** Issue 22 §5: the second step (and its QR code) is fetched only when an account needs it. */
+const LoginTwoFactor = lazyNamed(() => import("../../two-factor"), "LoginTwoFactor");
 
 /**
  * Validated with core's schema as before, but without a form library: the check (zod) is fetched
@@ -81,14 +83,16 @@ export default function LoginPage() {
     };
     return (
       <AuthCard title={t(challenge.twoFactor === "enrol" ? "twoFactor.enrolTitle" : "twoFactor.loginTitle")}>
-        <LoginTwoFactor
-          challenge={challenge}
-          onSession={done}
-          onCancel={() => {
-            setChallenge(undefined);
-            setValues((current) => ({ ...current, password: "" }));
-          }}
-        />
+        <Suspense fallback={null}>
+          <LoginTwoFactor
+            challenge={challenge}
+            onSession={done}
+            onCancel={() => {
+              setChallenge(undefined);
+              setValues((current) => ({ ...current, password: "" }));
+            }}
+          />
+        </Suspense>
       </AuthCard>
     );
   }

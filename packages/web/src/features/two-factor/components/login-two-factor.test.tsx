@@ -34,7 +34,7 @@ describe("login, second step", () => {
 
     expect(await screen.findByRole("heading", { name: "Two-factor sign-in" })).toBeInTheDocument();
     expect(localStorage.getItem("token")).toBeNull();
-    const code = screen.getByLabelText("Code from the app or recovery code");
+    const code = await screen.findByLabelText("Code from the app or recovery code");
     await fill(user, code, "000000");
     await user.click(screen.getByRole("button", { name: "Verify" }));
     expect(await screen.findByText(/This code is not valid or was already used/)).toBeInTheDocument();
