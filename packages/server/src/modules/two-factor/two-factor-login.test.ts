@@ -149,3 +149,26 @@ describe("sign-in with a second factor", () => {
     expect((await codeStep(t, challenge, codeAt(secret, clock.now()))).json().error).toBe("ERR_TOTP_CHALLENGE_EXPIRED");
   });
 });
+
+describe("OpenAPI", () => {
+  it("documents the two-factor routes and the login's two answers at /api/docs", async () => {
+    const docs = (await t.app.inject({ method: "GET", url: "/api/docs/json" })).json();
+    expect(Object.keys(docs.paths)).toEqual(
+      expect.arrayContaining([
+        "/api/auth/login/two-factor",
+        "/api/auth/login/two-factor/enrol",
+        "/api/auth/login/two-factor/confirm",
+        "/api/two-factor",
+        "/api/two-factor/enrol",
+        "/api/two-factor/confirm",
+        "/api/two-factor/recovery-codes",
+        "/api/two-factor/disable",
+        "/api/two-factor/users",
+        "/api/users/{id}/two-factor",
+      ]),
+    );
+    const login = JSON.stringify(docs.paths["/api/auth/login"].post.responses["200"]);
+    expect(login).toContain("challenge");
+    expect(login).toContain("token");
+  });
+});
