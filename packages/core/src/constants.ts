@@ -249,6 +249,8 @@ export const SETTING_KEYS = [
   "showChoosingQueue",
   /** Issue 22: the protocol webhook may call a private or loopback address ("enabled") or not. */
   "protocolWebhookAllowPrivate",
+  /** Issue 22 §5: who must sign in with a second factor: "off", "admins" or "everyone". */
+  "twoFactorRequired",
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 

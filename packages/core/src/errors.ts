@@ -99,6 +99,14 @@ export const ERROR_STATUS = {
   ERR_CLOSING_VALUE_REQUIRED: 400,
   ERR_CLOSING_VALUE_NOT_ALLOWED: 400,
   ERR_CLOSING_REASON_NOT_CLOSING: 409,
+  // Issue 22 §5: two-factor sign-in (TOTP and recovery codes)
+  ERR_TOTP_REQUIRED: 403,
+  ERR_TOTP_INVALID: 400,
+  ERR_TOTP_CHALLENGE_EXPIRED: 401,
+  ERR_TOTP_ALREADY_ENABLED: 409,
+  ERR_TOTP_NOT_ENABLED: 409,
+  ERR_TOTP_RESET_SELF: 403,
+  ERR_TOTP_ENROL_FIRST: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -192,6 +200,13 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_CLOSING_VALUE_REQUIRED: "This closing reason asks for a value.",
   ERR_CLOSING_VALUE_NOT_ALLOWED: "This closing reason takes no value.",
   ERR_CLOSING_REASON_NOT_CLOSING: "A closing reason is given when resolving a ticket, or to correct a closed one.",
+  ERR_TOTP_REQUIRED: "Two-factor sign-in is required for your account: set it up to go on.",
+  ERR_TOTP_INVALID: "This code (or password) is not valid, or the code was already used: enter the next code from your app.",
+  ERR_TOTP_CHALLENGE_EXPIRED: "The sign-in took too long: enter your email and password again.",
+  ERR_TOTP_ALREADY_ENABLED: "Two-factor sign-in is already on for this account.",
+  ERR_TOTP_NOT_ENABLED: "Two-factor sign-in is not on for this account.",
+  ERR_TOTP_RESET_SELF: "Another administrator must reset your own two-factor sign-in.",
+  ERR_TOTP_ENROL_FIRST: "Turn on two-factor sign-in for yourself before requiring it.",
 };
 
 export interface ErrorDetail {

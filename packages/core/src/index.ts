@@ -29,6 +29,8 @@ export * from "./schemas/settings.js";
 export * from "./schemas/simulator.js";
 export * from "./schemas/tags.js";
 export * from "./schemas/tickets.js";
+export * from "./schemas/two-factor.js";
 export * from "./schemas/users.js";
 export * from "./schemas/webhooks.js";
 export * from "./tickets.js";
+export * from "./two-factor.js";

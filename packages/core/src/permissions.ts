@@ -44,6 +44,8 @@ export const PERMISSIONS = [
   "retention:manage",
   /** Issue 23 §6: the list of closing reasons (everyone signed in reads it to close tickets). */
   "closing-reasons:manage",
+  /** Issue 22 §5: turn off another user's two-factor sign-in (a lost phone); never one's own. */
+  "twoFactor:reset",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

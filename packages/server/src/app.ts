@@ -30,6 +30,7 @@ import { type Clock, systemClock } from "./lib/clock.js";
 import { createHeavyReadGate } from "./lib/heavy-reads.js";
 import { createLimiters } from "./lib/limiters.js";
 import type { FailurePolicy } from "./lib/rate-limiter.js";
+import { createSecretBox } from "./lib/secret-box.js";
 import { installAuditContext } from "./modules/audit/audit.js";
 import { auditRoutes } from "./modules/audit/audit.routes.js";
 import { authRoutes } from "./modules/auth/auth.routes.js";
@@ -80,6 +81,9 @@ import { createTagService } from "./modules/tags/tags.service.js";
 import { templateRoutes } from "./modules/templates/templates.routes.js";
 import { ticketRoutes } from "./modules/tickets/tickets.routes.js";
 import { createTicketExport } from "./modules/tickets/tickets-export.js";
+import { createChallenges } from "./modules/two-factor/challenges.js";
+import { twoFactorRoutes } from "./modules/two-factor/two-factor.routes.js";
+import { createTwoFactorService } from "./modules/two-factor/two-factor.service.js";
 import { findAuthUser, findSessionUser } from "./modules/users/users.repo.js";
 import { userRoutes } from "./modules/users/users.routes.js";
 import { createUserService } from "./modules/users/users.service.js";
@@ -230,14 +234,18 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   });
   const retention = createRetentionService({ database, storage: conversations.storage, logger: app.log });
 
+  const authLimiters = loginLimiters(config.rateLimit, limiter, failureLimiter);
+  const twoFactor = createTwoFactorService({
+    db,
+    clock,
+    secrets: createSecretBox(config.encryptionKey),
+    challenges: createChallenges({ secret: config.jwtSecret, clock }),
+    limiters: { user: authLimiters.twoFactorUser, ip: authLimiters.loginIp },
+  });
   const services: Services = {
     tokens,
-    auth: createAuthService({
-      db,
-      tokens,
-      events,
-      limiters: loginLimiters(config.rateLimit, limiter, failureLimiter),
-    }),
+    auth: createAuthService({ db, tokens, events, limiters: authLimiters, twoFactor }),
+    twoFactor,
     users: createUserService({ db, events, tokens, announceTicket: (id) => tickets.announce(id) }),
     queues: createQueueService({ db, events }),
     contacts: createContactService({ db, heavy: database.heavy, events, numbers: conversations.numbers }),
@@ -298,6 +306,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
       await api.register(healthRoutes, { database });
       for (const routes of [
         authRoutes,
+        twoFactorRoutes,
         sessionRoutes,
         userRoutes,
         queueRoutes,

@@ -28,11 +28,14 @@ import type { TagService } from "./modules/tags/tags.service.js";
 import type { createProtocolService } from "./modules/tickets/protocol.js";
 import type { TicketService } from "./modules/tickets/tickets.service.js";
 import type { TicketExport } from "./modules/tickets/tickets-export.js";
+import type { TwoFactorService } from "./modules/two-factor/two-factor.service.js";
 import type { UserService } from "./modules/users/users.service.js";
 
 export interface Services {
   auth: AuthService;
   tokens: TokenService;
+  /** Issue 22 §5: two-factor sign-in (TOTP and recovery codes). */
+  twoFactor: TwoFactorService;
   users: UserService;
   queues: QueueService;
   contacts: ContactService;

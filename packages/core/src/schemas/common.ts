@@ -8,6 +8,7 @@ export const MSG = {
   invalidEmail: "Invalid email",
   invalidNumber: "Invalid number",
   invalidUrl: "Invalid URL",
+  invalidCode: "Invalid code",
 } as const;
 
 /** An empty field is "Required" only, not also "Too Short!". */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { NEW_TICKET_DELAYS, type SettingKey } from "../constants.js";
+import { TWO_FACTOR_REQUIREMENTS } from "../two-factor.js";
 import { MSG } from "./common.js";
 
 const enabledDisabled = z.enum(["enabled", "disabled"]);
@@ -23,6 +24,7 @@ export const SETTING_VALUE_SCHEMAS: Partial<Record<SettingKey, z.ZodType<string>
   webhookAllowPrivate: enabledDisabled,
   showChoosingQueue: enabledDisabled,
   protocolWebhookAllowPrivate: enabledDisabled,
+  twoFactorRequired: z.enum(TWO_FACTOR_REQUIREMENTS),
 };
 
 export const settingKeyParamsSchema = z.strictObject({ key: z.string().min(1).max(100) });

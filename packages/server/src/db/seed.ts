@@ -24,6 +24,8 @@ export const DEFAULT_SETTINGS: Record<string, () => string> = {
   showChoosingQueue: () => "disabled",
   // Issue 22: the protocol webhook is guarded like the outbound webhooks.
   protocolWebhookAllowPrivate: () => "disabled",
+  // Issue 22 §5: a second factor is each user's choice until an admin requires it.
+  twoFactorRequired: () => "off",
 };
 
 export interface SeedResult {

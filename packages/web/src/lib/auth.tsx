@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import type { loginSchema, User } from "@zapdesk/core";
+import type { LoginResult, loginSchema, Session, TwoFactorChallenge, User } from "@zapdesk/core";
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
 import type { z } from "zod";
 import { api, forgetSession, onSessionChange, refreshedUser, refreshSession, request } from "./api-client";
@@ -10,7 +10,10 @@ interface AuthState {
   user: User | null;
   /** True until the start-up refresh answered; routes wait for it instead of bouncing to /login. */
   loading: boolean;
-  login(credentials: z.input<typeof loginSchema>): Promise<void>;
+  /** Signs in, or answers the second step due (issue 22 §5: two-factor sign-in) without a session yet. */
+  login(credentials: z.input<typeof loginSchema>): Promise<TwoFactorChallenge | undefined>;
+  /** The session a second step (code or enrolment) ended with. */
+  completeLogin(session: Session): void;
   logout(): Promise<void>;
   /** Realtime `user` events about oneself (name, profile, queues) land here. */
   updateUser(user: User): void;
@@ -46,15 +49,24 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return off;
   }, [queryClient]);
 
-  const login = useCallback(async (credentials: z.input<typeof loginSchema>) => {
-    const session = await request<{ token: string; user: User }>("/auth/login", {
-      method: "POST",
-      body: credentials,
-      skipSessionHandling: true,
-    });
+  const completeLogin = useCallback((session: Session) => {
     setToken(session.token);
     setUser(session.user);
   }, []);
+
+  const login = useCallback(
+    async (credentials: z.input<typeof loginSchema>) => {
+      const result = await request<LoginResult>("/auth/login", {
+        method: "POST",
+        body: credentials,
+        skipSessionHandling: true,
+      });
+      if ("challenge" in result) return result;
+      completeLogin(result);
+      return undefined;
+    },
+    [completeLogin],
+  );
 
   const logout = useCallback(async () => {
     // Closed first: the server drops the user's sockets on logout, and this one must not come back.
@@ -69,7 +81,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     queryClient.clear();
   }, [queryClient]);
 
-  const value = useMemo<AuthState>(() => ({ user, loading, login, logout, updateUser: setUser }), [user, loading, login, logout]);
+  const value = useMemo<AuthState>(
+    () => ({ user, loading, login, completeLogin, logout, updateUser: setUser }),
+    [user, loading, login, completeLogin, logout],
+  );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
 

@@ -33,6 +33,7 @@ export function fakeApi(routes: Record<string, Handler | FakeResponse> = {}) {
       "POST /api/auth/refresh_token": { status: 401, body: { error: "ERR_SESSION_EXPIRED" } },
       "GET /api/queue": { body: [] },
       "GET /api/whatsapp": { body: [] },
+      "GET /api/two-factor/users": { body: { userIds: [] } },
       ...routes,
     }),
   );

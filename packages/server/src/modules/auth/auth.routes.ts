@@ -1,34 +1,33 @@
-import { loginSchema, sessionSchema, signupSchema } from "@zapdesk/core";
-import type { FastifyReply } from "fastify";
+import { loginResultSchema, loginSchema, sessionSchema, signupSchema } from "@zapdesk/core";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { bearerToken, REFRESH_COOKIE } from "../../http/auth.js";
 import type { RouteContext } from "../../services.js";
-import { REFRESH_TOKEN_TTL_MS } from "./tokens.js";
+import { refreshCookieSetter } from "./refresh-cookie.js";
 
 export const authRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { services, config }) => {
   const tags = ["auth"];
-  const secure = config.publicUrl?.startsWith("https://") ?? false;
+  const setRefreshCookie = refreshCookieSetter(config);
 
-  function setRefreshCookie(reply: FastifyReply, token: string) {
-    reply.setCookie(REFRESH_COOKIE, token, {
-      httpOnly: true,
-      sameSite: "strict",
-      secure,
-      path: "/api/auth",
-      maxAge: Math.floor(REFRESH_TOKEN_TTL_MS / 1000),
-    });
-  }
-
-  app.post("/auth/login", { schema: { tags, body: loginSchema, response: { 200: sessionSchema } } }, async (request, reply) => {
-    const { token, user, refreshToken } = await services.auth.login(
-      request.body,
-      request.ip,
-      String(request.headers["user-agent"] ?? ""),
-    );
-    setRefreshCookie(reply, refreshToken);
-    return { token, user };
-  });
+  app.post(
+    "/auth/login",
+    {
+      schema: {
+        tags,
+        description:
+          "A session (access token, refresh cookie) or, for an account with two-factor sign-in (or one the setting `twoFactorRequired` " +
+          "makes due), a short-lived challenge for POST /auth/login/two-factor (`verify`) or the enrolment at sign-in (`enrol`).",
+        body: loginSchema,
+        response: { 200: loginResultSchema },
+      },
+    },
+    async (request, reply) => {
+      const result = await services.auth.login(request.body, request.ip, String(request.headers["user-agent"] ?? ""));
+      if ("challenge" in result) return result;
+      setRefreshCookie(reply, result.refreshToken);
+      return { token: result.token, user: result.user };
+    },
+  );
 
   app.post("/auth/refresh_token", { schema: { tags, response: { 200: sessionSchema } } }, async (request, reply) => {
     try {

@@ -1,4 +1,12 @@
-import { type Actor, can, type LoginInput, type SessionInfo, type SignupInput, type User } from "@zapdesk/core";
+import {
+  type Actor,
+  can,
+  type LoginInput,
+  type SessionInfo,
+  type SignupInput,
+  type TwoFactorChallenge,
+  type User,
+} from "@zapdesk/core";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../lib/app-error.js";
 import { hashPassword, isImportedHash, verifyPassword } from "../../lib/passwords.js";
@@ -7,6 +15,7 @@ import { type FailureLimiter, type FailurePolicy, type RateLimiter, rateLimitedE
 import type { Publisher } from "../../realtime/publisher.js";
 import { recordAudit } from "../audit/audit.js";
 import { getSettingValue } from "../settings/settings.repo.js";
+import type { TwoFactorService } from "../two-factor/two-factor.service.js";
 import { presentUser } from "../users/users.presenter.js";
 import * as usersRepo from "../users/users.repo.js";
 import type { SessionOrigin, TokenService } from "./tokens.js";
@@ -32,6 +41,8 @@ export interface AuthLimiters {
   /** Every signup attempt, per address and per email. */
   signupIp: RateLimiter;
   signupEmail: RateLimiter;
+  /** Issue 22 §5: wrong second-factor codes per user (with `loginIp` per address). */
+  twoFactorUser: FailureLimiter;
 }
 
 /** Longest wait the right password can meet on an email+address pair, however many failures. */
@@ -53,10 +64,17 @@ export function loginLimiters(
     loginPair: failureLimiter("login-pair", { windowMs, free: perEmail, baseDelayMs: 1000, maxDelayMs: LOGIN_MAX_WAIT_MS }),
     signupIp: limiter("signup-ip", perIp),
     signupEmail: limiter("signup-email", perEmail),
+    twoFactorUser: failureLimiter("two-factor-user", { windowMs, free: perEmail, baseDelayMs: 1000, maxDelayMs: windowMs }),
   };
 }
 
-export function createAuthService(deps: { db: Db; tokens: TokenService; events: Publisher; limiters: AuthLimiters }) {
+export function createAuthService(deps: {
+  db: Db;
+  tokens: TokenService;
+  events: Publisher;
+  limiters: AuthLimiters;
+  twoFactor: Pick<TwoFactorService, "nextStep" | "challenge" | "blocks">;
+}) {
   const { db, tokens, limiters } = deps;
 
   /** A new session (issue 22 §5), its first refresh token and the sign-in's audit row, in one transaction. */
@@ -78,12 +96,14 @@ export function createAuthService(deps: { db: Db; tokens: TokenService; events: 
   }
 
   return {
+    startSession: sessionFor,
+
     /**
      * Only failures count. An address or an email+address pair that failed too often waits
      * before its next attempt is even checked; the wait on a pair is short and grows, and a
      * failure elsewhere never delays the right password from another address.
      */
-    async login(input: LoginInput, ip: string, userAgent = ""): Promise<AuthResult> {
+    async login(input: LoginInput, ip: string, userAgent = ""): Promise<AuthResult | TwoFactorChallenge> {
       const pair = `${input.email.toLowerCase()}|${ip}`;
       const wait = Math.max(await limiters.loginIp.waitMs(ip), await limiters.loginPair.waitMs(pair));
       if (wait > 0) throw rateLimitedError(wait);
@@ -103,9 +123,13 @@ export function createAuthService(deps: { db: Db; tokens: TokenService; events: 
       }
       await limiters.loginPair.reset(pair);
       // Issue 21: a bcrypt hash carried over from Whaticket is replaced by our own on its first success.
+      let user = row;
       if (isImportedHash(row.passwordHash)) {
-        await usersRepo.updateUser(db, row.id, { passwordHash: await hashPassword(input.password) });
+        user = (await usersRepo.updateUser(db, row.id, { passwordHash: await hashPassword(input.password) })) ?? row;
       }
+      // Issue 22 §5: with a second factor (or one the setting requires), no token yet: a challenge.
+      const step = await deps.twoFactor.nextStep(user);
+      if (step !== "none") return deps.twoFactor.challenge(user, step);
       return sessionFor(row.id, { ip, userAgent });
     },
 
@@ -114,6 +138,13 @@ export function createAuthService(deps: { db: Db; tokens: TokenService; events: 
       const rotated = await tokens.rotateRefresh(refreshToken);
       const user = await usersRepo.findUserById(db, rotated.userId);
       if (!user) throw new AppError("ERR_SESSION_EXPIRED");
+      // Issue 22 §5: once the setting requires a second factor this user lacks, the session ends;
+      // signing in again leads through the enrolment.
+      if (await deps.twoFactor.blocks(user)) {
+        await tokens.endSession(rotated.sessionId, user.id);
+        deps.events.endSessions(user.id, [rotated.sessionId]);
+        throw new AppError("ERR_TOTP_REQUIRED");
+      }
       return {
         token: await tokens.signAccess(user.id, rotated.sessionId),
         user: presentUser(user),

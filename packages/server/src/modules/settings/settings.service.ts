@@ -5,6 +5,7 @@ import { AppError } from "../../lib/app-error.js";
 import type { Publisher } from "../../realtime/publisher.js";
 import { recordAudit } from "../audit/audit.js";
 import { assertAllowedTarget } from "../outbound-webhooks/target-guard.js";
+import { hasTwoFactor } from "../two-factor/two-factor.repo.js";
 import * as repo from "./settings.repo.js";
 
 const present = (row: repo.SettingRow): Setting => ({ key: row.key, value: row.value });
@@ -43,6 +44,10 @@ export function createSettingService(deps: { db: Db; events: Publisher; onChange
       // Issue 22: the protocol webhook's address is checked as the outbound webhooks' are.
       if (key === "protocolWebhookUrl" && parsed.data !== "") {
         await assertAllowedTarget(parsed.data, (await repo.getSettingValue(db, "protocolWebhookAllowPrivate")) === "enabled");
+      }
+      // Issue 22 §5: whoever requires a second factor has one (else their own next refresh would end them).
+      if (key === "twoFactorRequired" && parsed.data !== "off" && !(await hasTwoFactor(db, actor.id))) {
+        throw new AppError("ERR_TOTP_ENROL_FIRST");
       }
       const row = await db.transaction(async (tx) => {
         const row = await repo.updateSetting(tx, key, parsed.data);

@@ -11,6 +11,7 @@ import { useAuth } from "../../lib/auth";
 
 const AppearanceDialog = lazyNamed(() => import("./appearance-dialog"), "AppearanceDialog");
 const UserModal = lazyNamed(() => import("../../features/users/components/user-modal"), "UserModal");
+const TwoFactorDialog = lazyNamed(() => import("../../features/two-factor/components/two-factor-dialog"), "TwoFactorDialog");
 const SessionsDialog = lazyNamed(() => import("../../features/privacy/components/sessions-dialog"), "SessionsDialog");
 const NotificationPreferencesDialog = lazyNamed(
   () => import("../../features/notifications/components/notification-preferences-dialog"),
@@ -25,6 +26,7 @@ export function UserMenu() {
   const [notificationsOpen, setNotificationsOpen] = useState(false);
   const [appearanceOpen, setAppearanceOpen] = useState(false);
   const [sessionsOpen, setSessionsOpen] = useState(false);
+  const [twoFactorOpen, setTwoFactorOpen] = useState(false);
   return (
     <>
       <IconButton
@@ -71,6 +73,14 @@ export function UserMenu() {
           {t("sessions.menu")}
         </MenuItem>
         <MenuItem
+          onClick={() => {
+            setAnchor(null);
+            setTwoFactorOpen(true);
+          }}
+        >
+          {t("twoFactor.menu")}
+        </MenuItem>
+        <MenuItem
           onClick={async () => {
             setAnchor(null);
             // A shared computer: the next person must not receive this user's pushes.
@@ -86,6 +96,9 @@ export function UserMenu() {
       </OnDemand>
       <OnDemand when={sessionsOpen}>
         <SessionsDialog open={sessionsOpen} onClose={() => setSessionsOpen(false)} />
+      </OnDemand>
+      <OnDemand when={twoFactorOpen}>
+        <TwoFactorDialog open={twoFactorOpen} onClose={() => setTwoFactorOpen(false)} />
       </OnDemand>
       <OnDemand when={appearanceOpen}>
         <AppearanceDialog open={appearanceOpen} onClose={() => setAppearanceOpen(false)} />

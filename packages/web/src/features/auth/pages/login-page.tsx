@@ -1,10 +1,11 @@
 import Button from "@mui/material/Button";
 import Link from "@mui/material/Link";
 import Stack from "@mui/material/Stack";
-import type { LoginInput } from "@zapdesk/core";
-import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from "react";
+import type { LoginInput, Session, TwoFactorChallenge } from "@zapdesk/core";
+import { type ChangeEvent, type FormEvent, Suspense, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
+import { lazyNamed } from "../../../components/ui/on-demand";
 import { ValidatedTextField } from "../../../components/ui/validated-text-field";
 import { useAuth } from "../../../lib/auth";
 import { toastError } from "../../../lib/error-handler";
@@ -15,6 +16,8 @@ import type { LoginField } from "./login-check";
 
 const loadCheck = () => import("./login-check").then((module) => module.checkLogin);
 const FIELDS: LoginField[] = ["email", "password"];
+/** Issue 22 §5: the second step (and its QR code) is fetched only when an account needs it. */
+const LoginTwoFactor = lazyNamed(() => import("../../two-factor"), "LoginTwoFactor");
 
 /**
  * Validated with core's schema as before, but without a form library: the check (zod) is fetched
@@ -23,11 +26,13 @@ const FIELDS: LoginField[] = ["email", "password"];
  */
 export default function LoginPage() {
   const { t } = useTranslation();
-  const { login } = useAuth();
+  const { login, completeLogin } = useAuth();
   const { value: userCreation } = usePublicSetting("userCreation");
   const [values, setValues] = useState<LoginInput>({ email: "", password: "" });
   const [errors, setErrors] = useState<Partial<Record<LoginField, string>>>({});
   const [submitting, setSubmitting] = useState(false);
+  /** Issue 22 §5: the password was right and a second step is due. */
+  const [challenge, setChallenge] = useState<TwoFactorChallenge>();
   const tried = useRef(false);
   const inputs = useRef<Partial<Record<LoginField, HTMLInputElement | null>>>({});
   useEffect(() => {
@@ -58,7 +63,11 @@ export default function LoginPage() {
         if (first) inputs.current[first]?.focus();
         return;
       }
-      await login(check.values);
+      const due = await login(check.values);
+      if (due) {
+        setChallenge(due);
+        return;
+      }
       toast.success(t("auth.toasts.success"));
     } catch (error) {
       toastError(error);
@@ -66,6 +75,27 @@ export default function LoginPage() {
       setSubmitting(false);
     }
   };
+
+  if (challenge) {
+    const done = (session: Session) => {
+      completeLogin(session);
+      toast.success(t("auth.toasts.success"));
+    };
+    return (
+      <AuthCard title={t(challenge.twoFactor === "enrol" ? "twoFactor.enrolTitle" : "twoFactor.loginTitle")}>
+        <Suspense fallback={null}>
+          <LoginTwoFactor
+            challenge={challenge}
+            onSession={done}
+            onCancel={() => {
+              setChallenge(undefined);
+              setValues((current) => ({ ...current, password: "" }));
+            }}
+          />
+        </Suspense>
+      </AuthCard>
+    );
+  }
 
   return (
     <AuthCard title={t("login.title")}>

@@ -1,7 +1,7 @@
 import Paper from "@mui/material/Paper";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
-import { can, NEW_TICKET_DELAYS, type SettingKey } from "@zapdesk/core";
+import { can, NEW_TICKET_DELAYS, type SettingKey, TWO_FACTOR_REQUIREMENTS } from "@zapdesk/core";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { PageContainer } from "../../../components/ui/page-container";
@@ -105,6 +105,17 @@ export default function SettingsPage() {
             value={value("protocolWebhookAllowPrivate")}
             options={enabledDisabled}
             onChange={(v) => save("protocolWebhookAllowPrivate", v)}
+          />
+        </Row>
+        <Row id="twoFactorRequired" title={t("settings.settings.twoFactorRequired.name")}>
+          <SettingSelect
+            labelledBy="setting-twoFactorRequired-label"
+            value={value("twoFactorRequired")}
+            options={TWO_FACTOR_REQUIREMENTS.map((v) => ({
+              value: v,
+              label: t(`settings.settings.twoFactorRequired.options.${v}`),
+            }))}
+            onChange={(v) => save("twoFactorRequired", v)}
           />
         </Row>
         {(["protocolWebhookUrl", "salesPageUrl", "communityPageUrl"] as const).map((key) => (

@@ -8,7 +8,7 @@ import TableBody from "@mui/material/TableBody";
 import TableCell from "@mui/material/TableCell";
 import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
-import type { User } from "@zapdesk/core";
+import { can, type User } from "@zapdesk/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog";
@@ -17,9 +17,11 @@ import { ROW_ACTIONS_SX } from "../../../components/ui/row-actions";
 import { SearchField } from "../../../components/ui/search-field";
 import { TableLoadingRow } from "../../../components/ui/table-loading-row";
 import { useInfiniteScroll } from "../../../components/ui/use-infinite-scroll";
+import { useAuth } from "../../../lib/auth";
 import { toast } from "../../../lib/toast";
 import { useDebounce } from "../../../lib/use-debounce";
 import { useEndUserSessions } from "../../privacy";
+import { ResetTwoFactorAction, useTwoFactorUsers } from "../../two-factor";
 import { useDeleteUser } from "../api/delete-user";
 import { useUsers } from "../api/get-users";
 import { UserModal } from "../components/user-modal";
@@ -37,6 +39,8 @@ export default function UsersPage() {
   const remove = useDeleteUser();
   const [signingOut, setSigningOut] = useState<User | null>(null);
   const endSessions = useEndUserSessions();
+  const { user: me } = useAuth();
+  const withTwoFactor = new Set(useTwoFactorUsers(can(me, "twoFactor:reset")).data?.userIds ?? []);
 
   return (
     <PageContainer
@@ -113,6 +117,7 @@ export default function UsersPage() {
                 >
                   <LogoutIcon />
                 </IconButton>
+                {withTwoFactor.has(user.id) && user.id !== me?.id && <ResetTwoFactorAction user={user} />}
                 <IconButton
                   size="small"
                   aria-label={t("common.deleteItem", { name: user.name })}
