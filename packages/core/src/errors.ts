@@ -87,6 +87,9 @@ export const ERROR_STATUS = {
   // Issue 22: sessions and the audit trail
   ERR_NO_SESSION_FOUND: 404,
   ERR_AUDIT_RANGE: 400,
+  // Issue 22 §2: a customer's data (export, erase)
+  ERR_CONTACT_IS_GROUP: 409,
+  ERR_CONTACT_ERASE_CONFIRM: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -170,6 +173,8 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_UNSUPPORTED_MEDIA_TYPE: "This content type is not accepted here.",
   ERR_NO_SESSION_FOUND: "No session found with this ID (it may have ended already).",
   ERR_AUDIT_RANGE: "The start of the period must come before its end.",
+  ERR_CONTACT_IS_GROUP: "A group is not a person: a customer's data is exported or erased from their own contact.",
+  ERR_CONTACT_ERASE_CONFIRM: "Type the contact's name or number exactly to confirm the erasure.",
 };
 
 export interface ErrorDetail {

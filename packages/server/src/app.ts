@@ -39,6 +39,8 @@ import { createTokenService } from "./modules/auth/tokens.js";
 import { backupRoutes } from "./modules/backups/backups.routes.js";
 import { type BackupService, createBackupService } from "./modules/backups/backups.service.js";
 import { connectionRoutes } from "./modules/connections/connections.routes.js";
+import { contactDataRoutes } from "./modules/contact-data/contact-data.routes.js";
+import { createContactDataService } from "./modules/contact-data/contact-data.service.js";
 import { contactRoutes } from "./modules/contacts/contacts.routes.js";
 import { createContactService } from "./modules/contacts/contacts.service.js";
 import { contactWhatsAppRoutes } from "./modules/contacts/contacts-whatsapp.routes.js";
@@ -320,6 +322,16 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
       await api.register(outboundWebhookRoutes, { authenticate: context.authenticate, webhooks: outboundWebhooks.service });
       await api.register(backupRoutes, { authenticate: context.authenticate, backups, db });
       await api.register(auditRoutes, { authenticate: context.authenticate, db });
+      await api.register(contactDataRoutes, {
+        authenticate: context.authenticate,
+        data: createContactDataService({
+          db,
+          storage: conversations.storage,
+          events,
+          clock,
+          announceTicket: (id) => tickets.announce(id),
+        }),
+      });
     },
     { prefix: "/api" },
   );

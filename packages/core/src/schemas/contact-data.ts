@@ -1,0 +1,39 @@
+import { z } from "zod";
+
+/**
+ * Issue 22 §2: a customer's data on request. What an erasure would remove (shown before the admin
+ * confirms) and what it removed (its answer, and the counts kept in the audit trail).
+ */
+export const contactDataCountsSchema = z.object({
+  /** Conversations of the contact, and how many of them are still pending or open. */
+  tickets: z.number(),
+  activeTickets: z.number(),
+  /** Messages of those conversations (private notes included), plus what they wrote in groups. */
+  messages: z.number(),
+  notes: z.number(),
+  groupMessages: z.number(),
+  /** Stored files (received, sent, scheduled). */
+  mediaFiles: z.number(),
+  scheduledMessages: z.number(),
+  ratings: z.number(),
+});
+export type ContactDataCounts = z.infer<typeof contactDataCountsSchema>;
+
+export const contactEraseSchema = z.strictObject({
+  /** The contact's name or number typed again by the admin, as a check that this is the person meant. */
+  confirm: z.string().trim().min(1).max(200),
+});
+export type ContactEraseInput = z.infer<typeof contactEraseSchema>;
+
+export const contactErasedSchema = z.object({
+  /** What was removed; the same counts are in the audit trail (without the name or number). */
+  erased: contactDataCountsSchema.extend({
+    webhookDeliveries: z.number(),
+    inboundEvents: z.number(),
+    importMappings: z.number(),
+    lidMappings: z.number(),
+  }),
+  /** Files that could not be removed from storage just now (unreachable): no row names them any more. */
+  filesNotRemoved: z.number(),
+});
+export type ContactErased = z.infer<typeof contactErasedSchema>;

@@ -1,0 +1,114 @@
+import { type Actor, type ContactDataCounts, type ContactErased, can, normaliseNumber, type Permission } from "@zapdesk/core";
+import type { Db } from "../../db/client.js";
+import { AppError } from "../../lib/app-error.js";
+import { type Clock, systemClock } from "../../lib/clock.js";
+import { zipStream } from "../../lib/zip-stream.js";
+import type { MediaStorage } from "../../media/storage.js";
+import type { Publisher } from "../../realtime/publisher.js";
+import { recordAudit } from "../audit/audit.js";
+import { findContactById, lockContact } from "../contacts/contacts.repo.js";
+import { scopeOf } from "../tickets/tickets.service.js";
+import {
+  type ContactRow,
+  countContactData,
+  eraseContactRows,
+  refreshGroupPreview,
+  stillReferenced,
+  ticketsOf,
+} from "./erase.repo.js";
+import { contactArchive } from "./export-archive.js";
+
+export interface ContactDataDeps {
+  db: Db;
+  storage: MediaStorage;
+  events: Publisher;
+  clock?: Clock;
+  /** Publish a group ticket whose preview changed (the tickets service presents it). */
+  announceTicket?(id: number): Promise<void>;
+}
+
+/** The typed confirmation names this contact: its name (any case) or its number (as typed, digits only). */
+export function confirms(contact: Pick<ContactRow, "name" | "number">, typed: string): boolean {
+  const text = typed.trim();
+  if (text.toLocaleLowerCase() === contact.name.trim().toLocaleLowerCase()) return true;
+  const digits = normaliseNumber(text);
+  return digits.length > 0 && digits === contact.number;
+}
+
+/**
+ * Issue 22 §2: a customer's data on request (LGPD art. 18). Export streams everything held about
+ * one contact as a zip; erase removes it everywhere in one transaction, then its files, and leaves
+ * in the audit trail only that it happened, by whom, when, and how much (never the name or number).
+ */
+export function createContactDataService(deps: ContactDataDeps) {
+  const { db, storage, events } = deps;
+  const clock = deps.clock ?? systemClock;
+
+  async function person(actor: Actor, id: number, permission: Permission): Promise<ContactRow> {
+    if (!can(actor, permission)) throw new AppError("ERR_NO_PERMISSION");
+    const contact = await findContactById(db, id);
+    if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND");
+    if (contact.isGroup) throw new AppError("ERR_CONTACT_IS_GROUP");
+    return contact;
+  }
+
+  return {
+    /** What an erasure would remove now. */
+    async summary(actor: Actor, id: number): Promise<ContactDataCounts> {
+      await person(actor, id, "contacts:erase");
+      return countContactData(db, id);
+    },
+
+    /**
+     * The archive's bytes as the client reads them. Everything that can refuse (permission, a
+     * missing contact, a group) is checked before the first byte; the export is recorded then.
+     */
+    async export(actor: Actor, id: number): Promise<{ fileName: string; body: AsyncIterable<Buffer> }> {
+      await person(actor, id, "contacts:exportData");
+      await recordAudit(db, { action: "contact.dataExported", targetType: "contact", targetId: id });
+      const now = clock.now();
+      return {
+        fileName: `contact-${id}-${now.toISOString().slice(0, 10)}.zip`,
+        body: zipStream(contactArchive({ db, storage }, id, now), now),
+      };
+    },
+
+    async erase(actor: Actor, id: number, confirm: string): Promise<ContactErased> {
+      if (!can(actor, "contacts:erase")) throw new AppError("ERR_NO_PERMISSION");
+      const outcome = await db.transaction(async (tx) => {
+        const contact = await lockContact(tx, id);
+        if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND");
+        if (contact.isGroup) throw new AppError("ERR_CONTACT_IS_GROUP");
+        if (!confirms(contact, confirm)) throw new AppError("ERR_CONTACT_ERASE_CONFIRM");
+        // Open and pending conversations go with the rest: nothing is sent to the customer (no
+        // farewell, no rating question), and agents see them leave their lists at once.
+        const tickets = await ticketsOf(tx, id, true);
+        const rows = await eraseContactRows(
+          tx,
+          contact,
+          tickets.map((t) => t.id),
+        );
+        for (const ticketId of rows.groupTicketIds) await refreshGroupPreview(tx, ticketId);
+        // Counts only: the trail cannot be erased, so it never holds who the person was.
+        await recordAudit(tx, { action: "contact.erased", targetType: "contact", targetId: id, details: rows.erased });
+        return { ...rows, tickets };
+      });
+
+      // After commit: files no row names any more, then the screens.
+      // A file that cannot be removed now (storage unreachable) is counted in the answer: its random
+      // name is all that is left, and no row names it any more.
+      const kept = await stillReferenced(db, outcome.mediaPaths).catch(() => new Set(outcome.mediaPaths));
+      const removals = await Promise.allSettled(
+        outcome.mediaPaths.filter((path) => !kept.has(path)).map((path) => storage.remove(path)),
+      );
+      const filesNotRemoved = removals.filter((r) => r.status === "rejected").length;
+      for (const ticket of outcome.tickets)
+        events.publishTicket("ticket", { action: "delete", ticketId: ticket.id }, scopeOf(ticket));
+      events.publish("contact", { action: "delete", contactId: id });
+      for (const ticketId of outcome.groupTicketIds) await deps.announceTicket?.(ticketId).catch(() => {});
+      return { erased: outcome.erased, filesNotRemoved };
+    },
+  };
+}
+
+export type ContactDataService = ReturnType<typeof createContactDataService>;
