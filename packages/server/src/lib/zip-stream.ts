@@ -150,6 +150,23 @@ export async function* zipStream(
     const header = localHeader(name, method, stamp);
     yield header;
     offset += header.length;
+    const whole =
+      typeof entry.data === "string"
+        ? Buffer.from(entry.data)
+        : entry.data instanceof Uint8Array
+          ? Buffer.from(entry.data.buffer, entry.data.byteOffset, entry.data.byteLength)
+          : undefined;
+    if (whole && !entry.compress) {
+      // Bytes at hand (a small text): no stream machinery for them.
+      Object.assign(record, { crc: crc32(whole), size: whole.length, compressed: whole.length });
+      if (whole.length) yield whole;
+      offset += whole.length;
+      const tail = descriptor(record);
+      yield tail;
+      offset += tail.length;
+      written.push(record);
+      continue;
+    }
     async function* counted() {
       for await (const chunk of chunksOf(entry.data)) {
         record.crc = crc32(chunk, record.crc);

@@ -45,5 +45,5 @@ export const TABLES_WITHOUT_CUSTOMER_DATA: Record<string, string> = {
   notification_preferences: "agents' choices",
   routing_queues: "configuration",
   routing_users: "configuration",
-  __drizzle_migrations: "the schema's version",
+  zapdesk_migrations: "the schema's version",
 };
