@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { normaliseNumber } from "./contacts.js";
 
 /**
  * Issue 22 §2: a customer's data on request. What an erasure would remove (shown before the admin
@@ -37,3 +38,14 @@ export const contactErasedSchema = z.object({
   filesNotRemoved: z.number(),
 });
 export type ContactErased = z.infer<typeof contactErasedSchema>;
+
+/**
+ * The erase dialog's check, on both sides: what the admin typed names this contact, by its name
+ * (any case, spaces around ignored) or its number (punctuation ignored, "+55 (11) 9…" works).
+ */
+export function confirmsContact(contact: { name: string; number: string }, typed: string): boolean {
+  const text = typed.trim();
+  if (text !== "" && text.toLocaleLowerCase() === contact.name.trim().toLocaleLowerCase()) return true;
+  const digits = normaliseNumber(text);
+  return /^\d+$/.test(digits) && digits === contact.number;
+}

@@ -1,4 +1,4 @@
-import { type Actor, type ContactDataCounts, type ContactErased, can, normaliseNumber, type Permission } from "@zapdesk/core";
+import { type Actor, type ContactDataCounts, type ContactErased, can, confirmsContact, type Permission } from "@zapdesk/core";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../lib/app-error.js";
 import { type Clock, systemClock } from "../../lib/clock.js";
@@ -25,14 +25,6 @@ export interface ContactDataDeps {
   clock?: Clock;
   /** Publish a group ticket whose preview changed (the tickets service presents it). */
   announceTicket?(id: number): Promise<void>;
-}
-
-/** The typed confirmation names this contact: its name (any case) or its number (as typed, digits only). */
-export function confirms(contact: Pick<ContactRow, "name" | "number">, typed: string): boolean {
-  const text = typed.trim();
-  if (text.toLocaleLowerCase() === contact.name.trim().toLocaleLowerCase()) return true;
-  const digits = normaliseNumber(text);
-  return digits.length > 0 && digits === contact.number;
 }
 
 /**
@@ -79,7 +71,7 @@ export function createContactDataService(deps: ContactDataDeps) {
         const contact = await lockContact(tx, id);
         if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND");
         if (contact.isGroup) throw new AppError("ERR_CONTACT_IS_GROUP");
-        if (!confirms(contact, confirm)) throw new AppError("ERR_CONTACT_ERASE_CONFIRM");
+        if (!confirmsContact(contact, confirm)) throw new AppError("ERR_CONTACT_ERASE_CONFIRM");
         // Open and pending conversations go with the rest: nothing is sent to the customer (no
         // farewell, no rating question), and agents see them leave their lists at once.
         const tickets = await ticketsOf(tx, id, true);
