@@ -122,4 +122,13 @@ describe("exporting a contact's data", () => {
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error).toBe("ERR_CONTACT_IS_GROUP");
   });
+
+  it("is in the OpenAPI document, with the erase body and answer", async () => {
+    const doc = (await t.app.inject({ method: "GET", url: "/api/docs/json" })).json();
+    expect(doc.paths["/api/contacts/{id}/data/export"].get).toBeDefined();
+    expect(doc.paths["/api/contacts/{id}/data/summary"].get.responses["200"]).toBeDefined();
+    const erase = doc.paths["/api/contacts/{id}/data/erase"].post;
+    expect(JSON.stringify(erase.requestBody)).toContain("confirm");
+    expect(JSON.stringify(erase.responses["200"])).toContain("filesNotRemoved");
+  });
 });

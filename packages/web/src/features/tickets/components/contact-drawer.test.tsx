@@ -1,7 +1,7 @@
 import { screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import i18n from "../../../lib/i18n";
-import { AGENT, fakeApi, signedInAs } from "../../../testing/fake-api";
+import { ADMIN, AGENT, fakeApi, signedInAs } from "../../../testing/fake-api";
 import { aTicket } from "../../../testing/fixtures";
 import { renderWithProviders } from "../../../testing/render";
 import { ContactDrawer } from "./contact-drawer";
@@ -39,5 +39,21 @@ describe("the contact drawer", () => {
     const view = await showDrawer({ profilePicUrl: "https://pps.whatsapp.net/stale.jpg" }, "cloud");
     expect(view.container.querySelector("img")).toBeNull();
     expect(screen.getByText("M")).toBeInTheDocument();
+  });
+
+  it("offers an admin the customer's data (LGPD) of a person, never of a group, and an agent not at all", async () => {
+    await i18n.changeLanguage("en");
+    for (const [user, isGroup, shown] of [
+      [ADMIN, false, true],
+      [ADMIN, true, false],
+      [AGENT, false, false],
+    ] as const) {
+      signedInAs(fakeApi(), user);
+      const view = renderWithProviders(
+        <ContactDrawer open onClose={() => {}} onEdit={() => {}} isGroup={isGroup} contact={aTicket().contact} />,
+      );
+      expect(!!screen.queryByRole("button", { name: "Customer data (LGPD)" }), `${user.profile} group=${isGroup}`).toBe(shown);
+      view.unmount();
+    }
   });
 });
