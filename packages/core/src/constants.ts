@@ -168,6 +168,8 @@ export const MEDIA_STATE = {
   failed: "ERR_WAPP_DOWNLOAD_MEDIA",
   /** Issue 21: an imported message whose file was not in the old system's media folder (never retried). */
   notInOldSystem: "ERR_IMPORT_MEDIA_MISSING",
+  /** Issue 22 §1: the file was removed by a retention policy (the message stays). */
+  removedByRetention: "MEDIA_REMOVED_RETENTION",
 } as const;
 
 /** Ack of a message WhatsApp refused (the reason is kept on the message); 0 queued … 4 played. */

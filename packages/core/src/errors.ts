@@ -87,9 +87,13 @@ export const ERROR_STATUS = {
   // Issue 22: sessions and the audit trail
   ERR_NO_SESSION_FOUND: 404,
   ERR_AUDIT_RANGE: 400,
+  // Issue 22 §1: retention
+  ERR_NO_LEGAL_HOLD_FOUND: 404,
+  ERR_RETENTION_RUNNING: 409,
   // Issue 22 §2: a customer's data (export, erase)
   ERR_CONTACT_IS_GROUP: 409,
   ERR_CONTACT_ERASE_CONFIRM: 400,
+  ERR_CONTACT_LEGAL_HOLD: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -173,8 +177,11 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_UNSUPPORTED_MEDIA_TYPE: "This content type is not accepted here.",
   ERR_NO_SESSION_FOUND: "No session found with this ID (it may have ended already).",
   ERR_AUDIT_RANGE: "The start of the period must come before its end.",
+  ERR_NO_LEGAL_HOLD_FOUND: "No legal hold found with this ID (it may have been released already).",
+  ERR_RETENTION_RUNNING: "A retention sweep is running now; try again in a moment.",
   ERR_CONTACT_IS_GROUP: "A group is not a person: a customer's data is exported or erased from their own contact.",
   ERR_CONTACT_ERASE_CONFIRM: "Type the contact's name or number exactly to confirm the erasure.",
+  ERR_CONTACT_LEGAL_HOLD: "The contact or one of its tickets is under a legal hold: release the hold before erasing.",
 };
 
 export interface ErrorDetail {

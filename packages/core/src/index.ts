@@ -23,6 +23,7 @@ export * from "./schemas/privacy.js";
 export * from "./schemas/push.js";
 export * from "./schemas/queues.js";
 export * from "./schemas/quick-answers.js";
+export * from "./schemas/retention.js";
 export * from "./schemas/schedules.js";
 export * from "./schemas/settings.js";
 export * from "./schemas/simulator.js";

@@ -40,6 +40,8 @@ export const PERMISSIONS = [
   "audit:view",
   /** Issue 22 §5: end every session of another user (each user ends their own). */
   "sessions:manageAll",
+  /** Issue 22 §1: retention policies, legal holds and running the sweep. */
+  "retention:manage",
   /** Issue 22 §2: download everything held about one customer (LGPD art. 18 II and V). */
   "contacts:exportData",
   /** Issue 22 §2: erase a customer everywhere, irreversibly (LGPD art. 18 VI). */

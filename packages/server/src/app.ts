@@ -64,6 +64,8 @@ import { queueRoutes } from "./modules/queues/queues.routes.js";
 import { createQueueService } from "./modules/queues/queues.service.js";
 import { quickAnswerRoutes } from "./modules/quick-answers/quick-answers.routes.js";
 import { createQuickAnswerService } from "./modules/quick-answers/quick-answers.service.js";
+import { retentionRoutes } from "./modules/retention/retention.routes.js";
+import { createRetentionService, type RetentionService } from "./modules/retention/retention.service.js";
 import { createAutoAssigner } from "./modules/routing/auto-assign.js";
 import { agentsSeeChoosingQueue } from "./modules/routing/choosing.js";
 import { createPresenceService } from "./modules/routing/presence.service.js";
@@ -120,6 +122,8 @@ export interface AppHandle {
   outboundWebhooks: OutboundWebhooks;
   /** Backups on demand and on schedule (tests run the schedule). */
   backups: BackupService;
+  /** Issue 22 §1: retention policies, legal holds and the hourly sweep (tests run it). */
+  retention: RetentionService;
   /** Start the WhatsApp sessions and the outbox worker (after listen, or after ready in tests). */
   start(): Promise<void>;
 }
@@ -221,6 +225,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     clock,
     logger: app.log,
   });
+  const retention = createRetentionService({ database, storage: conversations.storage, logger: app.log });
 
   const services: Services = {
     tokens,
@@ -321,6 +326,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
       });
       await api.register(outboundWebhookRoutes, { authenticate: context.authenticate, webhooks: outboundWebhooks.service });
       await api.register(backupRoutes, { authenticate: context.authenticate, backups, db });
+      await api.register(retentionRoutes, { authenticate: context.authenticate, retention });
       await api.register(auditRoutes, { authenticate: context.authenticate, db });
       await api.register(contactDataRoutes, {
         authenticate: context.authenticate,
@@ -340,6 +346,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
 
   app.addHook("preClose", async () => {
     backups.stop();
+    await retention.stop();
     await services.autoAssign.stop();
     await outboundWebhooks.worker.stop();
     await conversations.stop();
@@ -362,11 +369,13 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     cloudWebhooks: conversations.cloudWebhooks,
     outboundWebhooks,
     backups,
+    retention,
     async start() {
       await conversations.start();
       outboundWebhooks.worker.start();
       services.autoAssign.start();
       backups.start();
+      retention.start();
     },
   };
 }

@@ -20,6 +20,10 @@ export const contactDataCountsSchema = z.object({
 });
 export type ContactDataCounts = z.infer<typeof contactDataCountsSchema>;
 
+/** The dialog's view before an erasure: the counts, and whether a legal hold forbids it now. */
+export const contactDataSummarySchema = contactDataCountsSchema.extend({ legalHold: z.boolean() });
+export type ContactDataSummary = z.infer<typeof contactDataSummarySchema>;
+
 export const contactEraseSchema = z.strictObject({
   /** The contact's name or number typed again by the admin, as a check that this is the person meant. */
   confirm: z.string().trim().min(1).max(200),
@@ -34,7 +38,7 @@ export const contactErasedSchema = z.object({
     importMappings: z.number(),
     lidMappings: z.number(),
   }),
-  /** Files that could not be removed from storage just now (unreachable): no row names them any more. */
+  /** Files the storage could not remove just now: they stay queued (media_deletions) for the next retention sweep. */
   filesNotRemoved: z.number(),
 });
 export type ContactErased = z.infer<typeof contactErasedSchema>;

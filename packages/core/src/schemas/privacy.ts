@@ -35,6 +35,10 @@ export const AUDIT_ACTIONS = [
   "backup.downloaded",
   "backup.restored",
   "audit.exported",
+  "retention.policyChanged",
+  "retention.run",
+  "legalHold.placed",
+  "legalHold.released",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

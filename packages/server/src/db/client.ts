@@ -1,3 +1,4 @@
+import { setPriority } from "node:os";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
@@ -41,8 +42,12 @@ export interface OpenDatabaseOptions {
   /** Without a url: the embedded PostgreSQL of this DATA_DIR, started here and stopped by close(). */
   dataDir?: string;
   poolSize?: number;
-  /** The heavy-read pool: its size (default 3) and statement_timeout (default 15 s). */
-  heavyReads?: { poolSize?: number; timeoutMs?: number };
+  /**
+   * The heavy-read pool: its size (default 3), statement_timeout (default 15 s), and, where the
+   * database runs on this machine under our control (embedded), the scheduling priority its
+   * backends are lowered to (a nice value; default HEAVY_READ_NICE there, none on a server).
+   */
+  heavyReads?: { poolSize?: number; timeoutMs?: number; nice?: number };
   /** Embedded server options (settings, log). */
   embedded?: Omit<EmbeddedOptions, "dataDir">;
   /** PostgreSQL: how long opening a connection may take (default 10 s; tests of an outage shorten it). */
@@ -51,6 +56,14 @@ export interface OpenDatabaseOptions {
 
 export const HEAVY_READ_TIMEOUT_MS = 15_000;
 export const HEAVY_READ_APPLICATION = "zapdesk heavy read";
+/**
+ * Embedded: the heavy-read backends run at this nice value. On the one machine Zapdesk and its
+ * database share, a search that scans the history for seconds would otherwise take a core from
+ * every agent's inbox and from Node itself (measured in docs/benchmarks.md, issue 19); niced, it
+ * gets the CPU the interactive work leaves. An unprivileged process can lower a priority but not
+ * raise it back, which is why these connections stay in their own pool.
+ */
+export const HEAVY_READ_NICE = 10;
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (options.url) return openPostgres(options.url, options);
@@ -66,7 +79,10 @@ async function openEmbedded(dataDir: string, options: OpenDatabaseOptions): Prom
   const server = await startEmbeddedPostgres({ ...options.embedded, dataDir });
   try {
     await moveFromPglite(dataDir, server.connection.url, options.embedded?.log);
-    const database = await openPostgres(server.connection.url, options);
+    const database = await openPostgres(server.connection.url, {
+      ...options,
+      heavyReads: { nice: HEAVY_READ_NICE, ...options.heavyReads },
+    });
     return {
       ...database,
       kind: "embedded",
@@ -85,11 +101,16 @@ async function openEmbedded(dataDir: string, options: OpenDatabaseOptions): Prom
 async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<Database> {
   const pool = new pg.Pool(poolOptions(url, options.poolSize ?? 10, options.connectTimeoutMs));
   const timeout = options.heavyReads?.timeoutMs ?? HEAVY_READ_TIMEOUT_MS;
+  const nice = options.heavyReads?.nice;
   const heavyPool = new pg.Pool({
     ...poolOptions(url, options.heavyReads?.poolSize ?? 3, options.connectTimeoutMs),
     // Named, so pg_stat_activity tells heavy reads apart (the admin's eye, and the tests).
     application_name: HEAVY_READ_APPLICATION,
-    options: `-c statement_timeout=${Math.max(1, Math.round(timeout))}`,
+    // One core at most: parallel workers would let one user's search take every core the
+    // interactive requests need (the heavy reads are bounded in time, not in parallelism).
+    options: `-c statement_timeout=${Math.max(1, Math.round(timeout))} -c max_parallel_workers_per_gather=0`,
+    // Awaited by the pool before it hands the new connection out.
+    onConnect: nice === undefined ? undefined : (client) => lowerPriority(client, nice),
   });
   guardPool(pool);
   guardPool(heavyPool);
@@ -106,4 +127,18 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
       await Promise.all([pool.end(), heavyPool.end()]);
     },
   };
+}
+
+/**
+ * Lower the priority of a new connection's backend process, before the pool hands it out. A
+ * failure (another OS user's server without the right to renice it) leaves the backend at its
+ * priority: slower for others, never wrong.
+ */
+async function lowerPriority(client: pg.ClientBase, nice: number): Promise<void> {
+  try {
+    const { rows } = await client.query<{ pid: number }>("select pg_backend_pid() as pid");
+    setPriority(rows[0]!.pid, nice);
+  } catch {
+    // Not ours to renice, or the connection went away: nothing to lower.
+  }
 }

@@ -421,6 +421,7 @@ export * from "./schema-import.js";
 export * from "./schema-notes.js";
 export * from "./schema-privacy.js";
 export * from "./schema-push.js";
+export * from "./schema-retention.js";
 export * from "./schema-routing.js";
 export * from "./schema-schedules.js";
 export * from "./schema-tags.js";

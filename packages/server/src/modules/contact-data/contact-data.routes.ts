@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { contactDataCountsSchema, contactErasedSchema, contactEraseSchema, idParamsSchema } from "@zapdesk/core";
+import { contactDataSummarySchema, contactErasedSchema, contactEraseSchema, idParamsSchema } from "@zapdesk/core";
 import type { onRequestHookHandler } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { actorOf, requirePermission } from "../../http/auth.js";
@@ -43,9 +43,9 @@ export const contactDataRoutes: FastifyPluginAsyncZod<{ authenticate: onRequestH
       onRequest: requirePermission("contacts:erase"),
       schema: {
         tags,
-        summary: "What erasing the contact would remove now (admins)",
+        summary: "What erasing the contact would remove now, and whether a legal hold forbids it (admins)",
         params: idParamsSchema,
-        response: { 200: contactDataCountsSchema },
+        response: { 200: contactDataSummarySchema },
       },
     },
     (request) => data.summary(actorOf(request), request.params.id),
@@ -59,7 +59,7 @@ export const contactDataRoutes: FastifyPluginAsyncZod<{ authenticate: onRequestH
         tags,
         summary: "Erase the contact everywhere, irreversibly (admins)",
         description:
-          "Deletes the contact, its tickets (open and pending ones too, without sending anything), messages, notes, files, ratings, scheduled messages, webhook deliveries, import mappings and channel records naming it, in one transaction; the files are removed after commit. `confirm` must be the contact's name or number. The audit trail keeps the counts, never the name or number.",
+          "Deletes the contact, its tickets (open and pending ones too, without sending anything), messages, notes, files, ratings, scheduled messages, webhook deliveries, import mappings and channel records naming it, in one transaction; the files are removed after commit. `confirm` must be the contact's name or number; a legal hold on the contact or one of its tickets refuses it (409 ERR_CONTACT_LEGAL_HOLD). The audit trail keeps the counts, never the name or number.",
         params: idParamsSchema,
         body: contactEraseSchema,
         response: { 200: contactErasedSchema },

@@ -1,4 +1,4 @@
-import { type Actor, type ContactDataCounts, type ContactErased, can, confirmsContact, type Permission } from "@zapdesk/core";
+import { type Actor, type ContactDataSummary, type ContactErased, can, confirmsContact, type Permission } from "@zapdesk/core";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../lib/app-error.js";
 import { type Clock, systemClock } from "../../lib/clock.js";
@@ -12,8 +12,10 @@ import {
   type ContactRow,
   countContactData,
   eraseContactRows,
+  forgetFileRemovals,
+  isUnderLegalHold,
+  queueFileRemovals,
   refreshGroupPreview,
-  stillReferenced,
   ticketsOf,
 } from "./erase.repo.js";
 import { contactArchive } from "./export-archive.js";
@@ -46,9 +48,9 @@ export function createContactDataService(deps: ContactDataDeps) {
 
   return {
     /** What an erasure would remove now. */
-    async summary(actor: Actor, id: number): Promise<ContactDataCounts> {
+    async summary(actor: Actor, id: number): Promise<ContactDataSummary> {
       await person(actor, id, "contacts:erase");
-      return countContactData(db, id);
+      return { ...(await countContactData(db, id)), legalHold: await isUnderLegalHold(db, id) };
     },
 
     /**
@@ -72,6 +74,8 @@ export function createContactDataService(deps: ContactDataDeps) {
         if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND");
         if (contact.isGroup) throw new AppError("ERR_CONTACT_IS_GROUP");
         if (!confirmsContact(contact, confirm)) throw new AppError("ERR_CONTACT_ERASE_CONFIRM");
+        // A hold means something must be kept (a lawsuit, an investigation): it is released first, on purpose.
+        if (await isUnderLegalHold(tx, id)) throw new AppError("ERR_CONTACT_LEGAL_HOLD");
         // Open and pending conversations go with the rest: nothing is sent to the customer (no
         // farewell, no rating question), and agents see them leave their lists at once.
         const tickets = await ticketsOf(tx, id, true);
@@ -81,19 +85,23 @@ export function createContactDataService(deps: ContactDataDeps) {
           tickets.map((t) => t.id),
         );
         for (const ticketId of rows.groupTicketIds) await refreshGroupPreview(tx, ticketId);
+        const files = await queueFileRemovals(tx, rows.mediaPaths);
         // Counts only: the trail cannot be erased, so it never holds who the person was.
         await recordAudit(tx, { action: "contact.erased", targetType: "contact", targetId: id, details: rows.erased });
-        return { ...rows, tickets };
+        return { ...rows, tickets, files };
       });
 
-      // After commit: files no row names any more, then the screens.
-      // A file that cannot be removed now (storage unreachable) is counted in the answer: its random
-      // name is all that is left, and no row names it any more.
-      const kept = await stillReferenced(db, outcome.mediaPaths).catch(() => new Set(outcome.mediaPaths));
-      const removals = await Promise.allSettled(
-        outcome.mediaPaths.filter((path) => !kept.has(path)).map((path) => storage.remove(path)),
-      );
-      const filesNotRemoved = removals.filter((r) => r.status === "rejected").length;
+      // After commit: the queued files, then the screens. A file the storage cannot remove now stays
+      // queued for the next retention sweep (its random name is all that is left; no row names it).
+      const removed: string[] = [];
+      for (const file of outcome.files) {
+        await storage.remove(file.path).then(
+          () => removed.push(file.id),
+          () => {},
+        );
+      }
+      await forgetFileRemovals(db, removed).catch(() => {});
+      const filesNotRemoved = outcome.files.length - removed.length;
       for (const ticket of outcome.tickets)
         events.publishTicket("ticket", { action: "delete", ticketId: ticket.id }, scopeOf(ticket));
       events.publish("contact", { action: "delete", contactId: id });

@@ -91,6 +91,7 @@ describe.each(["local", "s3"] as const)("erasing a contact (media on %s)", (kind
       mediaFiles: 2,
       scheduledMessages: 1,
       ratings: 1,
+      legalHold: false,
     });
 
     const watcher = (await connectAs(url, agent, sockets)) as Awaited<ReturnType<typeof connectAs>>;
@@ -98,8 +99,9 @@ describe.each(["local", "s3"] as const)("erasing a contact (media on %s)", (kind
     expect(res.statusCode, res.body).toBe(200);
     const { erased, filesNotRemoved } = res.json() as ContactErased;
     expect(filesNotRemoved).toBe(0);
+    const { legalHold: _, ...counts } = summary.json();
     expect(erased).toMatchObject({
-      ...summary.json(),
+      ...counts,
       webhookDeliveries: 3,
       importMappings: 3,
       lidMappings: 1,
@@ -125,6 +127,8 @@ describe.each(["local", "s3"] as const)("erasing a contact (media on %s)", (kind
     const after = await keys();
     for (const path of person.mediaPaths) expect(after).not.toContain(path);
     for (const path of bystander.mediaPaths) expect(after).toContain(path);
+    // Nothing left queued either: every file was removed after commit.
+    expect(await query(t, sql`select path from media_deletions`)).toEqual([]);
     expect(await rowsHolding(t, [bystander.number, bystander.word])).toEqual(bystanderBefore);
     // The group keeps the bystander's message, without the person's reaction; its preview is not the person's.
     const [groupMessage] = await query<{ reactions: { by: string }[] }>(
@@ -204,6 +208,19 @@ describe.each(["local", "s3"] as const)("erasing a contact (media on %s)", (kind
     });
     expect(invalid.statusCode).toBe(400);
     expect(invalid.json().error).toBe("ERR_VALIDATION");
+
+    // A legal hold on one of the contact's tickets forbids it until released.
+    await query(t, sql`insert into legal_holds (ticket_id, reason) values (${person.oldTicketId}, 'processo 123')`);
+    const summary = await t.app.inject({
+      method: "GET",
+      url: `/api/contacts/${person.contactId}/data/summary`,
+      headers: admin.auth,
+    });
+    expect(summary.json()).toMatchObject({ legalHold: true });
+    const held409 = await erase(admin, person.contactId, person.name);
+    expect(held409.statusCode).toBe(409);
+    expect(held409.json().error).toBe("ERR_CONTACT_LEGAL_HOLD");
+    await query(t, sql`delete from legal_holds where ticket_id = ${person.oldTicketId}`);
 
     expect(await rowsHolding(t, [person.number, person.word])).toEqual(held);
     for (const path of person.mediaPaths) expect(await keys()).toContain(path);

@@ -22,6 +22,10 @@ export const ERASED_TABLES: Record<string, string> = {
   import_map: "mappings of the contact, its extra info, tickets, ratings, schedules, messages and notes are deleted",
   lid_mappings: "the LID ↔ number mapping of the person is deleted",
   inbound_events: "handled events whose payload names the number, LID or BSUID are deleted (pending ones are new arrivals)",
+  legal_holds:
+    "an erasure is refused (409) while a hold is on the contact or one of its tickets: it is released first, on purpose, so no hold is ever erased",
+  media_deletions:
+    "the erased files are queued here in the erasure's transaction and removed after commit (a failure stays queued for the retention sweep); paths are random names",
   audit_log: "kept by law, append-only: an entry `contact.erased` with who, when and counts; entries name contacts by id only",
 };
 
@@ -45,5 +49,7 @@ export const TABLES_WITHOUT_CUSTOMER_DATA: Record<string, string> = {
   notification_preferences: "agents' choices",
   routing_queues: "configuration",
   routing_users: "configuration",
+  retention_policies: "configuration",
+  retention_state: "a running retention sweep's counts",
   zapdesk_migrations: "the schema's version",
 };

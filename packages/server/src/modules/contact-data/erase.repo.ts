@@ -209,13 +209,33 @@ export async function refreshGroupPreview(tx: Db, ticketId: number): Promise<voi
     .where(eq(tickets.id, ticketId));
 }
 
-/** Which of these files a row still names (another contact's message, a schedule): those stay. */
-export async function stillReferenced(db: Db, paths: string[]): Promise<Set<string>> {
-  if (paths.length === 0) return new Set();
-  const found = await rows<{ p: string }>(
+/** A legal hold on the contact or on one of its tickets (issue 22 §1): an erasure waits for its release. */
+export async function isUnderLegalHold(db: Db, contactId: number): Promise<boolean> {
+  const found = await rows<{ x: number }>(
     db,
-    sql`select media_path as p from messages where media_path = any(${sql.param(paths)}::text[])
-        union select media_path from scheduled_messages where media_path = any(${sql.param(paths)}::text[])`,
+    sql`select 1 as x from legal_holds
+        where contact_id = ${contactId} or ticket_id in (select id from tickets where contact_id = ${contactId}) limit 1`,
   );
-  return new Set(found.map((r) => r.p));
+  return found.length > 0;
+}
+
+/**
+ * Queue, in the erasure's transaction, the files no remaining row names (another message or a
+ * schedule could share one): the same durable queue as retention's (media_deletions), so a crash
+ * after the commit or an unreachable bucket leaves them queued for the next sweep, never orphaned.
+ */
+export async function queueFileRemovals(tx: Db, paths: string[]): Promise<{ id: string; path: string }[]> {
+  if (paths.length === 0) return [];
+  return rows<{ id: string; path: string }>(
+    tx,
+    sql`insert into media_deletions (path)
+        select p from unnest(${sql.param(paths)}::text[]) p
+        where not exists (select 1 from messages where media_path = p)
+          and not exists (select 1 from scheduled_messages where media_path = p)
+        returning id, path`,
+  );
+}
+
+export async function forgetFileRemovals(db: Db, ids: string[]): Promise<void> {
+  if (ids.length) await db.execute(sql`delete from media_deletions where id = any(${sql.param(ids)}::bigint[])`);
 }

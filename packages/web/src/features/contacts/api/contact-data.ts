@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { ContactDataCounts, ContactErased } from "@zapdesk/core";
+import type { ContactDataSummary, ContactErased } from "@zapdesk/core";
 import { api, apiFetch } from "../../../lib/api-client";
 import { removeFromPages } from "../../../lib/list-cache";
 import { queryKeys } from "../../../lib/query-keys";
@@ -11,7 +11,7 @@ export const contactDataKeys = { summary: (id: number) => [...queryKeys.contacts
 export function useContactDataSummary(id: number, enabled: boolean) {
   return useQuery({
     queryKey: contactDataKeys.summary(id),
-    queryFn: () => api.get<ContactDataCounts>(`/contacts/${id}/data/summary`),
+    queryFn: () => api.get<ContactDataSummary>(`/contacts/${id}/data/summary`),
     enabled,
     staleTime: 0,
     gcTime: 0,

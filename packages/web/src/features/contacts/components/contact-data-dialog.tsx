@@ -83,6 +83,7 @@ export function ContactDataDialog({ contact, onClose }: { contact: Target | null
               {counts && counts.activeTickets > 0 && (
                 <Alert severity="warning">{t("contactData.erase.active", { n: counts.activeTickets })}</Alert>
               )}
+              {counts?.legalHold && <Alert severity="info">{t("contactData.erase.legalHold")}</Alert>}
               <Alert severity="error">{t("contactData.erase.irreversible")}</Alert>
               <TextField
                 label={t("contactData.erase.confirmLabel", { name: contact?.name ?? "", number: contact?.number ?? "" })}
@@ -100,7 +101,12 @@ export function ContactDataDialog({ contact, onClose }: { contact: Target | null
           {t("contactData.close")}
         </Button>
         {canErase && (
-          <Button variant="contained" color="error" onClick={onErase} disabled={!matches || erase.isPending}>
+          <Button
+            variant="contained"
+            color="error"
+            onClick={onErase}
+            disabled={!matches || erase.isPending || !!counts?.legalHold}
+          >
             {t("contactData.erase.confirm")}
           </Button>
         )}

@@ -48,9 +48,15 @@ function MediaState({ error }: { error: string }) {
         ? "failed"
         : error === MEDIA_STATE.notInOldSystem
           ? "notInOldSystem"
-          : ("unavailable" as const);
+          : error === MEDIA_STATE.removedByRetention
+            ? "removedByRetention"
+            : ("unavailable" as const);
   return (
-    <Typography variant="caption" color={key === "failed" ? "warning.dark" : "error"} component="p">
+    <Typography
+      variant="caption"
+      color={key === "failed" ? "warning.dark" : key === "removedByRetention" ? "text.secondary" : "error"}
+      component="p"
+    >
       {t(`conversation.media.${key}`)}
     </Typography>
   );

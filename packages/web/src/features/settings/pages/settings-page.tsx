@@ -7,6 +7,7 @@ import { useTranslation } from "react-i18next";
 import { PageContainer } from "../../../components/ui/page-container";
 import { useAuth } from "../../../lib/auth";
 import { toast } from "../../../lib/toast";
+import { RetentionPanel } from "../../privacy";
 import { useSettings } from "../api/get-settings";
 import { useUpdateSetting } from "../api/update-setting";
 import { ApiTokenField } from "../components/api-token-field";
@@ -121,6 +122,7 @@ export default function SettingsPage() {
           <ApiTokenField token={token} labelledBy="setting-userApiToken-label" />
         </Row>
         {can(user, "backups:manage") && <BackupsPanel />}
+        {can(user, "retention:manage") && <RetentionPanel />}
       </Stack>
     </PageContainer>
   );

@@ -14,6 +14,7 @@ import { PhoneNumber } from "../../../components/phone-number";
 import { useAuth } from "../../../lib/auth";
 import { pictureOf } from "../../../lib/capabilities";
 import { ContactDataDialog, MergeContactDialog } from "../../contacts";
+import { LegalHoldControl } from "../../privacy";
 import { ScheduleButton } from "../../schedules";
 import { ContactTags } from "../../tags/components/contact-tags";
 
@@ -86,6 +87,7 @@ export function ContactDrawer({
           </Button>
         )}
         <MergeContactDialog duplicate={merging ? contact : null} onClose={() => setMerging(false)} />
+        <LegalHoldControl target={{ contactId: contact.id }} />
         {/* Issue 22 §2: the customer's data on request (LGPD): download it, or erase it everywhere. */}
         {(can(user, "contacts:exportData") || can(user, "contacts:erase")) && !isGroup && (
           <Button variant="text" size="small" color="error" onClick={() => setDataOpen(true)}>
