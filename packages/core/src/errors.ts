@@ -107,6 +107,10 @@ export const ERROR_STATUS = {
   ERR_TOTP_NOT_ENABLED: 409,
   ERR_TOTP_RESET_SELF: 403,
   ERR_TOTP_ENROL_FIRST: 409,
+  // Issue 22 §2: a customer's data (export, erase)
+  ERR_CONTACT_IS_GROUP: 409,
+  ERR_CONTACT_ERASE_CONFIRM: 400,
+  ERR_CONTACT_LEGAL_HOLD: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -207,6 +211,9 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_TOTP_NOT_ENABLED: "Two-factor sign-in is not on for this account.",
   ERR_TOTP_RESET_SELF: "Another administrator must reset your own two-factor sign-in.",
   ERR_TOTP_ENROL_FIRST: "Turn on two-factor sign-in for yourself before requiring it.",
+  ERR_CONTACT_IS_GROUP: "A group is not a person: a customer's data is exported or erased from their own contact.",
+  ERR_CONTACT_ERASE_CONFIRM: "Type the contact's name or number exactly to confirm the erasure.",
+  ERR_CONTACT_LEGAL_HOLD: "The contact or one of its tickets is under a legal hold: release the hold before erasing.",
 };
 
 export interface ErrorDetail {

@@ -12,6 +12,7 @@ export * from "./schemas/business-hours.js";
 export * from "./schemas/closing-reasons.js";
 export * from "./schemas/common.js";
 export * from "./schemas/connections.js";
+export * from "./schemas/contact-data.js";
 export * from "./schemas/contacts.js";
 export * from "./schemas/csat.js";
 export * from "./schemas/dashboard.js";

@@ -46,6 +46,10 @@ export const PERMISSIONS = [
   "closing-reasons:manage",
   /** Issue 22 §5: turn off another user's two-factor sign-in (a lost phone); never one's own. */
   "twoFactor:reset",
+  /** Issue 22 §2: download everything held about one customer (LGPD art. 18 II and V). */
+  "contacts:exportData",
+  /** Issue 22 §2: erase a customer everywhere, irreversibly (LGPD art. 18 VI). */
+  "contacts:erase",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -44,6 +44,8 @@ import { closingReasonRoutes } from "./modules/closing-reasons/closing-reasons.r
 import { createClosingReasonService } from "./modules/closing-reasons/closing-reasons.service.js";
 import { createClosingReport } from "./modules/closing-reasons/closing-report.js";
 import { connectionRoutes } from "./modules/connections/connections.routes.js";
+import { contactDataRoutes } from "./modules/contact-data/contact-data.routes.js";
+import { createContactDataService } from "./modules/contact-data/contact-data.service.js";
 import { contactRoutes } from "./modules/contacts/contacts.routes.js";
 import { createContactService } from "./modules/contacts/contacts.service.js";
 import { contactWhatsAppRoutes } from "./modules/contacts/contacts-whatsapp.routes.js";
@@ -345,6 +347,16 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
       await api.register(backupRoutes, { authenticate: context.authenticate, backups, db });
       await api.register(retentionRoutes, { authenticate: context.authenticate, retention });
       await api.register(auditRoutes, { authenticate: context.authenticate, db });
+      await api.register(contactDataRoutes, {
+        authenticate: context.authenticate,
+        data: createContactDataService({
+          db,
+          storage: conversations.storage,
+          events,
+          clock,
+          announceTicket: (id) => tickets.announce(id),
+        }),
+      });
     },
     { prefix: "/api" },
   );

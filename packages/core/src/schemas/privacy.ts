@@ -35,6 +35,8 @@ export const AUDIT_ACTIONS = [
   "contact.deleted",
   "contact.numberChanged",
   "contact.merged",
+  "contact.dataExported",
+  "contact.erased",
   "contacts.exported",
   "ticket.deleted",
   "message.deleted",

@@ -23,7 +23,6 @@ const KNOWN_DEBT = [
   "tags/components/tag-filter.test.tsx -> tickets/components/tickets-manager",
   "tags/pages/board-page.tsx -> tickets/api/get-tickets",
   "tags/pages/board-page.tsx -> tickets/api/ticket-keys",
-  "tickets/components/contact-drawer.tsx -> contacts/components/merge-contact-dialog",
   "tickets/components/contact-drawer.tsx -> tags/components/contact-tags",
   "tickets/components/next-ticket.test.tsx -> shortcuts/test-fixtures",
   "tickets/components/ticket-actions.tsx -> conversation/utils/export-csv",

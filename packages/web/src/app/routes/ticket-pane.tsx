@@ -65,6 +65,7 @@ export function TicketPane({ ticketId, narrow, roomy }: { ticketId: number; narr
         onClose={() => setDrawerOpen(false)}
         contact={ticket.contact}
         provider={ticket.whatsapp?.provider}
+        isGroup={ticket.isGroup}
         onEdit={() => setEditing(true)}
         overlay={!roomy}
       />

@@ -1,6 +1,7 @@
 import DeleteOutline from "@mui/icons-material/DeleteOutlined";
 import Edit from "@mui/icons-material/Edit";
 import MergeType from "@mui/icons-material/MergeType";
+import PrivacyTip from "@mui/icons-material/PrivacyTipOutlined";
 import WhatsAppIcon from "@mui/icons-material/WhatsApp";
 import Avatar from "@mui/material/Avatar";
 import Box from "@mui/material/Box";
@@ -35,6 +36,7 @@ import { contactsToCsv, downloadCsv, fetchAllContacts } from "../api/export-cont
 import { useContacts } from "../api/get-contacts";
 import { useImportContacts } from "../api/import-contacts";
 import { useStartTicket } from "../api/start-ticket";
+import { ContactDataDialog } from "../components/contact-data-dialog";
 import { ContactModal } from "../components/contact-modal";
 import { MergeContactDialog } from "../components/merge-contact-dialog";
 
@@ -52,6 +54,7 @@ export default function ContactsPage() {
   const [modal, setModal] = useState<{ open: boolean; contactId?: number }>({ open: false });
   const [deleting, setDeleting] = useState<Contact | null>(null);
   const [merging, setMerging] = useState<Contact | null>(null);
+  const [dataOf, setDataOf] = useState<Contact | null>(null);
   const [confirmImport, setConfirmImport] = useState(false);
   const [exporting, setExporting] = useState(false);
   const remove = useDeleteContact();
@@ -107,6 +110,7 @@ export default function ContactsPage() {
       )}
       <ContactModal open={modal.open} contactId={modal.contactId} onClose={() => setModal({ open: false })} />
       <MergeContactDialog duplicate={merging} onClose={() => setMerging(null)} />
+      <ContactDataDialog contact={dataOf} onClose={() => setDataOf(null)} />
       <ConfirmDialog
         open={!!deleting}
         title={t("contacts.confirmationModal.deleteTitle", { name: deleting?.name ?? "" })}
@@ -182,6 +186,15 @@ export default function ContactsPage() {
                     onClick={() => setMerging(contact)}
                   >
                     <MergeType />
+                  </IconButton>
+                )}
+                {(can(user, "contacts:exportData") || can(user, "contacts:erase")) && !contact.isGroup && (
+                  <IconButton
+                    size="small"
+                    aria-label={t("contactData.actionFor", { name: contact.name })}
+                    onClick={() => setDataOf(contact)}
+                  >
+                    <PrivacyTip />
                   </IconButton>
                 )}
                 {can(user, "contacts-page:deleteContact") && (

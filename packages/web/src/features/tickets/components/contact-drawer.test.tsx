@@ -1,7 +1,7 @@
 import { screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import i18n from "../../../lib/i18n";
-import { AGENT, fakeApi, signedInAs } from "../../../testing/fake-api";
+import { ADMIN, AGENT, fakeApi, signedInAs } from "../../../testing/fake-api";
 import { aTicket } from "../../../testing/fixtures";
 import { renderWithProviders } from "../../../testing/render";
 import { ContactDrawer } from "./contact-drawer";
@@ -39,5 +39,17 @@ describe("the contact drawer", () => {
     const view = await showDrawer({ profilePicUrl: "https://pps.whatsapp.net/stale.jpg" }, "cloud");
     expect(view.container.querySelector("img")).toBeNull();
     expect(screen.getByText("M")).toBeInTheDocument();
+  });
+
+  it("offers an admin the customer's data (LGPD) of a person, never of a group", async () => {
+    await i18n.changeLanguage("en");
+    signedInAs(fakeApi(), ADMIN);
+    const person = renderWithProviders(<ContactDrawer open onClose={() => {}} onEdit={() => {}} contact={aTicket().contact} />);
+    expect(await screen.findByRole("button", { name: "Customer data (LGPD)" })).toBeInTheDocument();
+    person.unmount();
+    renderWithProviders(<ContactDrawer open onClose={() => {}} onEdit={() => {}} isGroup contact={aTicket().contact} />);
+    // The admin-only merge action shows once the session is known; the data action does not, for a group.
+    expect(await screen.findByRole("button", { name: /Merge/ })).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Customer data (LGPD)" })).toBeNull();
   });
 });

@@ -13,7 +13,7 @@ import { useTranslation } from "react-i18next";
 import { PhoneNumber } from "../../../components/phone-number";
 import { useAuth } from "../../../lib/auth";
 import { pictureOf } from "../../../lib/capabilities";
-import { MergeContactDialog } from "../../contacts/components/merge-contact-dialog";
+import { ContactDataDialog, MergeContactDialog } from "../../contacts";
 import { LegalHoldControl } from "../../privacy";
 import { ScheduleButton } from "../../schedules";
 import { ContactTags } from "../../tags/components/contact-tags";
@@ -29,13 +29,24 @@ interface ContactDrawerProps {
   onEdit(): void;
   /** Over the conversation instead of beside it: where the screen has no room for both. */
   overlay?: boolean;
+  /** A group's conversation: no person's data to export or erase. */
+  isGroup?: boolean;
 }
 
 /** Spec §2: 320 px, name, number as a tel link (a private LID identity has none), edit, extra info. */
-export function ContactDrawer({ open, onClose, contact, provider, onEdit, overlay = false }: ContactDrawerProps) {
+export function ContactDrawer({
+  open,
+  onClose,
+  contact,
+  provider,
+  onEdit,
+  overlay = false,
+  isGroup = false,
+}: ContactDrawerProps) {
   const { t } = useTranslation();
   const { user } = useAuth();
   const [merging, setMerging] = useState(false);
+  const [dataOpen, setDataOpen] = useState(false);
   return (
     <Drawer
       anchor="right"
@@ -77,6 +88,13 @@ export function ContactDrawer({ open, onClose, contact, provider, onEdit, overla
         )}
         <MergeContactDialog duplicate={merging ? contact : null} onClose={() => setMerging(false)} />
         <LegalHoldControl target={{ contactId: contact.id }} />
+        {/* Issue 22 §2: the customer's data on request (LGPD): download it, or erase it everywhere. */}
+        {(can(user, "contacts:exportData") || can(user, "contacts:erase")) && !isGroup && (
+          <Button variant="text" size="small" color="error" onClick={() => setDataOpen(true)}>
+            {t("contactData.action")}
+          </Button>
+        )}
+        <ContactDataDialog contact={dataOpen ? contact : null} onClose={() => setDataOpen(false)} />
       </Box>
       <ContactTags contactId={contact.id} name={contact.name} />
       <Box sx={{ px: 2, display: "flex", flexDirection: "column", gap: 1 }}>
