@@ -50,6 +50,9 @@ export const TABLES_WITHOUT_CUSTOMER_DATA: Record<string, string> = {
   routing_queues: "configuration",
   routing_users: "configuration",
   retention_policies: "configuration",
+  closing_reasons: "configuration (a ticket's reason goes with the ticket)",
+  user_two_factor: "agents' second factor",
+  user_recovery_codes: "agents' recovery codes",
   retention_state: "a running retention sweep's counts",
   zapdesk_migrations: "the schema's version",
 };
