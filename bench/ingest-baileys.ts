@@ -24,12 +24,12 @@ import { proto, type WAMessage } from "@whiskeysockets/baileys";
 import { and, eq, sql } from "drizzle-orm";
 import pg from "pg";
 import { buildApp } from "../packages/server/src/app.js";
-import { insertConnection } from "../packages/server/src/channels/test-support.js";
 import { openDatabase } from "../packages/server/src/db/client.js";
 import { migrate } from "../packages/server/src/db/migrate.js";
 import { inboundEvents } from "../packages/server/src/db/schema.js";
 import { seed } from "../packages/server/src/db/seed.js";
 import { fakeBaileys } from "../packages/server/test/baileys/baileys-test-rig.js";
+import { insertConnection } from "../packages/server/test/channel-support.js";
 import { benchConfig } from "./app-config.js";
 import { countQueries, cpuSampler } from "./cpu.js";
 

@@ -21,6 +21,7 @@ import type { Clock } from "./lib/clock.js";
 import { createSecretBox } from "./lib/secret-box.js";
 import { createS3Storage } from "./media/s3-storage.js";
 import { createMediaStorage } from "./media/storage.js";
+import { createChannelStore } from "./modules/connections/channel-store.js";
 import { createConnectionService } from "./modules/connections/connections.service.js";
 import { type ContactIdentity, createContactIdentity } from "./modules/contacts/contact-identity.js";
 import { createContactWhatsApp } from "./modules/contacts/contacts-whatsapp.js";
@@ -66,6 +67,8 @@ export function createConversations(options: ConversationOptions) {
   const storage =
     config.mediaStorage?.kind === "s3" ? createS3Storage(config.mediaStorage) : createMediaStorage(join(config.dataDir, "media"));
   const simulator = createSimulatorHub(options.simulator);
+  // What the channels read and write in the database: they never touch the tables themselves.
+  const channelStore = createChannelStore(db);
 
   // Late-bound: created below, used only once requests or sessions run.
   let sessions!: SessionManager;
@@ -164,7 +167,7 @@ export function createConversations(options: ConversationOptions) {
   if (graphWarning) logger.warn({ graphUrl: config.graphUrl }, graphWarning);
   // Meta's webhooks reach any process: stored, then processed here or by any process's sweeper.
   const cloudWebhooks = createCloudWebhooks({
-    db,
+    store: channelStore,
     sink: pipeline,
     cloud,
     mediaMaxBytes: config.mediaMaxBytes,
@@ -175,7 +178,7 @@ export function createConversations(options: ConversationOptions) {
   const templates = createTemplateService({ db, cloud });
 
   sessions = createSessionManager({
-    db,
+    store: channelStore,
     logger,
     factories: {
       baileys: createBaileysChannelFactory({ webSocketUrl: config.whatsappWebUrl }),

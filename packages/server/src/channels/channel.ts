@@ -1,7 +1,7 @@
 import type { ConnectionProvider, ConnectionStatus, ConnectionStatusReason, MediaType } from "@zapdesk/core";
 import type { FastifyBaseLogger } from "fastify";
-import type { Db } from "../db/client.js";
 import type { MediaSource } from "../media/storage.js";
+import type { ChannelStore } from "./channel-store.js";
 import type { InboundLog } from "./inbound-log.js";
 import type { InboundSpool } from "./inbound-spool.js";
 
@@ -290,7 +290,8 @@ export interface ChannelSession {
 
 export interface ChannelContext {
   whatsappId: number;
-  db: Db;
+  /** What the channel reads and writes in the database (auth state, stored messages, settings). */
+  store: ChannelStore;
   handlers: ChannelHandlers;
   logger: FastifyBaseLogger;
   /** The durable inbound log: a channel records what it receives here before any other work. */

@@ -1,11 +1,12 @@
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { insertConnection, recordingSink, silentLogger } from "../../test/channel-support.js";
 import { openTestDatabase } from "../../test/harness.js";
 import { whatsapps } from "../db/schema.js";
+import { createChannelStore } from "../modules/connections/channel-store.js";
 import type { ChannelFactory } from "./channel.js";
 import { createSessionManager, type SessionManager } from "./session-manager.js";
 import { createSimulatorHub } from "./simulator/simulator-hub.js";
-import { insertConnection, recordingSink, silentLogger } from "./test-support.js";
 
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
 const managers: SessionManager[] = [];
@@ -31,7 +32,7 @@ function processNamed(owner: string, lease = { ttlMs: 2_000, renewMs: 100 }) {
   const hub = createSimulatorHub({ qrDelayMs: 0 });
   const rec = recordingSink();
   const manager = createSessionManager({
-    db: database.db,
+    store: createChannelStore(database.db),
     factories: { simulator: hub.factory, baileys: unused },
     logger: silentLogger(),
     sink: rec.sink,

@@ -1,7 +1,5 @@
-import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import type { Db } from "../db/client.js";
-import { whatsapps } from "../db/schema.js";
+import type { LeaseRows } from "./channel-store.js";
 
 /**
  * Scaled out, a connection whose owner dies is taken over within TTL + renewal interval (8 s): its
@@ -45,58 +43,37 @@ export interface SessionLease {
  * Each connection is owned by exactly one process (design §2): the row's lease_owner, valid
  * until lease_expires_at. Times come from the database's clock so that hosts need not agree.
  */
-export function createSessionLease(db: Db, options: LeaseOptions, logger: FastifyBaseLogger, hooks: LeaseHooks): SessionLease {
+export function createSessionLease(
+  rows: LeaseRows,
+  options: LeaseOptions,
+  logger: FastifyBaseLogger,
+  hooks: LeaseHooks,
+): SessionLease {
   const { owner, ttlMs } = options;
-  const expiry = sql`now() + ${ttlMs} * interval '1 millisecond'`;
-  const free = or(isNull(whatsapps.leaseOwner), eq(whatsapps.leaseOwner, owner), lt(whatsapps.leaseExpiresAt, sql`now()`));
   let timer: NodeJS.Timeout | undefined;
   let running = false;
 
   async function tick() {
-    const renewed = await db
-      .update(whatsapps)
-      .set({ leaseExpiresAt: expiry })
-      .where(eq(whatsapps.leaseOwner, owner))
-      .returning({ id: whatsapps.id });
-    const still = new Set(renewed.map((row) => row.id));
+    const still = new Set(await rows.renew(owner, ttlMs));
     for (const id of hooks.owned()) {
       if (!still.has(id)) {
         logger.warn({ whatsappId: id }, "connection lease lost to another process");
         await hooks.lost(id);
       }
     }
-    const orphans = await db
-      .select({ id: whatsapps.id })
-      .from(whatsapps)
-      .where(or(isNull(whatsapps.leaseOwner), lt(whatsapps.leaseExpiresAt, sql`now()`)));
-    for (const { id } of orphans) {
+    for (const id of await rows.orphans()) {
       await hooks.takeOver(id).catch((error) => logger.error({ err: error, whatsappId: id }, "connection takeover failed"));
     }
   }
 
   return {
-    async acquire(id, force = false) {
-      const rows = await db
-        .update(whatsapps)
-        .set({ leaseOwner: owner, leaseExpiresAt: expiry })
-        .where(force ? eq(whatsapps.id, id) : and(eq(whatsapps.id, id), free))
-        .returning({ id: whatsapps.id });
-      return rows.length > 0;
-    },
+    acquire: (id, force = false) => rows.acquire(id, owner, ttlMs, force),
     async release(id) {
-      await db
-        .update(whatsapps)
-        .set({ leaseOwner: null, leaseExpiresAt: null })
-        .where(and(eq(whatsapps.id, id), eq(whatsapps.leaseOwner, owner)))
+      await rows
+        .release(id, owner)
         .catch((error) => logger.warn({ err: error, whatsappId: id }, "could not release connection lease"));
     },
-    async holds(id) {
-      const rows = await db
-        .select({ id: whatsapps.id })
-        .from(whatsapps)
-        .where(and(eq(whatsapps.id, id), eq(whatsapps.leaseOwner, owner), sql`${whatsapps.leaseExpiresAt} > now()`));
-      return rows.length > 0;
-    },
+    holds: (id) => rows.holds(id, owner),
     run() {
       if (timer) return;
       const every = options.renewMs ?? Math.max(1_000, Math.floor(ttlMs / 3));

@@ -1,11 +1,8 @@
 import { join } from "node:path";
 import type { ConnectionProvider, ConnectionStatus, ConnectionStatusReason } from "@zapdesk/core";
-import { eq } from "drizzle-orm";
-import { whatsapps } from "../db/schema.js";
 import { AppError } from "../lib/app-error.js";
 import { createKeyedSerial } from "../lib/keyed-serial.js";
 import type { ChannelFactory, ChannelHandlers, ChannelSession, CloseReason } from "./channel.js";
-import { createInboundLog } from "./inbound-log.js";
 import { createInboundSpool, type InboundSpool } from "./inbound-spool.js";
 import { createSessionLease, type SessionLease } from "./session-lease.js";
 import { createStateReporter } from "./session-state.js";
@@ -40,7 +37,7 @@ const DEFAULT_BACKOFF = { initialMs: 2_000, maxMs: 60_000 };
 const NO_OWNER: ConnectionState = { status: "TIMEOUT", statusReason: "NO_OWNER", qrcode: "", pairingCode: "" };
 
 export function createSessionManager(deps: SessionManagerDeps): SessionManager {
-  const { db, factories, logger, sink } = deps;
+  const { store, factories, logger, sink } = deps;
   const backoff = deps.backoff ?? DEFAULT_BACKOFF;
   const entries = new Map<number, Entry>();
   let stopping = false;
@@ -59,10 +56,10 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
   };
   const context = (whatsappId: number, handlers: ChannelHandlers) => ({
     whatsappId,
-    db,
+    store,
     handlers,
     logger,
-    inbox: createInboundLog(db, whatsappId),
+    inbox: store.inbox(whatsappId),
     spool: spoolOf(whatsappId),
     mediaMaxBytes: deps.mediaMaxBytes,
   });
@@ -76,12 +73,9 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
   };
 
   async function loadRow(id: number): Promise<{ provider: ConnectionProvider; status: ConnectionStatus }> {
-    const [row] = await db
-      .select({ provider: whatsapps.provider, status: whatsapps.status })
-      .from(whatsapps)
-      .where(eq(whatsapps.id, id));
+    const row = await store.connection(id);
     if (!row) throw new AppError("ERR_NO_WAPP_FOUND");
-    return { provider: row.provider as ConnectionProvider, status: row.status as ConnectionStatus };
+    return row;
   }
 
   function makeHandlers(id: number, entry: Entry, generation: number): ChannelHandlers {
@@ -217,7 +211,7 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
   }
 
   const lease: SessionLease | undefined = deps.lease
-    ? createSessionLease(db, deps.lease, logger, {
+    ? createSessionLease(store.leases, deps.lease, logger, {
         owned: () => [...entries.keys()],
         lost: (id) =>
           exclusive(id, async () => {
@@ -314,11 +308,11 @@ export function createSessionManager(deps: SessionManagerDeps): SessionManager {
 
   return {
     async startAll() {
-      const rows = await db.select({ id: whatsapps.id }).from(whatsapps).orderBy(whatsapps.id);
+      const ids = await store.connectionIds();
       await Promise.all(
-        rows.map((row) =>
-          exclusive(row.id, () => resume(row.id)).catch((error) =>
-            logger.error({ err: error, whatsappId: row.id }, "could not start connection"),
+        ids.map((id) =>
+          exclusive(id, () => resume(id)).catch((error) =>
+            logger.error({ err: error, whatsappId: id }, "could not start connection"),
           ),
         ),
       );

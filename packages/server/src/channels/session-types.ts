@@ -1,6 +1,5 @@
 import type { ConnectionProvider, ConnectionStatus, ConnectionStatusReason } from "@zapdesk/core";
 import type { FastifyBaseLogger } from "fastify";
-import type { Db } from "../db/client.js";
 import type {
   ChannelFactories,
   ChannelSession,
@@ -10,6 +9,7 @@ import type {
   MessageUpdate,
   RestrictionReport,
 } from "./channel.js";
+import type { ChannelStore } from "./channel-store.js";
 import type { LeaseOptions } from "./session-lease.js";
 
 export interface InboundSink {
@@ -35,7 +35,8 @@ export interface ConnectionState {
 }
 
 export interface SessionManagerDeps {
-  db: Db;
+  /** What the sessions and their channels read and write in the database. */
+  store: ChannelStore;
   /** One per kind of connection; a kind without one cannot be started (its connections stay DISCONNECTED). */
   factories: Partial<ChannelFactories>;
   logger: FastifyBaseLogger;

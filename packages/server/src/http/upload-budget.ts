@@ -1,6 +1,13 @@
 import type { FastifyInstance } from "fastify";
 import { AppError } from "../lib/app-error.js";
 
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** The route streams its files to storage as they arrive (none is held in memory): it takes no room of the budget. */
+    streamsUploads?: boolean;
+  }
+}
+
 /** Bytes of multipart bodies a process reads at once (files are held in memory until stored). */
 export const UPLOAD_BUDGET_BYTES = 64 * 1024 * 1024;
 /** How long an upload waits for room before it is answered 503 with Retry-After. */
@@ -90,7 +97,8 @@ export function createUploadBudget(options: { maxBytes?: number; maxWaitMs?: num
 }
 
 /**
- * Every multipart request reserves its declared length (or the most a request may carry) before
+ * Every multipart request (but those of a route that streams its files, `config.streamsUploads`)
+ * reserves its declared length (or the most a request may carry) before
  * its handler reads a byte, and gives it back when its answer is sent or its connection closes.
  * Routes check access before they read the body, so this only bounds what is then read.
  */
@@ -98,7 +106,7 @@ export function registerUploadBudget(app: FastifyInstance, budget: UploadBudget,
   const releases = new WeakMap<object, () => void>();
   app.addHook("onResponse", async (request) => releases.get(request)?.());
   app.addHook("preHandler", async (request, reply) => {
-    if (!request.isMultipart()) return;
+    if (!request.isMultipart() || request.routeOptions.config.streamsUploads) return;
     const declared = Number(request.headers["content-length"]);
     const bytes = Number.isFinite(declared) && declared > 0 ? Math.min(declared, perRequestMax) : perRequestMax;
     const { granted, cancel } = budget.acquire(bytes);

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
-import { purgeProcessed } from "../channels/inbound-log.js";
 import type { Db } from "../db/client.js";
 import { type Clock, systemClock } from "../lib/clock.js";
+import { purgeProcessed } from "../modules/connections/inbound-log.repo.js";
 import { expireRatings } from "../modules/csat/ratings.js";
 
 const EVERY_MS = 60 * 60 * 1000;

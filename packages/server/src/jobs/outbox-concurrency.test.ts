@@ -1,9 +1,9 @@
 import { type ConnectionRestriction, OUTBOX_NOTICES } from "@zapdesk/core";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { insertConnection, silentLogger } from "../../test/channel-support.js";
 import { manualClock, openTestDatabase } from "../../test/harness.js";
 import type { ChannelSession, OutboundMessage, SentMessage } from "../channels/channel.js";
-import { insertConnection, silentLogger } from "../channels/test-support.js";
 import { contacts, messages, outbox, tickets, whatsapps } from "../db/schema.js";
 import { enqueueOutbound } from "../modules/messages/outbound.js";
 import { insertTicketIfNoneActive } from "../modules/tickets/tickets.repo.js";

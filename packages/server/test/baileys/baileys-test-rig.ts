@@ -12,8 +12,8 @@ import type {
   InboundMessage,
   MessageUpdate,
 } from "../../src/channels/channel.js";
-import { channelContext } from "../../src/channels/test-support.js";
 import type { Db } from "../../src/db/client.js";
+import { channelContext } from "../channel-support.js";
 import { FakeSocket } from "./fake-socket.js";
 
 export interface Recorded {

@@ -7,8 +7,8 @@
  */
 import { writeSync } from "node:fs";
 import type { ChannelHandlers } from "../../src/channels/channel.js";
-import { channelContext } from "../../src/channels/test-support.js";
 import { openDatabase } from "../../src/db/client.js";
+import { channelContext } from "../channel-support.js";
 import { localWhatsApp, OFFLINE_DRAINED, pairedDevice, simulatedCustomer } from "./real-whatsapp.js";
 
 const MESSAGE_ID = "3AKILLEDBEFORECOMMIT";

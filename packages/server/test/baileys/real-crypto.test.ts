@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { insertConnection } from "../../src/channels/test-support.js";
 import { contacts, inboundEvents, lidMappings, messages, whatsappAuth } from "../../src/db/schema.js";
+import { insertConnection } from "../channel-support.js";
 import { createTestApp, openTestDatabase, type TestApp } from "../harness.js";
 import { localWhatsApp, OFFLINE_DRAINED, pairedDevice, simulatedCustomer } from "./real-whatsapp.js";
 

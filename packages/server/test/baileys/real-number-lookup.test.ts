@@ -1,8 +1,8 @@
 import type { Contact, Ticket } from "@zapdesk/core";
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { insertConnection } from "../../src/channels/test-support.js";
 import { contacts, messages, tickets, whatsapps } from "../../src/db/schema.js";
+import { insertConnection } from "../channel-support.js";
 import { makeAdmin, type TestUser } from "../factories.js";
 import { createTestApp, openTestDatabase, type TestApp } from "../harness.js";
 import { answerIqs } from "./iq-answers.js";

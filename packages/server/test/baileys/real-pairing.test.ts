@@ -4,8 +4,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { useDatabaseAuthState } from "../../src/channels/baileys/database-auth-state.js";
 import { createSessionManager, type SessionManager } from "../../src/channels/session-manager.js";
 import type { ConnectionState } from "../../src/channels/session-types.js";
-import { insertConnection, recordingSink, silentLogger } from "../../src/channels/test-support.js";
 import { whatsappAuth, whatsapps } from "../../src/db/schema.js";
+import { createChannelStore } from "../../src/modules/connections/channel-store.js";
+import { insertConnection, recordingSink, silentLogger } from "../channel-support.js";
 import { openTestDatabase } from "../harness.js";
 import { answer, DEVICE, pairDevice, primaryPhone, qrFields, refusal, registrationRefresh } from "./linking-phone.js";
 import { dispatch } from "./real-stanzas.js";
@@ -39,7 +40,7 @@ async function storedCreds(id: number) {
     .select({ key: whatsappAuth.key })
     .from(whatsappAuth)
     .where(and(eq(whatsappAuth.whatsappId, id), eq(whatsappAuth.key, "creds")));
-  return row ? (await useDatabaseAuthState(database.db, id)).state.creds : undefined;
+  return row ? (await useDatabaseAuthState(createChannelStore(database.db).auth(id))).state.creds : undefined;
 }
 
 /** A new QR connection started on the real socket; each reported QR is kept with the secret stored at that moment. */
@@ -61,7 +62,7 @@ async function starting(options: { pairingPhone?: string; qrTimeout?: number; st
     await rec.onState(whatsappId, state);
   };
   manager = createSessionManager({
-    db: database.db,
+    store: createChannelStore(database.db),
     factories: { baileys: server.factory },
     logger: silentLogger(),
     sink: rec.sink,

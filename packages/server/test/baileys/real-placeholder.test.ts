@@ -2,8 +2,8 @@ import type { BinaryNode } from "@whiskeysockets/baileys";
 import { PLACEHOLDER_PREVIEW } from "@zapdesk/core";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { insertConnection } from "../../src/channels/test-support.js";
 import { contacts, messages, tickets } from "../../src/db/schema.js";
+import { insertConnection } from "../channel-support.js";
 import { createTestApp, openTestDatabase, type TestApp } from "../harness.js";
 import { localWhatsApp, OFFLINE_DRAINED, OWN_PHONE, ownPhone, pairedDevice, simulatedCustomer } from "./real-whatsapp.js";
 

@@ -1,7 +1,7 @@
 import type { BinaryNode } from "@whiskeysockets/baileys";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type ChannelSession, type RestrictionReport, SendOutcomeUnknown } from "../../src/channels/channel.js";
-import { channelContext, insertConnection } from "../../src/channels/test-support.js";
+import { channelContext, insertConnection } from "../channel-support.js";
 import { openTestDatabase } from "../harness.js";
 import { type Recorded, recordingHandlers } from "./baileys-test-rig.js";
 import { dispatch, loginAnswer, loginSuccess, MEX_QUERY, mexAnswer, mexNotification, mexQueryId } from "./real-stanzas.js";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ChannelSession } from "../../src/channels/channel.js";
-import { channelContext, insertConnection } from "../../src/channels/test-support.js";
+import { channelContext, insertConnection } from "../channel-support.js";
 import { openTestDatabase } from "../harness.js";
 import { type Recorded, recordingHandlers } from "./baileys-test-rig.js";
 import { localWhatsApp, OFFLINE_DRAINED, pairedDevice } from "./real-whatsapp.js";

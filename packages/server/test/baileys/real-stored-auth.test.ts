@@ -2,8 +2,8 @@ import { readFile, writeFile } from "node:fs/promises";
 import type { BinaryNode } from "@whiskeysockets/baileys";
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { insertConnection } from "../../src/channels/test-support.js";
 import { messages, whatsappAuth } from "../../src/db/schema.js";
+import { insertConnection } from "../channel-support.js";
 import { createTestApp, openTestDatabase, type TestApp } from "../harness.js";
 import { localWhatsApp, OFFLINE_DRAINED, pairedDevice, simulatedCustomer } from "./real-whatsapp.js";
 

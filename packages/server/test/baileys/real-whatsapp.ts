@@ -17,8 +17,9 @@ import { unpadRandomMax16 } from "@whiskeysockets/baileys/lib/Utils/generics.js"
 import { WebSocketServer } from "ws";
 import { type BaileysChannelOptions, createBaileysChannelFactory } from "../../src/channels/baileys/baileys-channel.js";
 import { useDatabaseAuthState } from "../../src/channels/baileys/database-auth-state.js";
-import { silentLogger } from "../../src/channels/test-support.js";
 import type { Db } from "../../src/db/client.js";
+import { createChannelStore } from "../../src/modules/connections/channel-store.js";
+import { silentLogger } from "../channel-support.js";
 
 /**
  * The real Baileys with no WhatsApp: a local WebSocket server that accepts the socket and stays
@@ -115,7 +116,7 @@ export const OFFLINE_DRAINED: BinaryNode = { tag: "ib", attrs: {}, content: [{ t
  * sync already done (no 20 s wait for history) and one one-time pre-key for a customer to use.
  */
 export async function pairedDevice(db: Db, whatsappId: number) {
-  const auth = await useDatabaseAuthState(db, whatsappId);
+  const auth = await useDatabaseAuthState(createChannelStore(db).auth(whatsappId));
   Object.assign(auth.state.creds, { me: OWN_DEVICE, registered: true, accountSyncCounter: 1 });
   await auth.saveCreds();
   const preKey = Curve.generateKeyPair();
@@ -265,7 +266,7 @@ async function signalParty() {
  */
 export async function ownPhone(db: Db, whatsappId: number) {
   const phone = await signalParty();
-  const auth = await useDatabaseAuthState(db, whatsappId);
+  const auth = await useDatabaseAuthState(createChannelStore(db).auth(whatsappId));
   const keys = addTransactionCapability(auth.state.keys, silentLogger() as never, {
     maxCommitRetries: 1,
     delayBetweenTriesMs: 1,

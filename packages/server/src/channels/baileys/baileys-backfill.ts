@@ -1,5 +1,5 @@
 import { toNumber, type WAMessage, type WAMessageKey } from "@whiskeysockets/baileys";
-import type { Db } from "../../db/client.js";
+import type { ChannelStore } from "../channel-store.js";
 import { jidToNumber, unresolvedLids } from "./baileys-jid.js";
 import type { BaileysLogger } from "./baileys-logger.js";
 import { activeChats } from "./stored-message.js";
@@ -8,7 +8,7 @@ import { activeChats } from "./stored-message.js";
 export const HISTORY_PAGE = 50;
 
 export interface BackfillDeps {
-  db: Db;
+  store: Pick<ChannelStore, "activeChats">;
   whatsappId: number;
   logger: BaileysLogger;
   /** Baileys' fetchMessageHistory on the live socket: the phone answers with messaging-history.set (ON_DEMAND). */
@@ -62,7 +62,7 @@ export function createBackfill(deps: BackfillDeps): Backfill {
   return {
     opened() {
       probed = new Set();
-      horizons = activeChats(deps.db, deps.whatsappId).catch((error) => {
+      horizons = activeChats(deps.store, deps.whatsappId).catch((error) => {
         deps.logger.warn({ err: error }, "could not read the active chats for backfill");
         return new Map();
       });

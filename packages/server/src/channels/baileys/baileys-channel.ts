@@ -21,7 +21,7 @@ import { forgetUnconfirmedPairing, type Pairing, type PairingSocket, startPairin
 import { type RestrictionQueries, watchRestrictions } from "./baileys-restrictions.js";
 import { fromRaw, isBaileysRaw, toRaw } from "./baileys-translate.js";
 import { createVersionSource, fetchWaWebVersion, type VersionFetcher, type VersionSource } from "./baileys-version.js";
-import { clearDatabaseAuthState, type DatabaseAuthState, useDatabaseAuthState } from "./database-auth-state.js";
+import { type DatabaseAuthState, useDatabaseAuthState } from "./database-auth-state.js";
 import { createGroupNames } from "./group-names.js";
 import { pairingPhoneOf, storedKeys } from "./stored-message.js";
 
@@ -87,7 +87,7 @@ interface SessionDeps {
 }
 
 function createBaileysSession(context: ChannelContext, deps: SessionDeps): ChannelSession {
-  const { db, whatsappId, handlers, logger } = context;
+  const { store, whatsappId, handlers, logger } = context;
   const blogger = baileysLogger(context);
   let auth: DatabaseAuthState | undefined;
   let current: BaileysSocket | undefined;
@@ -117,7 +117,7 @@ function createBaileysSession(context: ChannelContext, deps: SessionDeps): Chann
     return map;
   };
   const backfill = createBackfill({
-    db,
+    store,
     whatsappId,
     logger: blogger,
     fetchHistory: async (count, anchor, at) => current?.fetchMessageHistory(count, anchor, at),
@@ -154,7 +154,10 @@ function createBaileysSession(context: ChannelContext, deps: SessionDeps): Chann
         return;
       case "loggedOut":
         auth = undefined;
-        await clearDatabaseAuthState(db, whatsappId).catch((e) => logger.error({ err: e, whatsappId }, "could not clear auth"));
+        await store
+          .auth(whatsappId)
+          .clear()
+          .catch((e) => logger.error({ err: e, whatsappId }, "could not clear auth"));
         closed("loggedOut", error);
         return;
       case "outdated": {
@@ -176,16 +179,16 @@ function createBaileysSession(context: ChannelContext, deps: SessionDeps): Chann
   }
 
   async function connect(versionOverride?: WAVersion) {
-    auth ??= await useDatabaseAuthState(db, whatsappId);
+    auth ??= await useDatabaseAuthState(store.auth(whatsappId));
     const state = auth;
     const creds = state.state.creds;
     forgetUnconfirmedPairing(creds);
-    const pairingPhone = isPaired(creds) ? undefined : await pairingPhoneOf(db, whatsappId);
+    const pairingPhone = isPaired(creds) ? undefined : await pairingPhoneOf(store, whatsappId);
     const version = versionOverride ?? (await deps.versions.current());
     // stop() may have come while the auth state or the version loaded: no socket may outlive it.
     if (stopping) return;
     const socket = deps.makeSocket(
-      socketConfig({ db, whatsappId, auth: state, logger: blogger, version, groups, pairingByCode: !!pairingPhone }),
+      socketConfig({ store, whatsappId, auth: state, logger: blogger, version, groups, pairingByCode: !!pairingPhone }),
     );
     current = socket;
     const ev = socket.ev;
@@ -270,7 +273,7 @@ function createBaileysSession(context: ChannelContext, deps: SessionDeps): Chann
     async logout() {
       await end("logout");
       auth = undefined;
-      await clearDatabaseAuthState(db, whatsappId);
+      await store.auth(whatsappId).clear();
     },
     async send(message) {
       const socket = live();
@@ -304,7 +307,7 @@ function createBaileysSession(context: ChannelContext, deps: SessionDeps): Chann
       const socket = live();
       const remoteJid = numberToJid(target.chat, target.isGroup);
       // A group read receipt must name each message's author, which only the stored key knows.
-      const stored = target.isGroup ? await storedKeys(db, whatsappId, target.wids) : new Map<string, WAMessageKey>();
+      const stored = target.isGroup ? await storedKeys(store, whatsappId, target.wids) : new Map<string, WAMessageKey>();
       await socket.readMessages(target.wids.map((id) => stored.get(id) ?? { remoteJid, id, fromMe: false }));
     },
     async checkNumber(number) {

@@ -5,7 +5,7 @@ import {
   type UserFacingSocketConfig,
   type WAVersion,
 } from "@whiskeysockets/baileys";
-import type { Db } from "../../db/client.js";
+import type { ChannelStore } from "../channel-store.js";
 import { isIgnoredChat } from "./baileys-jid.js";
 import type { BaileysLogger } from "./baileys-logger.js";
 import { PAIRING_CODE_BROWSER } from "./baileys-pairing.js";
@@ -14,7 +14,7 @@ import type { GroupNames } from "./group-names.js";
 import { storedMessage } from "./stored-message.js";
 
 export interface SocketConfigInput {
-  db: Db;
+  store: Pick<ChannelStore, "messageRaws">;
   whatsappId: number;
   auth: DatabaseAuthState;
   logger: BaileysLogger;
@@ -26,7 +26,7 @@ export interface SocketConfigInput {
 
 /** How every Zapdesk socket is configured; each choice below is one a support inbox needs. */
 export function socketConfig(input: SocketConfigInput): UserFacingSocketConfig {
-  const { db, whatsappId, auth, logger } = input;
+  const { store, whatsappId, auth, logger } = input;
   return {
     auth: { creds: auth.state.creds, keys: makeCacheableSignalKeyStore(auth.state.keys, logger) },
     logger,
@@ -47,6 +47,6 @@ export function socketConfig(input: SocketConfigInput): UserFacingSocketConfig {
     shouldIgnoreJid: (jid) => isIgnoredChat(jid),
     cachedGroupMetadata: async (jid: string): Promise<GroupMetadata | undefined> => input.groups.metadata(jid),
     // A recipient that failed to decrypt asks for a resend; after a restart only the database still has it.
-    getMessage: (key) => storedMessage(db, whatsappId, key.id),
+    getMessage: (key) => storedMessage(store, whatsappId, key.id),
   };
 }

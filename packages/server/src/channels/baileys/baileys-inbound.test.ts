@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { connectedSession, type Recorded, type Rig } from "../../../test/baileys/baileys-test-rig.js";
 import type { FakeSocket } from "../../../test/baileys/fake-socket.js";
 import { CUSTOMER, driver, incoming } from "../../../test/baileys/inbound-helpers.js";
+import { insertConnection } from "../../../test/channel-support.js";
 import { openTestDatabase } from "../../../test/harness.js";
 import type { ChannelSession } from "../channel.js";
-import { insertConnection } from "../test-support.js";
 
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
 let rig: Rig;

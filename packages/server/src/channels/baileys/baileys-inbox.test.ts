@@ -3,10 +3,10 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { connectedSession, fakeBaileys, recordingHandlers } from "../../../test/baileys/baileys-test-rig.js";
 import { CUSTOMER, incoming } from "../../../test/baileys/inbound-helpers.js";
+import { channelContext, insertConnection } from "../../../test/channel-support.js";
 import { openTestDatabase } from "../../../test/harness.js";
 import { contacts, inboundEvents, lidMappings, messages, tickets } from "../../db/schema.js";
-import { createInboundLog } from "../inbound-log.js";
-import { channelContext, insertConnection } from "../test-support.js";
+import { createInboundLog } from "../../modules/connections/inbound-log.repo.js";
 import { createDurableQueue } from "./baileys-inbox.js";
 
 let database: Awaited<ReturnType<typeof openTestDatabase>>;

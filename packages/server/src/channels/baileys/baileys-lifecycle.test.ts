@@ -2,11 +2,12 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { fakeBaileys } from "../../../test/baileys/baileys-test-rig.js";
 import type { FakeSocket } from "../../../test/baileys/fake-socket.js";
+import { insertConnection, recordingSink, silentLogger } from "../../../test/channel-support.js";
 import { openTestDatabase } from "../../../test/harness.js";
 import { whatsappAuth } from "../../db/schema.js";
+import { createChannelStore } from "../../modules/connections/channel-store.js";
 import type { ChannelFactory } from "../channel.js";
 import { createSessionManager, type SessionManager } from "../session-manager.js";
-import { insertConnection, recordingSink, silentLogger } from "../test-support.js";
 
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
 let manager: SessionManager | undefined;
@@ -31,7 +32,7 @@ function setup() {
   const fake = fakeBaileys();
   const rec = recordingSink();
   manager = createSessionManager({
-    db: database.db,
+    store: createChannelStore(database.db),
     factories: { baileys: fake.factory, simulator: unused },
     logger: silentLogger(),
     sink: rec.sink,

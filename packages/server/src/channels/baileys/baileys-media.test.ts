@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { encryptedStream, proto, type WAMessage } from "@whiskeysockets/baileys";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { silentLogger } from "../../../test/channel-support.js";
 import { createMediaStorage, type MediaStorage, MediaTooLargeError, readStored } from "../../media/storage.js";
-import { silentLogger } from "../test-support.js";
 import { downloadStream } from "./baileys-media.js";
 
 /**

@@ -2,10 +2,10 @@ import { proto, type WAMessage } from "@whiskeysockets/baileys";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { connectedSession, fakeBaileys, type Rig, recordingHandlers } from "../../../test/baileys/baileys-test-rig.js";
 import type { FakeSocket } from "../../../test/baileys/fake-socket.js";
+import { channelContext, insertConnection } from "../../../test/channel-support.js";
 import { openTestDatabase } from "../../../test/harness.js";
 import { contacts, messages, tickets } from "../../db/schema.js";
 import type { ChannelSession } from "../channel.js";
-import { channelContext, insertConnection } from "../test-support.js";
 
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
 let rig: Rig;

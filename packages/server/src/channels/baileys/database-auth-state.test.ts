@@ -1,8 +1,9 @@
 import { proto } from "@whiskeysockets/baileys";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertConnection } from "../../../test/channel-support.js";
 import { openTestDatabase } from "../../../test/harness.js";
-import { insertConnection } from "../test-support.js";
-import { clearDatabaseAuthState, useDatabaseAuthState } from "./database-auth-state.js";
+import { createChannelStore } from "../../modules/connections/channel-store.js";
+import { useDatabaseAuthState } from "./database-auth-state.js";
 
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
 
@@ -19,7 +20,7 @@ const bytes = (n: number, fill: number) => Buffer.alloc(n, fill);
 describe("useDatabaseAuthState", () => {
   it("starts with fresh credentials and round-trips them, Buffers included", async () => {
     const id = await insertConnection(database.db, "baileys");
-    const first = await useDatabaseAuthState(database.db, id);
+    const first = await useDatabaseAuthState(createChannelStore(database.db).auth(id));
     const creds = first.state.creds;
     expect(creds.me).toBeUndefined();
     expect(Buffer.isBuffer(creds.noiseKey.private)).toBe(true);
@@ -28,7 +29,7 @@ describe("useDatabaseAuthState", () => {
     creds.registered = true;
     await first.saveCreds();
 
-    const again = await useDatabaseAuthState(database.db, id);
+    const again = await useDatabaseAuthState(createChannelStore(database.db).auth(id));
     expect(again.state.creds).toEqual(creds);
     expect(Buffer.isBuffer(again.state.creds.noiseKey.private)).toBe(true);
     expect(Buffer.from(again.state.creds.noiseKey.private).equals(Buffer.from(creds.noiseKey.private))).toBe(true);
@@ -38,7 +39,7 @@ describe("useDatabaseAuthState", () => {
 
   it("stores, reads, overwrites and deletes signal keys of every shape", async () => {
     const id = await insertConnection(database.db, "baileys");
-    const { state } = await useDatabaseAuthState(database.db, id);
+    const { state } = await useDatabaseAuthState(createChannelStore(database.db).auth(id));
     const syncKey = proto.Message.AppStateSyncKeyData.fromObject({
       keyData: bytes(32, 9),
       fingerprint: { rawId: 7, currentIndex: 1, deviceIndexes: [0, 1] },
@@ -81,7 +82,7 @@ describe("useDatabaseAuthState", () => {
 
   it("writes one batch of keys in one transaction: a statement that fails undoes the whole batch", async () => {
     const id = await insertConnection(database.db, "baileys");
-    const { state } = await useDatabaseAuthState(database.db, id);
+    const { state } = await useDatabaseAuthState(createChannelStore(database.db).auth(id));
     await state.keys.set({ session: { "5511999990001.0": new Uint8Array([1]) } });
     // What Baileys commits after decrypting a pre-key message: a new session, the used pre-key
     // deleted. The id of the deletion holds a NUL byte, which PostgreSQL rejects in text, so the
@@ -99,8 +100,8 @@ describe("useDatabaseAuthState", () => {
   it("keeps connections apart and clears one without touching the other", async () => {
     const a = await insertConnection(database.db, "baileys");
     const b = await insertConnection(database.db, "baileys");
-    const stateA = await useDatabaseAuthState(database.db, a);
-    const stateB = await useDatabaseAuthState(database.db, b);
+    const stateA = await useDatabaseAuthState(createChannelStore(database.db).auth(a));
+    const stateB = await useDatabaseAuthState(createChannelStore(database.db).auth(b));
     await stateA.saveCreds();
     await stateB.saveCreds();
     await stateA.state.keys.set({ session: { x: new Uint8Array([1]) } });
@@ -109,10 +110,12 @@ describe("useDatabaseAuthState", () => {
 
     await stateA.clear();
     expect(await stateA.state.keys.get("session", ["x"])).toEqual({});
-    expect((await useDatabaseAuthState(database.db, a)).state.creds.noiseKey).not.toEqual(stateA.state.creds.noiseKey);
-    expect((await useDatabaseAuthState(database.db, b)).state.creds).toEqual(stateB.state.creds);
+    expect((await useDatabaseAuthState(createChannelStore(database.db).auth(a))).state.creds.noiseKey).not.toEqual(
+      stateA.state.creds.noiseKey,
+    );
+    expect((await useDatabaseAuthState(createChannelStore(database.db).auth(b))).state.creds).toEqual(stateB.state.creds);
 
-    await clearDatabaseAuthState(database.db, b);
+    await createChannelStore(database.db).auth(b).clear();
     expect(await stateB.state.keys.get("session", ["x"])).toEqual({});
   });
 });

@@ -7,9 +7,7 @@ import {
   type SignalDataSet,
   type SignalDataTypeMap,
 } from "@whiskeysockets/baileys";
-import { and, eq, inArray, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.js";
-import { whatsappAuth } from "../../db/schema.js";
+import type { AuthRows } from "../channel-store.js";
 
 export interface DatabaseAuthState {
   state: AuthenticationState;
@@ -30,28 +28,19 @@ const toJson = (value: unknown): unknown => ({ v: JSON.parse(JSON.stringify(valu
 const fromJson = <T>(stored: unknown): T => JSON.parse(JSON.stringify((stored as { v: unknown }).v), BufferJSON.reviver) as T;
 
 /**
- * Baileys' auth state in the whatsapp_auth table, one row per key (design §5): any process
- * holding the connection's lease can resume the session, and nothing is written to files.
+ * Baileys' auth state in the whatsapp_auth table, one row per key (design §5), through the
+ * channel store: any process holding the connection's lease can resume the session, and nothing
+ * is written to files.
  */
-export async function useDatabaseAuthState(db: Db, whatsappId: number): Promise<DatabaseAuthState> {
-  const mine = eq(whatsappAuth.whatsappId, whatsappId);
+export async function useDatabaseAuthState(rows: AuthRows): Promise<DatabaseAuthState> {
+  const write = (entries: { key: string; value: unknown }[], deletes: string[] = []) =>
+    rows.write(
+      entries.map((entry) => ({ key: entry.key, value: toJson(entry.value) })),
+      deletes,
+    );
 
-  async function write(rows: { key: string; value: unknown }[], executor: Db = db) {
-    if (rows.length === 0) return;
-    await executor
-      .insert(whatsappAuth)
-      .values(rows.map((row) => ({ whatsappId, key: row.key, value: toJson(row.value) })))
-      .onConflictDoUpdate({
-        target: [whatsappAuth.whatsappId, whatsappAuth.key],
-        set: { value: sql`excluded.value`, updatedAt: sql`now()` },
-      });
-  }
-
-  const [stored] = await db
-    .select({ value: whatsappAuth.value })
-    .from(whatsappAuth)
-    .where(and(mine, eq(whatsappAuth.key, CREDS_KEY)));
-  const creds: AuthenticationCreds = stored ? fromJson<AuthenticationCreds>(stored.value) : initAuthCreds();
+  const stored = (await rows.read([CREDS_KEY])).get(CREDS_KEY);
+  const creds: AuthenticationCreds = stored ? fromJson<AuthenticationCreds>(stored) : initAuthCreds();
 
   const state: AuthenticationState = {
     creds,
@@ -60,25 +49,14 @@ export async function useDatabaseAuthState(db: Db, whatsappId: number): Promise<
         const result: { [id: string]: SignalDataTypeMap[T] } = {};
         if (ids.length === 0) return result;
         const prefix = `${type}-`;
-        const rows = await db
-          .select({ key: whatsappAuth.key, value: whatsappAuth.value })
-          .from(whatsappAuth)
-          .where(
-            and(
-              mine,
-              inArray(
-                whatsappAuth.key,
-                ids.map((id) => prefix + id),
-              ),
-            ),
-          );
-        for (const row of rows) {
-          let value = fromJson<SignalDataTypeMap[T]>(row.value);
+        const values = await rows.read(ids.map((id) => prefix + id));
+        for (const [key, storedValue] of values) {
+          let value = fromJson<SignalDataTypeMap[T]>(storedValue);
           // Baileys expects the protobuf object here, not the plain JSON.
           if (type === "app-state-sync-key") {
             value = proto.Message.AppStateSyncKeyData.fromObject(value as object) as unknown as SignalDataTypeMap[T];
           }
-          result[row.key.slice(prefix.length)] = value;
+          result[key.slice(prefix.length)] = value;
         }
         return result;
       },
@@ -94,14 +72,11 @@ export async function useDatabaseAuthState(db: Db, whatsappId: number): Promise<
         if (upserts.length === 0 && deletes.length === 0) return;
         // Baileys commits a Signal transaction as one batch (a new session and the pre-key it used
         // up, a sender key and its memory): half of one written would leave sessions that decrypt
-        // nothing after a crash, so the batch is all or nothing.
-        await db.transaction(async (tx) => {
-          await write(upserts, tx);
-          if (deletes.length > 0) await tx.delete(whatsappAuth).where(and(mine, inArray(whatsappAuth.key, deletes)));
-        });
+        // nothing after a crash, so the batch is all or nothing (the store writes it in one transaction).
+        await write(upserts, deletes);
       },
       async clear() {
-        await db.delete(whatsappAuth).where(and(mine, sql`${whatsappAuth.key} <> ${CREDS_KEY}`));
+        await rows.clear({ except: CREDS_KEY });
       },
     },
   };
@@ -109,13 +84,6 @@ export async function useDatabaseAuthState(db: Db, whatsappId: number): Promise<
   return {
     state,
     saveCreds: () => write([{ key: CREDS_KEY, value: creds }]),
-    async clear() {
-      await db.delete(whatsappAuth).where(mine);
-    },
+    clear: () => rows.clear(),
   };
-}
-
-/** Forget a connection's pairing without loading it (logout of a session that is not running). */
-export async function clearDatabaseAuthState(db: Db, whatsappId: number): Promise<void> {
-  await db.delete(whatsappAuth).where(eq(whatsappAuth.whatsappId, whatsappId));
 }

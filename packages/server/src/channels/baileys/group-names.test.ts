@@ -1,8 +1,8 @@
 import type { GroupMetadata } from "@whiskeysockets/baileys";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { connectedSession, type Rig } from "../../../test/baileys/baileys-test-rig.js";
+import { insertConnection } from "../../../test/channel-support.js";
 import { openTestDatabase } from "../../../test/harness.js";
-import { insertConnection } from "../test-support.js";
 import { METADATA_TTL_MS } from "./group-names.js";
 
 let database: Awaited<ReturnType<typeof openTestDatabase>>;

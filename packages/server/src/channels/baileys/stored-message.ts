@@ -1,34 +1,26 @@
 import type { proto, WAMessageKey } from "@whiskeysockets/baileys";
-import { and, eq, inArray, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.js";
-import { contacts, lidMappings, messages, tickets, whatsapps } from "../../db/schema.js";
+import type { ChannelStore } from "../channel-store.js";
 import { fromRaw, isBaileysRaw } from "./baileys-translate.js";
+
+type Store = Pick<ChannelStore, "messageRaws">;
 
 /** The content of a message we stored (its provider data), for Baileys' resend requests. */
 export async function storedMessage(
-  db: Db,
+  store: Store,
   whatsappId: number,
   wid: string | null | undefined,
 ): Promise<proto.IMessage | undefined> {
   if (!wid) return undefined;
-  const [row] = await db
-    .select({ raw: messages.raw })
-    .from(messages)
-    .where(and(eq(messages.whatsappId, whatsappId), eq(messages.wid, wid)))
-    .limit(1);
-  return row && isBaileysRaw(row.raw) ? (fromRaw(row.raw).message ?? undefined) : undefined;
+  const raw = (await store.messageRaws(whatsappId, [wid])).get(wid);
+  return isBaileysRaw(raw) ? (fromRaw(raw).message ?? undefined) : undefined;
 }
 
 /** The stored keys (with group participants) of messages, by wid. */
-export async function storedKeys(db: Db, whatsappId: number, wids: string[]): Promise<Map<string, WAMessageKey>> {
+export async function storedKeys(store: Store, whatsappId: number, wids: string[]): Promise<Map<string, WAMessageKey>> {
   const keys = new Map<string, WAMessageKey>();
   if (wids.length === 0) return keys;
-  const rows = await db
-    .select({ wid: messages.wid, raw: messages.raw })
-    .from(messages)
-    .where(and(eq(messages.whatsappId, whatsappId), inArray(messages.wid, wids)));
-  for (const row of rows) {
-    if (row.wid && isBaileysRaw(row.raw)) keys.set(row.wid, fromRaw(row.raw).key);
+  for (const [wid, raw] of await store.messageRaws(whatsappId, wids)) {
+    if (isBaileysRaw(raw)) keys.set(wid, fromRaw(raw).key);
   }
   return keys;
 }
@@ -39,29 +31,17 @@ export async function storedKeys(db: Db, whatsappId: number, wids: string[]): Pr
  * A chat is found under every address WhatsApp may use for it: the contact's number, its LID, and
  * for a contact stored by LID the number the LID store knows for it.
  */
-export async function activeChats(db: Db, whatsappId: number): Promise<Map<string, Date>> {
-  const rows = await db
-    .select({
-      number: contacts.number,
-      lid: contacts.lid,
-      pn: sql<string | null>`(select ${lidMappings.pn} from ${lidMappings} where ${lidMappings.lid} = ${contacts.number})`,
-      newest: sql<string | null>`max(${messages.createdAt})`,
-    })
-    .from(tickets)
-    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-    .leftJoin(messages, and(eq(messages.ticketId, tickets.id), eq(messages.isNote, false)))
-    .where(and(eq(tickets.whatsappId, whatsappId), inArray(tickets.status, ["pending", "open"])))
-    .groupBy(contacts.id);
+export async function activeChats(store: Pick<ChannelStore, "activeChats">, whatsappId: number): Promise<Map<string, Date>> {
   const chats = new Map<string, Date>();
-  for (const row of rows) {
-    const newest = row.newest ? new Date(row.newest) : new Date(0);
-    for (const address of [row.number, row.lid, row.pn]) if (address) chats.set(address, newest);
+  for (const chat of await store.activeChats(whatsappId)) {
+    const newest = chat.newest ?? new Date(0);
+    for (const address of chat.addresses) chats.set(address, newest);
   }
   return chats;
 }
 
 /** The number a connection pairs by code instead of QR (digits), when the admin chose that. */
-export async function pairingPhoneOf(db: Db, whatsappId: number): Promise<string | undefined> {
-  const [row] = await db.select({ phone: whatsapps.pairingPhone }).from(whatsapps).where(eq(whatsapps.id, whatsappId));
-  return row?.phone?.replace(/\D/g, "") || undefined;
+export async function pairingPhoneOf(store: Pick<ChannelStore, "pairingPhone">, whatsappId: number): Promise<string | undefined> {
+  const phone = await store.pairingPhone(whatsappId);
+  return phone?.replace(/\D/g, "") || undefined;
 }

@@ -1,6 +1,4 @@
-import { eq } from "drizzle-orm";
-import type { Db } from "../../db/client.js";
-import { whatsapps } from "../../db/schema.js";
+import type { ChannelStore } from "../channel-store.js";
 import { createGraphClient, type GraphClient } from "./graph-client.js";
 
 /** A Cloud API connection's settings with its secrets opened (never leaves the server). */
@@ -37,22 +35,12 @@ export function graphClientFor(deps: CloudDeps, account: Pick<CloudAccount, "acc
 
 /** The connection's Cloud API settings, or undefined when it is not a Cloud API connection (or is gone). */
 export async function loadCloudAccount(
-  db: Db,
+  store: Pick<ChannelStore, "cloudAccount">,
   whatsappId: number,
   openSecret: CloudDeps["openSecret"],
 ): Promise<CloudAccount | undefined> {
-  const [row] = await db
-    .select({
-      provider: whatsapps.provider,
-      phoneNumberId: whatsapps.cloudPhoneNumberId,
-      businessAccountId: whatsapps.cloudBusinessAccountId,
-      accessToken: whatsapps.cloudAccessToken,
-      appSecret: whatsapps.cloudAppSecret,
-      verifyToken: whatsapps.cloudVerifyToken,
-    })
-    .from(whatsapps)
-    .where(eq(whatsapps.id, whatsappId));
-  if (row?.provider !== "cloud" || !row.phoneNumberId) return undefined;
+  const row = await store.cloudAccount(whatsappId);
+  if (!row) return undefined;
   return {
     whatsappId,
     phoneNumberId: row.phoneNumberId,
@@ -61,13 +49,4 @@ export async function loadCloudAccount(
     appSecret: openSecret(row.appSecret),
     verifyToken: row.verifyToken ?? "",
   };
-}
-
-/** The Cloud API connection a phone number id belongs to (webhooks of one app carry every number's events). */
-export async function connectionOfPhoneNumber(db: Db, phoneNumberId: string): Promise<number | undefined> {
-  const [row] = await db
-    .select({ id: whatsapps.id, provider: whatsapps.provider })
-    .from(whatsapps)
-    .where(eq(whatsapps.cloudPhoneNumberId, phoneNumberId));
-  return row?.provider === "cloud" ? row.id : undefined;
 }

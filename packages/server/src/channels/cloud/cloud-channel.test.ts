@@ -2,13 +2,13 @@ import { randomBytes } from "node:crypto";
 import { buffer } from "node:stream/consumers";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { channelContext, insertConnection } from "../../../test/channel-support.js";
 import { type GraphFake, startGraphFake } from "../../../test/graph-fake/index.js";
 import { openTestDatabase } from "../../../test/harness.js";
 import { whatsapps } from "../../db/schema.js";
 import { AppError } from "../../lib/app-error.js";
 import { createSecretBox } from "../../lib/secret-box.js";
 import { type ChannelHandlers, SendFailure, SendOutcomeUnknown } from "../channel.js";
-import { channelContext, insertConnection } from "../test-support.js";
 import { createCloudChannelFactory } from "./cloud-channel.js";
 
 type Db = Awaited<ReturnType<typeof openTestDatabase>>;

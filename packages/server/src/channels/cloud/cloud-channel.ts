@@ -122,7 +122,7 @@ function createCloudSession(context: ChannelContext, deps: CloudDeps): ChannelSe
     async start() {
       let account: CloudAccount | undefined;
       try {
-        account = await loadCloudAccount(context.db, context.whatsappId, deps.openSecret);
+        account = await loadCloudAccount(context.store, context.whatsappId, deps.openSecret);
       } catch (error) {
         // A changed ENCRYPTION_KEY cannot open the stored secrets: retrying will not help.
         close("terminal", "CLOUD_ERROR", `cannot open the stored secrets: ${(error as Error).message}`);

@@ -1,11 +1,9 @@
 import { createHash } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
-import type { Db } from "../../db/client.js";
 import { createKeyedSerial } from "../../lib/keyed-serial.js";
-import { findMessageByWid } from "../../modules/messages/messages.repo.js";
-import { claimStale, createInboundLog } from "../inbound-log.js";
+import type { ChannelStore } from "../channel-store.js";
 import type { InboundSink } from "../session-types.js";
-import { type CloudDeps, connectionOfPhoneNumber, graphClientFor, loadCloudAccount } from "./cloud-account.js";
+import { type CloudDeps, graphClientFor, loadCloudAccount } from "./cloud-account.js";
 import { translateCall } from "./cloud-calls.js";
 import { addressChangeOf, identitiesOf } from "./cloud-identity.js";
 import { downloadMedia } from "./cloud-media.js";
@@ -26,7 +24,8 @@ const UNKNOWN_STATUS_GRACE_MS = 2 * 60 * 1000;
 const SWEEP = { olderThanMs: 10_000, leaseMs: 60_000, limit: 50 };
 
 export interface CloudWebhookDeps {
-  db: Db;
+  /** The inbound log, the Cloud API settings and the stored messages' ids. */
+  store: ChannelStore;
   /** The inbound pipeline. */
   sink: InboundSink;
   cloud: CloudDeps;
@@ -54,7 +53,7 @@ class NotYet extends Error {}
  * pending by a crash or a failed attempt.
  */
 export function createCloudWebhooks(deps: CloudWebhookDeps) {
-  const { db, logger } = deps;
+  const { store, logger } = deps;
   let timer: NodeJS.Timeout | undefined;
   let sweeping: Promise<void> | undefined;
 
@@ -75,9 +74,9 @@ export function createCloudWebhooks(deps: CloudWebhookDeps) {
    * by the id Zapdesk chose for the row, which Meta echoes as biz_opaque_callback_data.
    */
   async function knows(whatsappId: number, update: { wid: string; chosenWid?: string }) {
-    if (await findMessageByWid(db, whatsappId, update.wid)) return true;
+    if (await store.message(whatsappId, update.wid)) return true;
     if (!update.chosenWid) return false;
-    const chosen = await findMessageByWid(db, whatsappId, update.chosenWid);
+    const chosen = await store.message(whatsappId, update.chosenWid);
     return !!chosen?.fromMe;
   }
 
@@ -87,7 +86,7 @@ export function createCloudWebhooks(deps: CloudWebhookDeps) {
       logger.warn({ whatsappId, error }, "Meta reported an account error");
       await deps.onAccountError?.(whatsappId, error);
     }
-    const account = await loadCloudAccount(db, whatsappId, deps.cloud.openSecret);
+    const account = await loadCloudAccount(store, whatsappId, deps.cloud.openSecret);
     if (!account) return;
     const client = graphClientFor(deps.cloud, account);
     const download = (mediaId: string) => downloadMedia(client, mediaId, deps.mediaMaxBytes);
@@ -132,15 +131,15 @@ export function createCloudWebhooks(deps: CloudWebhookDeps) {
 
   /** Process one logged delivery; its row ends done, or pending with an attempt counted. */
   async function process(event: { id: number; whatsappId: number; payload: unknown }): Promise<void> {
-    const log = createInboundLog(db, event.whatsappId);
+    const log = store.inbox(event.whatsappId);
     try {
-      const own = await loadCloudAccount(db, event.whatsappId, deps.cloud.openSecret).catch(() => undefined);
+      const own = await loadCloudAccount(store, event.whatsappId, deps.cloud.openSecret).catch(() => undefined);
       for (const change of changesOf(event.payload as WebhookPayload)) {
         // One app's webhook carries the events of all its numbers: each goes to its own connection.
         const target =
           own && change.phoneNumberId === own.phoneNumberId
             ? event.whatsappId
-            : await connectionOfPhoneNumber(db, change.phoneNumberId);
+            : await store.cloudConnectionOf(change.phoneNumberId);
         if (target === undefined) continue;
         deps.onActivity?.(target);
         await perConnection.run(target, () => applyChange(target, change.field, change.value));
@@ -153,7 +152,7 @@ export function createCloudWebhooks(deps: CloudWebhookDeps) {
   }
 
   async function sweep() {
-    const claimed = await claimStale(db, WEBHOOK_KIND, SWEEP);
+    const claimed = await store.claimStale(WEBHOOK_KIND, SWEEP);
     for (const event of claimed) await process(event);
   }
 
@@ -161,7 +160,7 @@ export function createCloudWebhooks(deps: CloudWebhookDeps) {
     /** Store a verified delivery; undefined when the same bytes were already stored. */
     async record(whatsappId: number, raw: Buffer, payload: unknown): Promise<number | undefined> {
       const key = createHash("sha256").update(raw).digest("hex");
-      return createInboundLog(db, whatsappId).record(WEBHOOK_KIND, key, payload);
+      return store.inbox(whatsappId).record(WEBHOOK_KIND, key, payload);
     },
     process,
     /** One sweep now (tests, and the timer's work). */

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertConnection } from "../../../test/channel-support.js";
 import { customerNumber, makeSimulatorConnection } from "../../../test/conversation.js";
 import { makeAdmin, makeUser, type TestUser } from "../../../test/factories.js";
 import { createTestApp, type TestApp } from "../../../test/harness.js";
-import { insertConnection } from "../test-support.js";
 
 let t: TestApp;
 let admin: TestUser;

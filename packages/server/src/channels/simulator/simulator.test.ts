@@ -1,9 +1,10 @@
 import { buffer } from "node:stream/consumers";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { insertConnection, recordingSink, silentLogger } from "../../../test/channel-support.js";
 import { openTestDatabase } from "../../../test/harness.js";
+import { createChannelStore } from "../../modules/connections/channel-store.js";
 import type { ChannelFactory } from "../channel.js";
 import { createSessionManager, type SessionManager } from "../session-manager.js";
-import { insertConnection, recordingSink, silentLogger } from "../test-support.js";
 import { createSimulatorHub, type SimulatorHub } from "./simulator-hub.js";
 
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
@@ -29,7 +30,7 @@ function setup(options: { qrDelayMs?: number; backoff?: { initialMs: number; max
   const hub: SimulatorHub = createSimulatorHub({ qrDelayMs: options.qrDelayMs ?? 0 });
   const rec = recordingSink();
   manager = createSessionManager({
-    db: database.db,
+    store: createChannelStore(database.db),
     factories: { simulator: hub.factory, baileys: unused },
     logger: silentLogger(),
     sink: rec.sink,
@@ -80,7 +81,7 @@ describe("simulator channel with the session manager", () => {
     const id = await insertConnection(database.db, "simulator");
     let live = 0;
     const counting = createSessionManager({
-      db: database.db,
+      store: createChannelStore(database.db),
       factories: {
         baileys: unused,
         simulator: (context) => {
@@ -288,7 +289,7 @@ describe("simulator channel with the session manager", () => {
     const id = await insertConnection(database.db, "simulator");
     let failures = 3;
     const flaky = createSessionManager({
-      db: database.db,
+      store: createChannelStore(database.db),
       factories: {
         baileys: unused,
         simulator: (context) => {
@@ -362,7 +363,7 @@ describe("simulator channel with the session manager", () => {
       },
     });
     const other = createSessionManager({
-      db: database.db,
+      store: createChannelStore(database.db),
       factories: { baileys: unused, simulator: logoutFactory },
       logger: silentLogger(),
       sink: rec.sink,

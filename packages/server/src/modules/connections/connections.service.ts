@@ -10,7 +10,6 @@ import {
   redactConnection,
 } from "@zapdesk/core";
 import type { z } from "zod";
-import { inboundLag } from "../../channels/inbound-log.js";
 import type { ConnectionState } from "../../channels/session-types.js";
 import type { Db } from "../../db/client.js";
 import { AppError, fieldError } from "../../lib/app-error.js";
@@ -21,6 +20,7 @@ import { recordAudit } from "../audit/audit.js";
 import { existingQueueIds } from "../queues/queues.repo.js";
 import { presentConnection } from "./connections.presenter.js";
 import * as repo from "./connections.repo.js";
+import { inboundLag } from "./inbound-log.repo.js";
 import { restrictionAfter } from "./restriction-state.js";
 
 /** What the connection service needs from the session manager (the owner of live sessions). */

@@ -6,8 +6,8 @@ import { makeAdmin, type TestUser } from "../../../test/factories.js";
 import { createTestApp, type TestApp } from "../../../test/harness.js";
 import { connectAs, listen, type RecordingSocket } from "../../../test/sockets.js";
 import type { InboundMessage } from "../../channels/channel.js";
-import { createInboundLog } from "../../channels/inbound-log.js";
 import { contacts, inboundEvents, messages, tickets } from "../../db/schema.js";
+import { createInboundLog } from "../connections/inbound-log.repo.js";
 
 let t: TestApp;
 let admin: TestUser;

@@ -1,5 +1,4 @@
 import {
-  apiSendSchema,
   idParamsSchema,
   MESSAGE_MAX_LENGTH,
   messageListQuerySchema,
@@ -15,6 +14,7 @@ import { actorOf } from "../../http/auth.js";
 import { AppError } from "../../lib/app-error.js";
 import { isInlineSafe } from "../../media/sniff.js";
 import type { RouteContext } from "../../services.js";
+import { readApiSendBody } from "./api-upload.js";
 import { NO_UPLOAD, type PendingUpload, readFilePart } from "./uploads.js";
 
 function validationError(issues: { path: PropertyKey[]; message: string }[]): AppError {
@@ -67,16 +67,6 @@ async function readSendBody(request: FastifyRequest) {
   if (upload.files.length === 0 && !body.trim()) throw validationError([{ path: ["body"], message: "Required" }]);
   const quotedId = Number(fields.quotedMsgId);
   return { body, quotedMsg: Number.isInteger(quotedId) && quotedId > 0 ? { id: quotedId } : null, upload, note: null };
-}
-
-async function readApiSendBody(request: FastifyRequest) {
-  const { fields, upload } = request.isMultipart()
-    ? await readMultipart(request)
-    : { fields: (request.body ?? {}) as Record<string, unknown>, upload: NO_UPLOAD };
-  const parsed = apiSendSchema.safeParse(fields);
-  if (!parsed.success) throw validationError(parsed.error.issues);
-  if (upload.files.length === 0 && !parsed.data.body.trim()) throw validationError([{ path: ["body"], message: "Required" }]);
-  return { ...parsed.data, upload };
 }
 
 export const messageRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { services, authenticate }) => {
@@ -166,14 +156,18 @@ export const messageRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
     {
       schema: {
         tags,
-        description: "Bearer userApiToken. JSON `{ number, body }` or multipart with `medias`.",
+        description:
+          "Bearer userApiToken. JSON `{ number, body }` or multipart with `medias` files (each streamed to storage " +
+          "as it arrives, at most 16 MiB: 413 ERR_PAYLOAD_TOO_LARGE past it, and nothing of the request is kept).",
         response: { 201: z.object({ message: messageSchema, ticketId: z.number() }) },
       },
+      // Its files go to storage as they arrive, never held in memory: no room of the upload budget is taken.
+      config: { streamsUploads: true },
     },
     async (request, reply) => {
       await services.apiSend.authorize(request.headers.authorization, request.ip);
-      const input = await readApiSendBody(request);
-      const result = await messages.withUpload(input.upload, (medias) =>
+      const input = await readApiSendBody(request, services.storage);
+      const result = await messages.withStored(input.medias, (medias) =>
         services.apiSend.send({ number: input.number, body: input.body }, medias),
       );
       return reply.status(201).send(result);

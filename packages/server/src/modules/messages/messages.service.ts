@@ -107,7 +107,11 @@ export function createMessageService(deps: MessageServiceDeps) {
 
   /** Store the upload and run `work` with it; when `work` fails, the files no message refers to are removed. */
   async function withUpload<T>(upload: PendingUpload, work: (medias: UploadedMedia[]) => Promise<T>): Promise<T> {
-    const medias = await storeUpload(deps.storage, upload);
+    return withStored(await storeUpload(deps.storage, upload), work);
+  }
+
+  /** Run `work` with files already stored (streamed in); when it fails, the files no message refers to are removed. */
+  async function withStored<T>(medias: UploadedMedia[], work: (medias: UploadedMedia[]) => Promise<T>): Promise<T> {
     try {
       return await work(medias);
     } catch (error) {
@@ -182,6 +186,7 @@ export function createMessageService(deps: MessageServiceDeps) {
 
     sendable,
     withUpload,
+    withStored,
 
     /** Store first (ack 0), send through the outbox after commit; files are stored only once every check passed. */
     async send(

@@ -1,7 +1,8 @@
 import type { MultipartFile } from "@fastify/multipart";
 import { AppError } from "../../lib/app-error.js";
 import { mediaTypeOf, sniff } from "../../media/sniff.js";
-import { type MediaStorage, safeFileName } from "../../media/storage.js";
+import { type MediaStorage, MediaTooLargeError, safeFileName } from "../../media/storage.js";
+import { storeStream } from "../../media/store-stream.js";
 import { isWhatsAppVoiceNote, toOggOpus } from "../../media/voice.js";
 
 export const UPLOAD_LIMITS = { fileSize: 16 * 1024 * 1024, files: 5, fields: 10, fieldSize: 64 * 1024 };
@@ -25,12 +26,39 @@ export interface PendingUpload {
 
 export const NO_UPLOAD: PendingUpload = { files: [], asVoice: false };
 
+const tooLarge = () => new AppError("ERR_PAYLOAD_TOO_LARGE", { message: "File is too large" });
+
 /** The bytes of an uploaded file; a file over the size limit is refused, never truncated silently. */
 export async function readFilePart(part: MultipartFile): Promise<Buffer> {
   const data = await part.toBuffer();
-  if (part.file.truncated) throw new AppError("ERR_PAYLOAD_TOO_LARGE", { message: "File is too large" });
+  if (part.file.truncated) throw tooLarge();
   if (data.length === 0) throw new AppError("ERR_VALIDATION", { details: [{ path: ["medias"], message: "Empty file" }] });
   return data;
+}
+
+/**
+ * Stream an uploaded file to storage as it arrives, never holding it whole in memory: its type is
+ * sniffed from the first bytes (not the claim). A file over the size limit (the parser stops at it
+ * and marks the part truncated) or empty is refused and its partial copy removed; a request that
+ * ends early fails the copy, which storage removes too.
+ */
+export async function streamFilePart(storage: MediaStorage, part: MultipartFile): Promise<UploadedMedia> {
+  let stored: Awaited<ReturnType<typeof storeStream>>;
+  try {
+    stored = await storeStream(storage, part.file, {
+      filename: part.filename,
+      claimedMime: part.mimetype,
+      maxBytes: UPLOAD_LIMITS.fileSize,
+    });
+  } catch (error) {
+    throw error instanceof MediaTooLargeError ? tooLarge() : error;
+  }
+  if (part.file.truncated || stored.size === 0) {
+    await removeStored(storage, [stored.path]);
+    if (part.file.truncated) throw tooLarge();
+    throw new AppError("ERR_VALIDATION", { details: [{ path: ["medias"], message: "Empty file" }] });
+  }
+  return { path: stored.path, name: stored.name, mime: stored.mime, mediaType: stored.mediaType };
 }
 
 /** Save a file under a random name, with its type sniffed from the bytes, not the claim. */

@@ -7,6 +7,7 @@ import type { Db } from "../../db/client.js";
 import { whatsapps, whatsappTemplates } from "../../db/schema.js";
 import { AppError } from "../../lib/app-error.js";
 import { withoutNul } from "../../lib/pg-safe.js";
+import { createChannelStore } from "../connections/channel-store.js";
 import { templateTexts, variablesOf } from "./template-render.js";
 
 export type TemplateRow = typeof whatsappTemplates.$inferSelect;
@@ -31,6 +32,7 @@ export function presentTemplate(row: TemplateRow): Template {
 /** Approved templates of Cloud API connections, synced from their business accounts. */
 export function createTemplateService(deps: { db: Db; cloud: CloudDeps }) {
   const { db } = deps;
+  const store = createChannelStore(db);
 
   /** The connection, which must exist and be of a kind that sends templates. */
   async function templateConnection(whatsappId: number) {
@@ -59,7 +61,7 @@ export function createTemplateService(deps: { db: Db; cloud: CloudDeps }) {
     /** Replace the stored templates with the business account's approved ones, in one transaction. */
     async sync(whatsappId: number) {
       await templateConnection(whatsappId);
-      const account = await loadCloudAccount(db, whatsappId, deps.cloud.openSecret);
+      const account = await loadCloudAccount(store, whatsappId, deps.cloud.openSecret);
       if (!account?.accessToken || !account.businessAccountId) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
       const client = graphClientFor(deps.cloud, account);
       let fetched: Awaited<ReturnType<typeof fetchApprovedTemplates>>;

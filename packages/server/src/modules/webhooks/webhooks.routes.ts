@@ -3,6 +3,7 @@ import { type CloudDeps, loadCloudAccount } from "../../channels/cloud/cloud-acc
 import type { CloudWebhooks } from "../../channels/cloud/cloud-webhooks.js";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../lib/app-error.js";
+import { createChannelStore } from "../connections/channel-store.js";
 import { hubSignature, sameSecret } from "./webhook-signature.js";
 
 export interface WebhookRouteOptions {
@@ -33,6 +34,7 @@ function answerText(reply: FastifyReply, text: string) {
  */
 export const webhookRoutes: FastifyPluginAsync<WebhookRouteOptions> = async (app, options) => {
   const { db, webhooks, logger } = options;
+  const store = createChannelStore(db);
 
   // The signature covers the exact bytes Meta sent: keep them instead of parsing.
   app.removeAllContentTypeParsers();
@@ -41,7 +43,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteOptions> = async (app
   });
 
   async function account(rawId: string) {
-    const found = await loadCloudAccount(db, connectionId(rawId), options.openSecret).catch((error) => {
+    const found = await loadCloudAccount(store, connectionId(rawId), options.openSecret).catch((error) => {
       if (error instanceof AppError) throw error;
       // Secrets that cannot be opened (ENCRYPTION_KEY changed): nothing can be verified.
       logger.error({ err: error }, "cannot open a Cloud API connection's secrets");

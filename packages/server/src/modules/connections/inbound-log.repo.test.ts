@@ -1,9 +1,10 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestDatabase } from "../../test/harness.js";
-import { inboundEvents } from "../db/schema.js";
-import { claimStale, createInboundLog, inboundLag, MAX_ATTEMPTS, purgeProcessed } from "./inbound-log.js";
-import { insertConnection } from "./test-support.js";
+import { insertConnection } from "../../../test/channel-support.js";
+import { openTestDatabase } from "../../../test/harness.js";
+import { MAX_ATTEMPTS } from "../../channels/inbound-log.js";
+import { inboundEvents } from "../../db/schema.js";
+import { claimStale, createInboundLog, inboundLag, purgeProcessed } from "./inbound-log.repo.js";
 
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
 

@@ -1,10 +1,17 @@
 import type { ConnectionProvider } from "@zapdesk/core";
 import type { FastifyBaseLogger } from "fastify";
-import type { Db } from "../db/client.js";
-import { whatsapps } from "../db/schema.js";
-import type { ChannelContext, ChannelHandlers, IdentityMapping, InboundCall, InboundMessage, MessageUpdate } from "./channel.js";
-import { createInboundLog } from "./inbound-log.js";
-import type { ConnectionState, InboundSink } from "./session-manager.js";
+import type {
+  ChannelContext,
+  ChannelHandlers,
+  IdentityMapping,
+  InboundCall,
+  InboundMessage,
+  MessageUpdate,
+} from "../src/channels/channel.js";
+import type { ConnectionState, InboundSink } from "../src/channels/session-manager.js";
+import type { Db } from "../src/db/client.js";
+import { whatsapps } from "../src/db/schema.js";
+import { createChannelStore } from "../src/modules/connections/channel-store.js";
 
 /** A logger that drops everything (pino-compatible shape, as Fastify and Baileys expect). */
 export function silentLogger(): FastifyBaseLogger {
@@ -70,12 +77,13 @@ export function channelContext(
   handlers: ChannelHandlers,
   overrides: Partial<ChannelContext> = {},
 ): ChannelContext {
+  const store = createChannelStore(db);
   return {
     whatsappId,
-    db,
+    store,
     handlers,
     logger: silentLogger(),
-    inbox: createInboundLog(db, whatsappId),
+    inbox: store.inbox(whatsappId),
     mediaMaxBytes: 64 * 1024 * 1024,
     ...overrides,
   };
