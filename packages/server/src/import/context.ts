@@ -35,6 +35,13 @@ export async function q<T = Row>(tx: Db, text: string, params: unknown[] = []): 
   return result.rows;
 }
 
+/** Why a row failed, for the report: the database's own message (drizzle wraps it in "Failed query: …"). */
+export function failure(error: unknown): string {
+  const cause = (error as { cause?: unknown }).cause;
+  const message = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
+  return `failed: ${message.split("\n")[0]}`;
+}
+
 /** Identity of a source for import_map: dialect, database name and company. */
 export function sourceKey(source: Source, company?: number): string {
   return `${source.dialect}/${source.database}${company === undefined ? "" : `#${company}`}`;
@@ -204,7 +211,7 @@ export async function createRun(options: ImportOptions, company: number | undefi
           try {
             await tx.transaction((sp) => one(sp as unknown as Db, row));
           } catch (error) {
-            run.skip(entity, row.id ?? row.__k_id, `failed: ${(error as Error).message.split("\n")[0]}`);
+            run.skip(entity, row.id ?? row.__k_id, failure(error));
           }
         }
       });

@@ -1,5 +1,5 @@
 import type { Db } from "../db/client.js";
-import { type Pair, q, type Run } from "./context.js";
+import { failure, type Pair, q, type Run } from "./context.js";
 import { bool, date, int, MEDIA_TYPE, originalTimestamp, str } from "./convert.js";
 import { copyMedia } from "./media.js";
 import type { Row } from "./source.js";
@@ -67,9 +67,9 @@ export async function importMessages(run: Run) {
       }
       const sessionTargets = [...sessionsOf.values()].flat().map((s) => s.target);
       const ticketRows = tickets.size
-        ? await q<{ id: number; whatsapp_id: number | null; contact_id: number }>(
+        ? await q<{ id: number; whatsapp_id: number | null; contact_id: number; created_at: Date }>(
             tx,
-            "select id, whatsapp_id, contact_id from tickets where id = any($1::int[])",
+            "select id, whatsapp_id, contact_id, created_at from tickets where id = any($1::int[])",
             [[...tickets.values(), ...sessionTargets]],
           )
         : [];
@@ -80,17 +80,27 @@ export async function importMessages(run: Run) {
       const order: string[] = [];
       for (const row of fresh) {
         const sid = run.messageSourceId(row);
-        const sent = (run.has(M, "dataJson") ? originalTimestamp(row.dataJson) : null) ?? date(row.createdAt) ?? new Date();
+        const known = (run.has(M, "dataJson") ? originalTimestamp(row.dataJson) : null) ?? date(row.createdAt);
         let ticketId = tickets.get(str(row.ticketId));
         const sessions = sessionsOf.get(str(row.ticketId));
         if (sessions?.length) {
-          const at = sent.getTime();
+          const at = known?.getTime() ?? Number.NEGATIVE_INFINITY;
           ticketId = (sessions.filter((x) => x.start <= at).at(-1) ?? (sessions[0] as { target: number })).target;
         }
         const info = ticketId === undefined ? undefined : ticketInfo.get(ticketId);
         if (!info) {
-          run.skip("messages", sid, "its ticket was not imported");
+          run.skip("messages", sid, `its ticket ${str(row.ticketId)} was not imported`);
           continue;
+        }
+        // An unreadable date (MySQL's 0000-00-00, a broken dataJson): the conversation's start, not
+        // the import's time, which would count it in today's figures.
+        const sent = known ?? new Date(info.created_at);
+        if (!known) {
+          run.report.adjustments.push({
+            entity: "messages",
+            sourceId: sid,
+            note: `its date (${str(row.createdAt) || "none"}) cannot be read: dated at the start of its conversation`,
+          });
         }
         const media = await copyMedia(run, row, sid);
         let ack = int(row.ack) ?? 0;
@@ -170,7 +180,7 @@ export async function importMessages(run: Run) {
       try {
         await run.inBatch((tx) => insertBatch([row], tx));
       } catch (error) {
-        run.skip("messages", run.messageSourceId(row), `failed: ${(error as Error).message.split("\n")[0]}`);
+        run.skip("messages", run.messageSourceId(row), failure(error));
       }
     }
   });
