@@ -18,6 +18,11 @@ export interface ImportOptions {
   dryRun?: boolean;
   batchSize?: number;
   maxMediaBytes?: number;
+  /**
+   * Move each connection's Baileys auth state (SaaS baseline, Ticketz) into ours, so the number
+   * needs no new QR. Only when the old server is stopped: two clients on one session fight.
+   */
+  adoptSessions?: boolean;
   onProgress?: (progress: Progress) => void;
   /** Tests: called after each committed batch (a throw here interrupts the run like a kill). */
   afterBatch?: (entity: Entity, batch: number) => void | Promise<void>;
@@ -45,6 +50,24 @@ export function failure(error: unknown): string {
 /** Identity of a source for import_map: dialect, database name and company. */
 export function sourceKey(source: Source, company?: number): string {
   return `${source.dialect}/${source.database}${company === undefined ? "" : `#${company}`}`;
+}
+
+/**
+ * The condition for the rows after `last` in key order. PostgreSQL compares rows through the index;
+ * MySQL/MariaDB's range optimizer only reads the expanded form (a > x or (a = x and b > y)).
+ */
+function keysetAfter(dialect: Source["dialect"], table: string, keys: string[], last: unknown[]): [string, unknown[]] {
+  const cols = keys.map((k) => `"${table}"."${k}"`);
+  if (dialect === "postgres" || keys.length === 1) {
+    return [` and (${cols.join(", ")}) > (${keys.map(() => "?").join(", ")})`, last];
+  }
+  const terms: string[] = [];
+  const params: unknown[] = [];
+  for (let i = 0; i < keys.length; i++) {
+    terms.push(`(${[...cols.slice(0, i).map((c) => `${c} = ?`), `${cols[i]} > ?`].join(" and ")})`);
+    params.push(...last.slice(0, i), last[i]);
+  }
+  return [` and (${terms.join(" or ")})`, params];
 }
 
 export type Pair = { sourceId: string; targetId: number; merged: boolean };
@@ -81,6 +104,13 @@ export interface Run {
   inBatch<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
   mapped(tx: Db, entity: string, ids: string[]): Promise<Map<string, number>>;
   remember(tx: Db, entity: string, pairs: Pair[]): Promise<void>;
+  /**
+   * Keyset pages of a source table (`keys` selected as `__k_<key>` by keySelect): each page one
+   * query that an index on the keys answers, so memory stays flat and no page costs more than the first.
+   */
+  pages(table: string, select: string, keys: string[], where: string, handle: (rows: Row[]) => Promise<void>): Promise<void>;
+  /** The source table's primary key columns (the cheapest order to page it in), or `fallback`. */
+  keysOf(table: string, fallback: string[]): Promise<string[]>;
   /** Keyset scan of a source table in batches, with progress. */
   scan(
     entity: Entity,
@@ -144,7 +174,12 @@ export async function createRun(options: ImportOptions, company: number | undefi
     inBatch: (fn) =>
       run.outer
         ? run.outer.transaction((tx) => fn(tx as unknown as Db))
-        : database.db.transaction((tx) => fn(tx as unknown as Db)),
+        : database.db.transaction(async (tx) => {
+            // No wait for the WAL flush at each batch's commit: a crash can lose the last batches,
+            // and with them their import_map rows (same transaction), so a second run imports them.
+            await q(tx as unknown as Db, "set local synchronous_commit = off");
+            return fn(tx as unknown as Db);
+          }),
 
     async mapped(tx, entity, ids) {
       if (!ids.length) return new Map();
@@ -166,25 +201,32 @@ export async function createRun(options: ImportOptions, company: number | undefi
       );
     },
 
+    async pages(table, select, keys, where, handle) {
+      let last: unknown[] | undefined;
+      const keyList = keys.map((k) => `"${table}"."${k}"`).join(", ");
+      for (;;) {
+        const [after, params] = last ? keysetAfter(source.dialect, table, keys, last) : ["", []];
+        const rows = await source.query(
+          `select ${select} from "${table}" where ${where}${after} order by ${keyList} limit ${batchSize}`,
+          params,
+        );
+        if (!rows.length) break;
+        await handle(rows);
+        const lastRow = rows[rows.length - 1] as Row;
+        last = keys.map((k) => lastRow[`__k_${k}`]);
+        if (rows.length < batchSize) break;
+      }
+    },
+
     async scan(entity, table, select, keys, where, handle) {
       const [{ n }] = await source.query<{ n: number | string }>(`select count(*) as "n" from "${table}" where ${where}`);
       const total = Number(n);
       run.counts(entity).source += total;
       const started = Date.now();
       let done = 0;
-      let last: unknown[] | undefined;
-      const keyList = keys.map((k) => `"${table}"."${k}"`).join(", ");
-      for (;;) {
-        const after = last ? ` and (${keyList}) > (${keys.map(() => "?").join(", ")})` : "";
-        const rows = await source.query(
-          `select ${select} from "${table}" where ${where}${after} order by ${keyList} limit ${batchSize}`,
-          last ?? [],
-        );
-        if (!rows.length) break;
+      await run.pages(table, select, keys, where, async (rows) => {
         await handle(rows);
         done += rows.length;
-        const lastRow = rows[rows.length - 1] as Row;
-        last = keys.map((k) => lastRow[`__k_${k}`]);
         const seconds = Math.max((Date.now() - started) / 1000, 0.001);
         const perSecond = done / seconds;
         options.onProgress?.({
@@ -195,8 +237,12 @@ export async function createRun(options: ImportOptions, company: number | undefi
           etaSeconds: perSecond > 0 ? Math.max(0, (total - done) / perSecond) : 0,
         });
         await options.afterBatch?.(entity, ++batchNo);
-        if (rows.length < batchSize) break;
-      }
+      });
+    },
+
+    async keysOf(table, fallback) {
+      const pk = await source.primaryKey(table);
+      return pk.length && pk.every((k) => run.has(table, k)) ? pk : fallback;
     },
 
     async rowByRow(entity, rows, one) {

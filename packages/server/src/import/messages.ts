@@ -11,8 +11,11 @@ import type { Row } from "./source.js";
  */
 export async function importMessages(run: Run) {
   const M = "Messages";
+  // Paged in the source's primary key order (Ticketz: (id, ticketId)), which its index answers:
+  // ordered by a column without an index, every page sorted the whole table again.
+  const keys = await run.keysOf(M, ["ticketId", "id"]);
   const select = [
-    run.keySelect(M, ["ticketId", "id"]),
+    run.keySelect(M, keys),
     `"id"`,
     `"ticketId"`,
     run.col(M, "contactId"),
@@ -36,10 +39,17 @@ export async function importMessages(run: Run) {
       ? `"companyId" = ${run.company}`
       : `"ticketId" in (select "id" from "Tickets" where "companyId" = ${run.company})`
     : "1=1";
-  await run.scan("messages", M, select, ["ticketId", "id"], where, async (rows) => {
+  // A first import has nothing to look up: only a run resuming an earlier one asks which rows it has.
+  const [earlier] = await q<{ n: string }>(
+    run.outer ?? run.database.db,
+    "select count(*) as n from (select 1 from import_map where source = $1 and entity = 'message' limit 1) x",
+    [run.key],
+  );
+  const resuming = Number(earlier?.n) > 0;
+  await run.scan("messages", M, select, keys, where, async (rows) => {
     const insertBatch = async (batch: Row[], tx: Db) => {
       const ids = batch.map(run.messageSourceId);
-      const done = await run.mapped(tx, "message", ids);
+      const done = resuming ? await run.mapped(tx, "message", ids) : new Map<string, number>();
       const fresh = batch.filter((r) => !done.has(run.messageSourceId(r)));
       run.counts("messages").already += batch.length - fresh.length;
       if (!fresh.length) return;
@@ -190,14 +200,9 @@ export async function linkQuotes(run: Run) {
   const M = "Messages";
   if (!run.has(M, "quotedMsgId")) return;
   const where = `"quotedMsgId" is not null${run.multi && run.has(M, "companyId") ? ` and "companyId" = ${run.company}` : ""}`;
-  let last: unknown[] | undefined;
-  for (;;) {
-    const rows = await run.source.query(
-      `select "ticketId", "id", "quotedMsgId" from "${M}" where ${where}${last ? ` and ("ticketId", "id") > (?, ?)` : ""} order by "ticketId", "id" limit ${run.batchSize}`,
-      last ?? [],
-    );
-    if (!rows.length) break;
-    await run.inBatch(async (tx) => {
+  const keys = await run.keysOf(M, ["ticketId", "id"]);
+  await run.pages(M, `${run.keySelect(M, keys)}, "ticketId", "id", "quotedMsgId"`, keys, where, (rows) =>
+    run.inBatch(async (tx) => {
       const own = rows.map(run.messageSourceId);
       const quoted = rows.map((r) => (run.compositeMessageIds ? `${str(r.ticketId)}:${str(r.quotedMsgId)}` : str(r.quotedMsgId)));
       const ownMap = await run.mapped(tx, "message", own);
@@ -212,13 +217,10 @@ export async function linkQuotes(run: Run) {
         await q(
           tx,
           `update messages m set quoted_msg_id = p.q from unnest($1::bigint[], $2::bigint[]) as p(id, q)
-             where m.id = p.id and m.quoted_msg_id is null`,
+           where m.id = p.id and m.quoted_msg_id is null`,
           [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
         );
       }
-    });
-    const lastRow = rows[rows.length - 1] as Row;
-    last = [lastRow.ticketId, lastRow.id];
-    if (rows.length < run.batchSize) break;
-  }
+    }),
+  );
 }

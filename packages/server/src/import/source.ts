@@ -13,6 +13,8 @@ export interface Source {
   /** The database's name, part of the import's identity (import_map.source). */
   database: string;
   query<T = Row>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** The primary key columns of a table, in the key's order (none when it has no primary key). */
+  primaryKey(table: string): Promise<string[]>;
   /** Column names of each table that exists (exact case). */
   columns(): Promise<Map<string, Set<string>>>;
   close(): Promise<void>;
@@ -22,6 +24,13 @@ const toPg = (sql: string) => {
   let n = 0;
   return sql.replace(/\?/g, () => `$${++n}`);
 };
+
+const PRIMARY_KEY = (schema: string) =>
+  `select k.column_name as c from information_schema.table_constraints t
+   join information_schema.key_column_usage k on k.constraint_name = t.constraint_name
+     and k.table_schema = t.table_schema and k.table_name = t.table_name
+   where t.constraint_type = 'PRIMARY KEY' and t.table_schema = ${schema} and t.table_name = ?
+   order by k.ordinal_position`;
 
 /**
  * `timezone`: how the source's naive DATETIME values are read (MySQL flavours write them in the
@@ -52,6 +61,10 @@ export async function openSource(url: string, options: { timezone?: string } = {
         const [rows] = await connection.query(sql, params);
         return rows as T[];
       },
+      primaryKey: async (table) => {
+        const [rows] = await connection.query(PRIMARY_KEY("database()"), [table]);
+        return (rows as { c: string }[]).map((r) => r.c);
+      },
       columns: async () => {
         const [rows] = await connection.query(
           "select table_name as t, column_name as c from information_schema.columns where table_schema = database()",
@@ -69,6 +82,8 @@ export async function openSource(url: string, options: { timezone?: string } = {
       dialect: "postgres",
       database,
       query: async <T>(sql: string, params: unknown[] = []) => (await client.query(toPg(sql), params)).rows as T[],
+      primaryKey: async (table) =>
+        (await client.query<{ c: string }>(toPg(PRIMARY_KEY("current_schema()")), [table])).rows.map((r) => r.c),
       columns: async () =>
         group(
           (
