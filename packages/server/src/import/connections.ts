@@ -1,6 +1,7 @@
 import { q, type Run } from "./context.js";
 import { bool, str } from "./convert.js";
 import { importLinks } from "./links.js";
+import { adoptSession, notAdoptable, readSession } from "./sessions.js";
 
 /** Connections come in as QR connections to be linked again (other channels skipped, Cloud API tokens never copied). */
 export async function importConnections(run: Run) {
@@ -8,10 +9,13 @@ export async function importConnections(run: Run) {
   if (!run.has("Whatsapps")) return;
   const cloud = run.has("Whatsapps", "phone_number_id");
   const col = (c: string) => run.col("Whatsapps", c);
+  const adopt = !!run.options.adoptSessions;
+  const cannotAdopt = adopt ? notAdoptable(run) : undefined;
+  const session = adopt && !cannotAdopt ? `, ${col("session")}` : "";
   await run.scan(
     "connections",
     "Whatsapps",
-    `${run.keySelect("Whatsapps", ["id"])}, "id", "name", ${col("greetingMessage")}, ${col("farewellMessage")}, ${col("ratingMessage")}, ${col("isDefault")}, ${col("phone_number_id")}, ${col("waba_id")}, ${col("channel")}`,
+    `${run.keySelect("Whatsapps", ["id"])}, "id", "name", ${col("greetingMessage")}, ${col("farewellMessage")}, ${col("ratingMessage")}, ${col("isDefault")}, ${col("phone_number_id")}, ${col("waba_id")}, ${col("channel")}${session}`,
     ["id"],
     run.byCompany("Whatsapps"),
     (rows) =>
@@ -41,12 +45,25 @@ export async function importConnections(run: Run) {
           [name, bool(row.isDefault) && !hasDefault, str(row.greetingMessage), str(row.farewellMessage), str(row.ratingMessage)],
         );
         run.counts("connections").imported++;
+        const id = (created as { id: number }).id;
         if (cloud && row.phone_number_id) {
           report.adjustments.push({
             entity: "connections",
             sourceId: sid,
             note: `a Cloud API number (phone number id ${str(row.phone_number_id)}): imported as a QR connection; enter its Cloud API details again (tokens are never copied)`,
           });
+        } else if (adopt) {
+          const found = cannotAdopt ?? (await readSession(run, row));
+          if (typeof found === "string") {
+            report.adjustments.push({ entity: "connections", sourceId: sid, note: `session not adopted: ${found}` });
+          } else {
+            await adoptSession(tx, id, found);
+            report.adjustments.push({
+              entity: "connections",
+              sourceId: sid,
+              note: `linked session adopted (${found.creds.me?.id}, ${found.count} keys): no new QR; it connects when Zapdesk starts (or Connections → Start)`,
+            });
+          }
         } else {
           report.adjustments.push({
             entity: "connections",
@@ -54,7 +71,7 @@ export async function importConnections(run: Run) {
             note: "link the phone again (QR or pairing code)",
           });
         }
-        await run.remember(tx, "connection", [{ sourceId: sid, targetId: (created as { id: number }).id, merged: false }]);
+        await run.remember(tx, "connection", [{ sourceId: sid, targetId: id, merged: false }]);
       }),
   );
   await importLinks(run, {
