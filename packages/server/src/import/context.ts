@@ -202,19 +202,27 @@ export async function createRun(options: ImportOptions, company: number | undefi
     },
 
     async pages(table, select, keys, where, handle) {
-      let last: unknown[] | undefined;
       const keyList = keys.map((k) => `"${table}"."${k}"`).join(", ");
-      for (;;) {
+      const read = (last?: unknown[]) => {
         const [after, params] = last ? keysetAfter(source.dialect, table, keys, last) : ["", []];
-        const rows = await source.query(
+        return source.query(
           `select ${select} from "${table}" where ${where}${after} order by ${keyList} limit ${batchSize}`,
           params,
         );
+      };
+      let next = read();
+      for (;;) {
+        const rows = await next;
         if (!rows.length) break;
-        await handle(rows);
         const lastRow = rows[rows.length - 1] as Row;
-        last = keys.map((k) => lastRow[`__k_${k}`]);
-        if (rows.length < batchSize) break;
+        const full = rows.length === batchSize;
+        // The next page is read while this one is written: the old database and ours work at once.
+        if (full) {
+          next = read(keys.map((k) => lastRow[`__k_${k}`]));
+          next.catch(() => {}); // awaited on the next turn; a run stopped before that must not leave it unhandled
+        }
+        await handle(rows);
+        if (!full) break;
       }
     },
 
