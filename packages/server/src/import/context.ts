@@ -205,7 +205,7 @@ export async function createRun(options: ImportOptions, company: number | undefi
       const keyList = keys.map((k) => `"${table}"."${k}"`).join(", ");
       const read = (last?: unknown[]) => {
         const [after, params] = last ? keysetAfter(source.dialect, table, keys, last) : ["", []];
-        return source.query(
+        return source.page(
           `select ${select} from "${table}" where ${where}${after} order by ${keyList} limit ${batchSize}`,
           params,
         );
