@@ -2,13 +2,17 @@
  * `npx tsx bench/import.ts`: how fast `npm run import` moves a Ticketz database into Zapdesk on
  * PostgreSQL. Builds a source (the test fixture's Ticketz schema) with generate_series on a PostgreSQL
  * server, migrates a fresh target database beside it, runs the importer, prints the time and rate
- * per entity and the process's peak RSS, and drops both databases.
+ * per entity, the process's peak RSS and the CPU time spent by this process and by the PostgreSQL
+ * backends serving the two databases (read from /proc every second: on a shared machine the
+ * wall-clock time follows the load average, the CPU time much less), and drops both databases.
  *
  * Env: BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres), BENCH_IMPORT_CONTACTS
  * (20000), BENCH_IMPORT_TICKETS (50000), BENCH_IMPORT_MESSAGES (500000), BENCH_IMPORT_BATCH (1000).
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import os from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
@@ -41,6 +45,13 @@ async function admin(sql: string) {
   } finally {
     await c.end();
   }
+}
+
+/** CPU seconds (user + system) of a process, from /proc (Linux; 0 when unreadable). */
+async function cpuSeconds(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / 100;
 }
 
 async function main() {
@@ -79,6 +90,19 @@ async function main() {
     const sampler = setInterval(() => {
       peakRss = Math.max(peakRss, process.memoryUsage().rss);
     }, 200);
+    // Each backend's CPU so far, per database: the last reading of every pid that served it.
+    const backends = new Map<number, { db: string; cpu: number }>();
+    const watcher = new pg.Client({ connectionString: server });
+    await watcher.connect();
+    const readBackends = async () => {
+      const { rows } = await watcher.query<{ pid: number; datname: string }>(
+        "select pid, datname from pg_stat_activity where datname = any($1)",
+        [[sourceName, targetName]],
+      );
+      for (const r of rows) backends.set(r.pid, { db: r.datname, cpu: await cpuSeconds(r.pid) });
+    };
+    const cpuWatch = setInterval(() => void readBackends().catch(() => {}), 1000);
+    const nodeCpu = process.cpuUsage();
     t = Date.now();
     let last = t;
     const report = await runImport({
@@ -96,7 +120,12 @@ async function main() {
       },
     });
     clearInterval(sampler);
+    clearInterval(cpuWatch);
+    await readBackends();
+    await watcher.end();
     const total = (Date.now() - t) / 1000;
+    const node = process.cpuUsage(nodeCpu);
+    const cpuOf = (db: string) => [...backends.values()].filter((b) => b.db === db).reduce((sum, b) => sum + b.cpu, 0);
     for (const [entity, span] of spans) {
       const seconds = (span.end - span.start) / 1000;
       console.log(
@@ -109,6 +138,12 @@ async function main() {
     }
     console.log(
       `total ${total.toFixed(1)} s, complete: ${report.verification.complete}, peak RSS ${Math.round(peakRss / 1e6)} MB`,
+    );
+    console.log(
+      `CPU: importer (node) ${((node.user + node.system) / 1e6).toFixed(1)} s, target database ${cpuOf(targetName).toFixed(1)} s, source database ${cpuOf(sourceName).toFixed(1)} s; load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")}`,
     );
     await source.close();
     await database.close();

@@ -9,7 +9,7 @@ import { ENTITIES, type ImportReport, ImportUsageError, type Progress, runImport
 import { openSource, redact } from "./source.js";
 
 /**
- * `npm run import -- --from <url> [--media <dir>]… [--company <id>] [--flavour <name>] [--dry-run] [--yes]`
+ * `npm run import -- --from <url> [--media <dir>]… [--company <id>] [--flavour <name>] [--adopt-sessions] [--dry-run] [--yes]`
  *
  * Exit codes: 0 imported and verified complete; 1 failed; 2 usage error or a source refused
  * (unknown flavour, company not chosen, not confirmed); 3 finished, but the verification found the
@@ -21,6 +21,8 @@ const USAGE = `Usage: npm run import -- --from <postgres://… | mysql://…> [o
   --media <dir>      the old backend's public/ folder (repeat for Ticketz's private/)
   --company <id>     the company to import, for multi-company sources
   --flavour <name>   override the detected flavour (${FLAVOURS.join(", ")})
+  --adopt-sessions   move the linked WhatsApp sessions (SaaS, Ticketz) so no new QR is needed;
+                     only with the old system stopped (asked, or confirmed by --yes)
   --dry-run          read everything, write nothing, print the same report
   --yes              do not ask for confirmation (non-interactive runs)
   --batch-size <n>   rows per transaction (default 1000)
@@ -33,6 +35,7 @@ interface Args {
   flavour?: string;
   dryRun: boolean;
   yes: boolean;
+  adoptSessions: boolean;
   batchSize?: number;
   timezone?: string;
 }
@@ -40,7 +43,7 @@ interface Args {
 const fromUser = (path: string) => (isAbsolute(path) ? path : resolve(process.env.INIT_CWD ?? process.cwd(), path));
 
 export function parseArgs(argv: string[]): Args {
-  const args: Args = { media: [], dryRun: false, yes: false };
+  const args: Args = { media: [], dryRun: false, yes: false, adoptSessions: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     const [name, inline] = arg.includes("=")
@@ -70,6 +73,9 @@ export function parseArgs(argv: string[]): Args {
         break;
       case "--dry-run":
         args.dryRun = true;
+        break;
+      case "--adopt-sessions":
+        args.adoptSessions = true;
         break;
       case "--yes":
       case "-y":
@@ -201,6 +207,16 @@ export async function main(argv: string[]): Promise<number> {
         console.error("Nothing imported.");
         return EXIT.usage;
       }
+      // Two clients on one WhatsApp session log each other out: the old one must be off for good.
+      if (
+        args.adoptSessions &&
+        !(await confirm(
+          "--adopt-sessions: is the old system stopped (its backend not running, and not to be started again)? [y/N] ",
+        ))
+      ) {
+        console.error("Nothing imported: stop the old system first, or import without --adopt-sessions.");
+        return EXIT.usage;
+      }
     }
     const database = await openForMaintenance(config);
     const storage = args.dryRun ? undefined : openMediaStorage(config);
@@ -214,6 +230,7 @@ export async function main(argv: string[]): Promise<number> {
         mediaDirs: args.media,
         company: args.company,
         dryRun: args.dryRun,
+        adoptSessions: args.adoptSessions,
         batchSize: args.batchSize,
         maxMediaBytes: config.mediaMaxBytes,
         onProgress: progressPrinter(),

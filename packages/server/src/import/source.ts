@@ -13,6 +13,14 @@ export interface Source {
   /** The database's name, part of the import's identity (import_map.source). */
   database: string;
   query<T = Row>(sql: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * A keyset page (`order by` the table's key, `limit`): planned to follow the key's index. A
+   * PostgreSQL table without statistics (a dump just restored, not yet analyzed, which a read-only
+   * user cannot analyze) is otherwise read whole and sorted again for every page.
+   */
+  page<T = Row>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** The primary key columns of a table, in the key's order (none when it has no primary key). */
+  primaryKey(table: string): Promise<string[]>;
   /** Column names of each table that exists (exact case). */
   columns(): Promise<Map<string, Set<string>>>;
   close(): Promise<void>;
@@ -22,6 +30,13 @@ const toPg = (sql: string) => {
   let n = 0;
   return sql.replace(/\?/g, () => `$${++n}`);
 };
+
+const PRIMARY_KEY = (schema: string) =>
+  `select k.column_name as c from information_schema.table_constraints t
+   join information_schema.key_column_usage k on k.constraint_name = t.constraint_name
+     and k.table_schema = t.table_schema and k.table_name = t.table_name
+   where t.constraint_type = 'PRIMARY KEY' and t.table_schema = ${schema} and t.table_name = ?
+   order by k.ordinal_position`;
 
 /**
  * `timezone`: how the source's naive DATETIME values are read (MySQL flavours write them in the
@@ -52,6 +67,14 @@ export async function openSource(url: string, options: { timezone?: string } = {
         const [rows] = await connection.query(sql, params);
         return rows as T[];
       },
+      page: async <T>(sql: string, params: unknown[] = []) => {
+        const [rows] = await connection.query(sql, params);
+        return rows as T[];
+      },
+      primaryKey: async (table) => {
+        const [rows] = await connection.query(PRIMARY_KEY("database()"), [table]);
+        return (rows as { c: string }[]).map((r) => r.c);
+      },
       columns: async () => {
         const [rows] = await connection.query(
           "select table_name as t, column_name as c from information_schema.columns where table_schema = database()",
@@ -69,6 +92,22 @@ export async function openSource(url: string, options: { timezone?: string } = {
       dialect: "postgres",
       database,
       query: async <T>(sql: string, params: unknown[] = []) => (await client.query(toPg(sql), params)).rows as T[],
+      page: async <T>(sql: string, params: unknown[] = []) => {
+        // Queued back to back on the one connection: no other query runs between them.
+        const off = client.query("set enable_sort = off");
+        const page = client.query(toPg(sql), params);
+        const on = client.query("reset enable_sort");
+        on.catch(() => {});
+        page.catch(() => {});
+        await off;
+        try {
+          return (await page).rows as T[];
+        } finally {
+          await on;
+        }
+      },
+      primaryKey: async (table) =>
+        (await client.query<{ c: string }>(toPg(PRIMARY_KEY("current_schema()")), [table])).rows.map((r) => r.c),
       columns: async () =>
         group(
           (
