@@ -10,6 +10,7 @@ import {
 import { mysqlReachable, mysqlSource, pgSource, type SourceDb } from "../../test/import-fixtures/sources.js";
 import { count, type Target } from "../../test/import-fixtures/target.js";
 import { useDatabaseAuthState } from "../channels/baileys/database-auth-state.js";
+import { authRows } from "../modules/connections/channel-store-rows.js";
 import { runImport } from "./importer.js";
 import { openSource } from "./source.js";
 
@@ -20,7 +21,7 @@ async function expectAdopted(target: Target, name: string, auth: LinkedAuthState
   const [row] = await target.query<{ id: number; status: string }>("select id, status from whatsapps where name = $1", [name]);
   // Meant to be connected: opened with these credentials at start, no QR.
   expect(row?.status).toBe("OPENING");
-  const { state } = await useDatabaseAuthState(target.db, row?.id as number);
+  const { state } = await useDatabaseAuthState(authRows(target.db, row?.id as number));
   expect(state.creds.me?.id).toBe(auth.creds.me.id);
   expect(state.creds.registrationId).toBe(auth.creds.registrationId);
   expect(state.creds.advSecretKey).toBe(auth.creds.advSecretKey);

@@ -1,6 +1,7 @@
 import { type AuthenticationCreds, BufferJSON, type SignalDataSet } from "@whiskeysockets/baileys";
 import { useDatabaseAuthState } from "../channels/baileys/database-auth-state.js";
 import type { Db } from "../db/client.js";
+import { authRows } from "../modules/connections/channel-store-rows.js";
 import { q, type Run } from "./context.js";
 import { str } from "./convert.js";
 import type { Row } from "./source.js";
@@ -77,7 +78,7 @@ export async function readSession(run: Run, row: Row): Promise<SourceSession | s
 
 /** Store an adopted auth state as the connection's own (whatsapp_auth), so it connects without a new QR. */
 export async function adoptSession(tx: Db, connection: number, session: SourceSession) {
-  const auth = await useDatabaseAuthState(tx, connection);
+  const auth = await useDatabaseAuthState(authRows(tx, connection));
   // Fields a newer Baileys added keep the defaults of initAuthCreds; everything the old one had is carried.
   Object.assign(auth.state.creds, session.creds);
   await auth.saveCreds();
