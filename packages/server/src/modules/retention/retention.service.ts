@@ -79,8 +79,10 @@ export function createRetentionService(deps: RetentionServiceDeps) {
     running = true;
     try {
       const started = Date.now();
-      for (;;) {
+      for (let first = true; ; first = false) {
         const batch = await db.transaction((tx) => sweepBatch(tx));
+        // Another process is sweeping: its run writes the trail's entry, with its own counts.
+        if (batch.busy && first) return { tickets: 0, messages: 0, files: 0 };
         await removeQueuedFiles();
         if (batch.busy || batch.counts.tickets === 0 || stopping || Date.now() - started > budget) break;
       }
