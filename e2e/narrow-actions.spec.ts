@@ -44,11 +44,19 @@ test("at 390 px the tables' row actions and a waiting ticket's Accept are on scr
   await rowActionsInView(page, "/contacts", customer);
   await rowActionsInView(page, "/quickAnswers", `e${run}`);
   await rowActionsInView(page, "/tags", `Etiqueta ${run}`);
-  // A connection's edit and delete (its session's buttons, a column of their own, scroll with the table).
+  // A connection's session buttons (Disconnect, QR code, pairing) join its edit and delete in the pinned column:
+  // all on screen, the other columns scrolling under them.
+  const { name: connectionName } = await admin.get<{ name: string }>(`/whatsapp/${whatsappId}`);
   await page.goto("/connections");
-  const connection = page.getByRole("row").filter({ has: page.getByRole("button", { name: /^Editar Simulator/ }) });
-  await expect(connection.first().getByRole("button", { name: /^Editar Simulator/ })).toBeInViewport({ ratio: 1 });
-  await expect(connection.first().getByRole("button", { name: /^Excluir Simulator/ })).toBeInViewport({ ratio: 1 });
+  const connection = page
+    .getByRole("row")
+    .filter({ has: page.getByRole("button", { name: `Editar ${connectionName}`, exact: true }) });
+  await expect(connection).toBeVisible();
+  await connection.evaluate((element) => element.scrollIntoView({ block: "center", inline: "nearest" }));
+  await expect(page.getByRole("columnheader", { name: "Sessão" })).toHaveCount(0);
+  for (const name of ["Desconectar", `Editar ${connectionName}`, `Excluir ${connectionName}`]) {
+    await expect(connection.getByRole("button", { name, exact: true }), `/connections: ${name}`).toBeInViewport({ ratio: 1 });
+  }
   await capture(page, "narrow-390-connections");
 
   // The waiting ticket: Accept is a button on screen, not an item of the actions menu.

@@ -7,6 +7,7 @@ import type { TestProject } from "vitest/node";
 import { openDatabase } from "../src/db/client.js";
 import { startEmbeddedPostgres } from "../src/db/embedded/embedded-postgres.js";
 import { migrate } from "../src/db/migrate.js";
+import { buildServerBundle, bundleDirOf } from "./server-bundle.js";
 
 /**
  * One PostgreSQL for the run, a database per test file. By default the embedded PostgreSQL that
@@ -21,6 +22,10 @@ export default async function setup(project: TestProject) {
   const runId = `${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
   const dir = join(tmpdir(), `zapdesk-test-${runId}`);
   mkdirSync(dir, { recursive: true });
+  // The processes some tests start (npm start, the CLIs), compiled once for the run (server-bundle.ts).
+  const bundleDir = bundleDirOf(runId);
+  const bundled = buildServerBundle(bundleDir);
+  bundled.catch(() => {}); // awaited below, after the database
   const embedded = process.env.TEST_DATABASE_URL
     ? undefined
     : await startEmbeddedPostgres({
@@ -37,10 +42,13 @@ export default async function setup(project: TestProject) {
   await migrate(database);
   await database.close();
   await admin.end();
+  await bundled;
+  project.provide("serverBundle", bundleDir);
   project.provide("pgServerUrl", serverUrl);
   project.provide("pgTemplate", template);
   project.provide("pgRunId", runId);
   return async () => {
+    rmSync(bundleDir, { recursive: true, force: true });
     if (embedded) {
       await embedded.stop();
       rmSync(dir, { recursive: true, force: true });
@@ -69,5 +77,7 @@ declare module "vitest" {
     pgServerUrl: string;
     pgTemplate: string;
     pgRunId: string;
+    /** The folder of the run's compiled server processes (server-bundle.ts). */
+    serverBundle: string;
   }
 }

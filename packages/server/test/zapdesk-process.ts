@@ -2,6 +2,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { inject } from "vitest";
+import { nodeArgsFor } from "./server-bundle.js";
 
 const serverRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -30,12 +32,13 @@ export interface ZapdeskProcess {
 }
 
 /**
- * `npm start`'s server (src/main.ts under tsx) as a real process: its own pid, its own embedded
- * PostgreSQL in DATA_DIR, signals and kill -9 as on a real machine.
+ * `npm start`'s server (src/main.ts, from the test run's bundle: server-bundle.ts) as a real
+ * process: its own pid, its own embedded PostgreSQL in DATA_DIR, signals and kill -9 as on a real
+ * machine.
  */
 export async function startZapdesk(env: Record<string, string>): Promise<ZapdeskProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const child = spawn(process.execPath, nodeArgsFor("src/main.ts", inject("serverBundle")), {
     cwd: serverRoot,
     env: {
       ...process.env,

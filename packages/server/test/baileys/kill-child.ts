@@ -1,5 +1,5 @@
 /**
- * Run by kill.test.ts in its own process (tsx): a Zapdesk Baileys session on the test's database
+ * Run by kill.test.ts in its own process (from the test run's bundle, server-bundle.ts): a Zapdesk Baileys session on the test's database
  * receives one real encrypted message through the real makeWASocket, and the process dies
  * (process.exit, no cleanup) at the moment the pipeline would start storing it. Prints one JSON
  * line: the message id and whether Baileys had already receipted it to the server.

@@ -4,13 +4,14 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type Database, openDatabase } from "../../src/db/client.js";
 import { migrate } from "../../src/db/migrate.js";
 import { inboundEvents, messages } from "../../src/db/schema.js";
 import { insertConnection } from "../channel-support.js";
 import { eventually } from "../conversation.js";
 import { createTestApp, openTestDatabase } from "../harness.js";
+import { nodeArgsFor } from "../server-bundle.js";
 import { fakeBaileys } from "./baileys-test-rig.js";
 
 /**
@@ -49,7 +50,7 @@ afterAll(async () => {
 
 function runChild(): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", join(here, "kill-child.ts")], {
+    const child = spawn(process.execPath, nodeArgsFor("test/baileys/kill-child.ts", inject("serverBundle")), {
       cwd: join(here, "..", ".."),
       env: {
         ...process.env,

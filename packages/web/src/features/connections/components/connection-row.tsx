@@ -2,6 +2,7 @@ import DeleteOutline from "@mui/icons-material/DeleteOutlined";
 import Edit from "@mui/icons-material/Edit";
 import SmsOutlined from "@mui/icons-material/SmsOutlined";
 import IconButton from "@mui/material/IconButton";
+import Stack from "@mui/material/Stack";
 import TableCell from "@mui/material/TableCell";
 import TableRow from "@mui/material/TableRow";
 import type { Connection } from "@zapdesk/core";
@@ -32,9 +33,57 @@ export interface ConnectionRowActions {
   onSimulate?(connection: Connection): void;
 }
 
-/** One connection, and under it why it is in its status and how to fix it, when the server says. */
-export function ConnectionRow({ connection, actions }: { connection: Connection; actions: ConnectionRowActions }) {
+/**
+ * One connection, and under it why it is in its status and how to fix it, when the server says.
+ * `narrow` (a phone, 390 px): the session's buttons join the row's actions, pinned on screen while
+ * the other columns scroll (issue 20), instead of a column of their own that scrolls away.
+ */
+export function ConnectionRow({
+  connection,
+  actions,
+  narrow = false,
+}: {
+  connection: Connection;
+  actions: ConnectionRowActions;
+  narrow?: boolean;
+}) {
   const { t } = useTranslation();
+  const session = (
+    <SessionActions
+      connection={connection}
+      stacked={narrow}
+      onShowQr={() => actions.onShowQr(connection)}
+      onDisconnect={() => actions.onDisconnect(connection)}
+      onChoosePairing={() => actions.onChoosePairing(connection)}
+    />
+  );
+  const rowActions = (
+    <>
+      {connection.provider === "simulator" && connection.status === "CONNECTED" && actions.onSimulate && (
+        <IconButton
+          size="small"
+          aria-label={t("connections.simulator.open", { name: connection.name })}
+          onClick={() => actions.onSimulate?.(connection)}
+        >
+          <SmsOutlined />
+        </IconButton>
+      )}
+      <IconButton
+        size="small"
+        aria-label={t("common.editItem", { name: connection.name })}
+        onClick={() => actions.onEdit(connection)}
+      >
+        <Edit />
+      </IconButton>
+      <IconButton
+        size="small"
+        aria-label={t("common.deleteItem", { name: connection.name })}
+        onClick={() => actions.onDelete(connection)}
+      >
+        <DeleteOutline />
+      </IconButton>
+    </>
+  );
   const reason = connection.statusReason;
   const restriction = restrictionShown(connection.restriction) ? connection.restriction : null;
   const rowSx = reason || restriction ? { "& > td": { borderBottom: 0 } } : undefined;
@@ -47,14 +96,7 @@ export function ConnectionRow({ connection, actions }: { connection: Connection;
         <TableCell align="center">
           <ConnectionStatusIcon status={connection.status} />
         </TableCell>
-        <TableCell align="center">
-          <SessionActions
-            connection={connection}
-            onShowQr={() => actions.onShowQr(connection)}
-            onDisconnect={() => actions.onDisconnect(connection)}
-            onChoosePairing={() => actions.onChoosePairing(connection)}
-          />
-        </TableCell>
+        {!narrow && <TableCell align="center">{session}</TableCell>}
         <TableCell align="center">
           {connection.health && <ConnectionHealth health={connection.health} connectionName={connection.name} />}
         </TableCell>
@@ -63,29 +105,14 @@ export function ConnectionRow({ connection, actions }: { connection: Connection;
           {connection.isDefault && <DefaultIcon color="success" titleAccess={t("connections.table.default")} />}
         </TableCell>
         <TableCell align="center" sx={ROW_ACTIONS_SX}>
-          {connection.provider === "simulator" && connection.status === "CONNECTED" && actions.onSimulate && (
-            <IconButton
-              size="small"
-              aria-label={t("connections.simulator.open", { name: connection.name })}
-              onClick={() => actions.onSimulate?.(connection)}
-            >
-              <SmsOutlined />
-            </IconButton>
+          {narrow ? (
+            <Stack spacing={0.5} sx={{ alignItems: "center" }}>
+              {session}
+              <span>{rowActions}</span>
+            </Stack>
+          ) : (
+            rowActions
           )}
-          <IconButton
-            size="small"
-            aria-label={t("common.editItem", { name: connection.name })}
-            onClick={() => actions.onEdit(connection)}
-          >
-            <Edit />
-          </IconButton>
-          <IconButton
-            size="small"
-            aria-label={t("common.deleteItem", { name: connection.name })}
-            onClick={() => actions.onDelete(connection)}
-          >
-            <DeleteOutline />
-          </IconButton>
         </TableCell>
       </TableRow>
       {reason && (

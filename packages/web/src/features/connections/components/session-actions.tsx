@@ -13,10 +13,12 @@ interface SessionActionsProps {
   onDisconnect(): void;
   /** Connections that can pair by phone code ask how to pair again. */
   onChoosePairing(): void;
+  /** One under the other (a narrow screen's actions column) instead of side by side. */
+  stacked?: boolean;
 }
 
 /** Spec §4: the buttons each status offers, and only those the kind of connection can do. */
-export function SessionActions({ connection, onShowQr, onDisconnect, onChoosePairing }: SessionActionsProps) {
+export function SessionActions({ connection, onShowQr, onDisconnect, onChoosePairing, stacked }: SessionActionsProps) {
   const { t } = useTranslation();
   const start = useStartSession();
   const newQr = useRequestNewQr();
@@ -46,7 +48,11 @@ export function SessionActions({ connection, onShowQr, onDisconnect, onChoosePai
   }
   const pairAgain = () => (capabilities.pairingCode ? onChoosePairing() : newQr.mutate({ id }));
   return (
-    <Stack direction="row" spacing={1} sx={{ justifyContent: "center" }}>
+    <Stack
+      direction={stacked ? "column" : "row"}
+      spacing={stacked ? 0.5 : 1}
+      sx={{ justifyContent: "center", alignItems: "center" }}
+    >
       {status === "qrcode" && (
         <Button size="small" variant="contained" onClick={onShowQr}>
           {connection.pairingCode ? t("connections.buttons.pairingCode") : t("connections.buttons.qrcode")}

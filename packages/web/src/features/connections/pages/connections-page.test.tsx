@@ -206,4 +206,46 @@ describe("the connections screen", () => {
       "https://desk.example.com/api/webhooks/whatsapp/12",
     );
   });
+
+  it("on a phone (below 600 px) the session's buttons sit in the pinned actions column, not in a column that scrolls away", async () => {
+    const wide = (query: string) => /min-width:\s*600px/.test(query);
+    const media = (matches: (query: string) => boolean) => (query: string) => ({
+      matches: matches(query),
+      media: query,
+      onchange: null,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      addListener: () => {},
+      removeListener: () => {},
+      dispatchEvent: () => false,
+    });
+    vi.stubGlobal(
+      "matchMedia",
+      media((query) => !wide(query)),
+    );
+    await showPage(() => [
+      aConnection({ id: 3, name: "Sales phone", status: "CONNECTED" }),
+      aConnection({ id: 4, name: "Old phone", status: "DISCONNECTED", isDefault: false }),
+    ]);
+    expect(screen.queryByRole("columnheader", { name: "Session" })).toBeNull();
+    const lastCell = async (name: string) =>
+      within(await rowOf(name))
+        .getAllByRole("cell")
+        .at(-1) as HTMLElement;
+    const connected = await lastCell("Sales phone");
+    expect(within(connected).getByRole("button", { name: "Disconnect" })).toBeInTheDocument();
+    expect(within(connected).getByRole("button", { name: "Edit Sales phone" })).toBeInTheDocument();
+    const disconnected = await lastCell("Old phone");
+    expect(within(disconnected).getByRole("button", { name: "Try again" })).toBeInTheDocument();
+    expect(within(disconnected).getByRole("button", { name: "New QR Code" })).toBeInTheDocument();
+    expect(within(disconnected).getByRole("button", { name: "Delete Old phone" })).toBeInTheDocument();
+  });
+
+  it("on a wide screen the session's buttons have a column of their own", async () => {
+    await showPage(() => [aConnection({ id: 3, name: "Sales phone", status: "CONNECTED" })]);
+    expect(screen.getByRole("columnheader", { name: "Session" })).toBeInTheDocument();
+    const cells = within(await rowOf("Sales phone")).getAllByRole("cell");
+    expect(within(cells.at(-1) as HTMLElement).queryByRole("button", { name: "Disconnect" })).toBeNull();
+    expect(within(cells[4] as HTMLElement).getByRole("button", { name: "Disconnect" })).toBeInTheDocument();
+  });
 });

@@ -4,6 +4,7 @@ import TableBody from "@mui/material/TableBody";
 import TableCell from "@mui/material/TableCell";
 import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
+import useMediaQuery from "@mui/material/useMediaQuery";
 import { type Connection, can } from "@zapdesk/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -36,6 +37,8 @@ export default function ConnectionsPage() {
   const [confirm, setConfirm] = useState<Confirm>(null);
   const [simulating, setSimulating] = useState<number | null>(null);
   const { user } = useAuth();
+  // A phone: the session's buttons sit in the pinned actions column (ConnectionRow).
+  const narrow = !useMediaQuery("(min-width:600px)", { noSsr: true });
   const remove = useDeleteWhatsapp();
   const disconnect = useDisconnectSession();
 
@@ -100,7 +103,7 @@ export default function ConnectionsPage() {
             <TableCell>{t("connections.table.name")}</TableCell>
             <TableCell>{t("connections.table.provider")}</TableCell>
             <TableCell align="center">{t("connections.table.status")}</TableCell>
-            <TableCell align="center">{t("connections.table.session")}</TableCell>
+            {!narrow && <TableCell align="center">{t("connections.table.session")}</TableCell>}
             <TableCell align="center">{t("connections.table.health")}</TableCell>
             <TableCell align="center">{t("connections.table.lastUpdate")}</TableCell>
             <TableCell align="center">{t("connections.table.default")}</TableCell>
@@ -111,7 +114,7 @@ export default function ConnectionsPage() {
         </TableHead>
         <TableBody>
           {connections.map((connection) => (
-            <ConnectionRow key={connection.id} connection={connection} actions={actions} />
+            <ConnectionRow key={connection.id} connection={connection} actions={actions} narrow={narrow} />
           ))}
           {isLoading && <TableLoadingRow columns={CONNECTION_COLUMNS} />}
         </TableBody>
