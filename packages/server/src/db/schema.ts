@@ -66,32 +66,6 @@ export const sessions = pgTable(
   (t) => [index("sessions_user_idx").on(t.userId)],
 );
 
-/** Issue 22 §5: a user's TOTP secret (sealed), on once confirmed; `lastStep` refuses a code's second use. */
-export const userTwoFactor = pgTable("user_two_factor", {
-  userId: integer("user_id")
-    .primaryKey()
-    .references(() => users.id, { onDelete: "cascade" }),
-  secret: text("secret").notNull(),
-  confirmedAt: tz("confirmed_at"),
-  lastStep: bigint("last_step", { mode: "number" }),
-  createdAt: createdAt(),
-});
-
-/** Issue 22 §5: one-time recovery codes, stored as hashes only. */
-export const userRecoveryCodes = pgTable(
-  "user_recovery_codes",
-  {
-    id: serial("id").primaryKey(),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    codeHash: text("code_hash").notNull(),
-    usedAt: tz("used_at"),
-    createdAt: createdAt(),
-  },
-  (t) => [uniqueIndex("user_recovery_codes_user_hash_key").on(t.userId, t.codeHash)],
-);
-
 export const refreshTokens = pgTable(
   "refresh_tokens",
   {
@@ -181,39 +155,6 @@ export const contacts = pgTable(
       sql`zapdesk_contact_search_key(${sql.identifier("name")}, ${sql.identifier("number")}) gin_trgm_ops`,
     ),
   ],
-);
-
-export const contactExtraInfo = pgTable(
-  "contact_extra_info",
-  {
-    id: serial("id").primaryKey(),
-    contactId: integer("contact_id")
-      .notNull()
-      .references(() => contacts.id, { onDelete: "cascade" }),
-    name: text("name").notNull(),
-    value: text("value").notNull().default(""),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [index("contact_extra_info_contact_idx").on(t.contactId)],
-);
-
-/** Who changed a contact's number, when, from what to what (issue 12: a number is where replies go). */
-export const contactChanges = pgTable(
-  "contact_changes",
-  {
-    id: serial("id").primaryKey(),
-    contactId: integer("contact_id")
-      .notNull()
-      .references(() => contacts.id, { onDelete: "cascade" }),
-    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
-    /** The name at the time, kept when the user is deleted later. */
-    userName: text("user_name").notNull(),
-    oldNumber: text("old_number").notNull(),
-    newNumber: text("new_number").notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [index("contact_changes_contact_idx").on(t.contactId, t.id)],
 );
 
 export const whatsapps = pgTable(
@@ -412,25 +353,6 @@ export const messages = pgTable(
   ],
 );
 
-/** Durable outbound queue: a row per message still to be sent (design §4). */
-export const outbox = pgTable(
-  "outbox",
-  {
-    messageId: bigint("message_id", { mode: "number" })
-      .primaryKey()
-      .references(() => messages.id, { onDelete: "cascade" }),
-    kind: text("kind").notNull().default("send"),
-    attempts: integer("attempts").notNull().default(0),
-    runAt: tz("run_at").notNull().defaultNow(),
-    lockedUntil: tz("locked_until"),
-    lastError: text("last_error"),
-    /** Held while the connection is restricted (an automatic message that would open a chat): looked at again, never failed. */
-    held: boolean("held").notNull().default(false),
-    createdAt: createdAt(),
-  },
-  (t) => [index("outbox_run_at_idx").on(t.runAt)],
-);
-
 export const quickAnswers = pgTable(
   "quick_answers",
   {
@@ -456,15 +378,18 @@ export const settings = pgTable("settings", {
 // The channels' tables (inbound log, LID mappings, Cloud templates) live beside this file.
 export * from "./schema-channels.js";
 export * from "./schema-closing-reasons.js";
+export * from "./schema-contacts.js";
 // Issue 11: satisfaction ratings (CSAT).
 export * from "./schema-csat.js";
 // Issue 21: the importer's source-id mapping.
 export * from "./schema-import.js";
 export * from "./schema-notes.js";
+export * from "./schema-outbox.js";
 export * from "./schema-privacy.js";
 export * from "./schema-push.js";
 export * from "./schema-retention.js";
 export * from "./schema-routing.js";
 export * from "./schema-schedules.js";
 export * from "./schema-tags.js";
+export * from "./schema-two-factor.js";
 export * from "./schema-webhooks.js";
