@@ -6,10 +6,10 @@ import multipart from "@fastify/multipart";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { registerApiRoutes } from "./api-routes.js";
 import type { ChannelFactories } from "./channels/channel.js";
 import type { CloudWebhooks } from "./channels/cloud/cloud-webhooks.js";
 import type { SessionManager } from "./channels/session-manager.js";
-import { simulatorRoutes } from "./channels/simulator/simulator.routes.js";
 import type { SimulatorHub, SimulatorHubOptions } from "./channels/simulator/simulator-hub.js";
 import type { Config } from "./config.js";
 import { createConversations } from "./conversations.js";
@@ -32,64 +32,37 @@ import { createLimiters } from "./lib/limiters.js";
 import type { FailurePolicy } from "./lib/rate-limiter.js";
 import { createSecretBox } from "./lib/secret-box.js";
 import { installAuditContext } from "./modules/audit/audit.js";
-import { auditRoutes } from "./modules/audit/audit.routes.js";
-import { authRoutes } from "./modules/auth/auth.routes.js";
 import { createAuthService, loginLimiters } from "./modules/auth/auth.service.js";
-import { sessionRoutes } from "./modules/auth/sessions.routes.js";
 import { createTokenService } from "./modules/auth/tokens.js";
-import { backupRoutes } from "./modules/backups/backups.routes.js";
 import { type BackupService, createBackupService } from "./modules/backups/backups.service.js";
 import { createApiClose } from "./modules/closing-reasons/api-close.js";
-import { closingReasonRoutes } from "./modules/closing-reasons/closing-reasons.routes.js";
 import { createClosingReasonService } from "./modules/closing-reasons/closing-reasons.service.js";
 import { createClosingReport } from "./modules/closing-reasons/closing-report.js";
-import { connectionRoutes } from "./modules/connections/connections.routes.js";
-import { contactDataRoutes } from "./modules/contact-data/contact-data.routes.js";
 import { createContactDataService } from "./modules/contact-data/contact-data.service.js";
-import { contactRoutes } from "./modules/contacts/contacts.routes.js";
 import { createContactService } from "./modules/contacts/contacts.service.js";
-import { contactWhatsAppRoutes } from "./modules/contacts/contacts-whatsapp.routes.js";
 import { createCsatDashboard } from "./modules/csat/csat.dashboard.js";
-import { csatRoutes } from "./modules/csat/csat.routes.js";
-import { dashboardRoutes } from "./modules/dashboard/dashboard.routes.js";
-import { healthRoutes } from "./modules/health/health.routes.js";
 import { API_SEND_PER_MINUTE, rateLimitApiSend } from "./modules/messages/api-send.js";
 import type { InboundPipeline } from "./modules/messages/inbound.js";
-import { messageRoutes } from "./modules/messages/messages.routes.js";
 import { MAX_UPLOAD_REQUEST_BYTES, UPLOAD_LIMITS } from "./modules/messages/uploads.js";
-import { noteRoutes } from "./modules/notes/notes.routes.js";
 import { createNoteService } from "./modules/notes/notes.service.js";
-import { createOutboundWebhooks, type OutboundWebhooks, outboundWebhookRoutes } from "./modules/outbound-webhooks/index.js";
-import { pushRoutes } from "./modules/push/push.routes.js";
+import { createOutboundWebhooks, type OutboundWebhooks } from "./modules/outbound-webhooks/index.js";
 import { createPushService } from "./modules/push/push.service.js";
 import { withPush } from "./modules/push/push-publisher.js";
 import { createPushSender, type PushSend } from "./modules/push/push-sender.js";
 import { resolveVapid } from "./modules/push/vapid.js";
-import { queueRoutes } from "./modules/queues/queues.routes.js";
 import { createQueueService } from "./modules/queues/queues.service.js";
-import { quickAnswerRoutes } from "./modules/quick-answers/quick-answers.routes.js";
 import { createQuickAnswerService } from "./modules/quick-answers/quick-answers.service.js";
-import { retentionRoutes } from "./modules/retention/retention.routes.js";
 import { createRetentionService, type RetentionService } from "./modules/retention/retention.service.js";
 import { createAutoAssigner } from "./modules/routing/auto-assign.js";
 import { agentsSeeChoosingQueue } from "./modules/routing/choosing.js";
 import { createPresenceService } from "./modules/routing/presence.service.js";
-import { autoAssignRoutes, routingRoutes } from "./modules/routing/routing.routes.js";
-import { scheduleRoutes } from "./modules/schedules/schedules.routes.js";
-import { settingRoutes } from "./modules/settings/settings.routes.js";
 import { createSettingService } from "./modules/settings/settings.service.js";
-import { tagRoutes } from "./modules/tags/tags.routes.js";
 import { createTagService } from "./modules/tags/tags.service.js";
-import { templateRoutes } from "./modules/templates/templates.routes.js";
-import { ticketRoutes } from "./modules/tickets/tickets.routes.js";
 import { createTicketExport } from "./modules/tickets/tickets-export.js";
 import { createChallenges } from "./modules/two-factor/challenges.js";
-import { twoFactorRoutes } from "./modules/two-factor/two-factor.routes.js";
 import { createTwoFactorService } from "./modules/two-factor/two-factor.service.js";
 import { findAuthUser, findSessionUser } from "./modules/users/users.repo.js";
-import { userRoutes } from "./modules/users/users.routes.js";
 import { createUserService } from "./modules/users/users.service.js";
-import { webhookRoutes } from "./modules/webhooks/webhooks.routes.js";
 import { createRealtime, type Realtime } from "./realtime/server.js";
 import type { RouteContext, Services } from "./services.js";
 
@@ -303,61 +276,15 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     authenticate: createAuthenticate({ db, tokens }),
     heavyReads: createHeavyReadGate(),
   };
+  const contactData = createContactDataService({
+    db,
+    storage: conversations.storage,
+    events,
+    clock,
+    announceTicket: (id) => tickets.announce(id),
+  });
   await app.register(
-    async (api) => {
-      await api.register(healthRoutes, { database });
-      for (const routes of [
-        authRoutes,
-        twoFactorRoutes,
-        sessionRoutes,
-        userRoutes,
-        queueRoutes,
-        contactRoutes,
-        contactWhatsAppRoutes,
-        quickAnswerRoutes,
-        settingRoutes,
-        connectionRoutes,
-        ticketRoutes,
-        messageRoutes,
-        dashboardRoutes,
-        csatRoutes,
-        scheduleRoutes,
-        noteRoutes,
-        tagRoutes,
-        pushRoutes,
-        routingRoutes,
-        autoAssignRoutes,
-        closingReasonRoutes,
-      ]) {
-        await api.register(routes, context);
-      }
-      await api.register(simulatorRoutes, { authenticate: context.authenticate, hub: simulator, sessions });
-      await api.register(templateRoutes, {
-        authenticate: context.authenticate,
-        templates: conversations.templates,
-        sendTemplate: conversations.sendTemplate,
-      });
-      await api.register(webhookRoutes, {
-        db,
-        webhooks: conversations.cloudWebhooks,
-        openSecret: conversations.cloud.openSecret,
-        logger: app.log,
-      });
-      await api.register(outboundWebhookRoutes, { authenticate: context.authenticate, webhooks: outboundWebhooks.service });
-      await api.register(backupRoutes, { authenticate: context.authenticate, backups, db });
-      await api.register(retentionRoutes, { authenticate: context.authenticate, retention });
-      await api.register(auditRoutes, { authenticate: context.authenticate, db });
-      await api.register(contactDataRoutes, {
-        authenticate: context.authenticate,
-        data: createContactDataService({
-          db,
-          storage: conversations.storage,
-          events,
-          clock,
-          announceTicket: (id) => tickets.announce(id),
-        }),
-      });
-    },
+    (api) => registerApiRoutes(api, { database, context, conversations, outboundWebhooks, backups, retention, contactData }),
     { prefix: "/api" },
   );
 

@@ -1,0 +1,95 @@
+import type { FastifyInstance } from "fastify";
+import { simulatorRoutes } from "./channels/simulator/simulator.routes.js";
+import type { Conversations } from "./conversations.js";
+import type { Database } from "./db/client.js";
+import { auditRoutes } from "./modules/audit/audit.routes.js";
+import { authRoutes } from "./modules/auth/auth.routes.js";
+import { sessionRoutes } from "./modules/auth/sessions.routes.js";
+import { backupRoutes } from "./modules/backups/backups.routes.js";
+import type { BackupService } from "./modules/backups/backups.service.js";
+import { closingReasonRoutes } from "./modules/closing-reasons/closing-reasons.routes.js";
+import { connectionRoutes } from "./modules/connections/connections.routes.js";
+import { contactDataRoutes } from "./modules/contact-data/contact-data.routes.js";
+import type { ContactDataService } from "./modules/contact-data/contact-data.service.js";
+import { contactRoutes } from "./modules/contacts/contacts.routes.js";
+import { contactWhatsAppRoutes } from "./modules/contacts/contacts-whatsapp.routes.js";
+import { csatRoutes } from "./modules/csat/csat.routes.js";
+import { dashboardRoutes } from "./modules/dashboard/dashboard.routes.js";
+import { healthRoutes } from "./modules/health/health.routes.js";
+import { messageRoutes } from "./modules/messages/messages.routes.js";
+import { noteRoutes } from "./modules/notes/notes.routes.js";
+import { type OutboundWebhooks, outboundWebhookRoutes } from "./modules/outbound-webhooks/index.js";
+import { pushRoutes } from "./modules/push/push.routes.js";
+import { queueRoutes } from "./modules/queues/queues.routes.js";
+import { quickAnswerRoutes } from "./modules/quick-answers/quick-answers.routes.js";
+import { retentionRoutes } from "./modules/retention/retention.routes.js";
+import type { RetentionService } from "./modules/retention/retention.service.js";
+import { autoAssignRoutes, routingRoutes } from "./modules/routing/routing.routes.js";
+import { scheduleRoutes } from "./modules/schedules/schedules.routes.js";
+import { settingRoutes } from "./modules/settings/settings.routes.js";
+import { tagRoutes } from "./modules/tags/tags.routes.js";
+import { templateRoutes } from "./modules/templates/templates.routes.js";
+import { ticketRoutes } from "./modules/tickets/tickets.routes.js";
+import { twoFactorRoutes } from "./modules/two-factor/two-factor.routes.js";
+import { userRoutes } from "./modules/users/users.routes.js";
+import { webhookRoutes } from "./modules/webhooks/webhooks.routes.js";
+import type { RouteContext } from "./services.js";
+
+export interface ApiRouteDeps {
+  database: Database;
+  context: RouteContext;
+  conversations: Conversations;
+  outboundWebhooks: OutboundWebhooks;
+  backups: BackupService;
+  retention: RetentionService;
+  contactData: ContactDataService;
+}
+
+/** Every route under /api: the modules that take the shared RouteContext, then those with deps of their own. */
+export async function registerApiRoutes(api: FastifyInstance, deps: ApiRouteDeps): Promise<void> {
+  const { database, context, conversations, outboundWebhooks, backups, retention, contactData } = deps;
+  const { authenticate } = context;
+  await api.register(healthRoutes, { database });
+  for (const routes of [
+    authRoutes,
+    twoFactorRoutes,
+    sessionRoutes,
+    userRoutes,
+    queueRoutes,
+    contactRoutes,
+    contactWhatsAppRoutes,
+    quickAnswerRoutes,
+    settingRoutes,
+    connectionRoutes,
+    ticketRoutes,
+    messageRoutes,
+    dashboardRoutes,
+    csatRoutes,
+    scheduleRoutes,
+    noteRoutes,
+    tagRoutes,
+    pushRoutes,
+    routingRoutes,
+    autoAssignRoutes,
+    closingReasonRoutes,
+  ]) {
+    await api.register(routes, context);
+  }
+  await api.register(simulatorRoutes, { authenticate, hub: conversations.simulator, sessions: conversations.sessions });
+  await api.register(templateRoutes, {
+    authenticate,
+    templates: conversations.templates,
+    sendTemplate: conversations.sendTemplate,
+  });
+  await api.register(webhookRoutes, {
+    db: database.db,
+    webhooks: conversations.cloudWebhooks,
+    openSecret: conversations.cloud.openSecret,
+    logger: api.log,
+  });
+  await api.register(outboundWebhookRoutes, { authenticate, webhooks: outboundWebhooks.service });
+  await api.register(backupRoutes, { authenticate, backups, db: database.db });
+  await api.register(retentionRoutes, { authenticate, retention });
+  await api.register(auditRoutes, { authenticate, db: database.db });
+  await api.register(contactDataRoutes, { authenticate, data: contactData });
+}
