@@ -13,6 +13,7 @@ import type { Db } from "../../db/client.js";
 import { contacts, settings, whatsappQueues } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import { isUniqueViolation } from "../../lib/pg-errors.js";
+import { createTaskLimiter } from "../../lib/task-limiter.js";
 import { type MediaStorage, MediaTooLargeError } from "../../media/storage.js";
 import { storeStream } from "../../media/store-stream.js";
 import type { Publisher } from "../../realtime/publisher.js";
@@ -83,41 +84,12 @@ async function loadSettings(db: Db) {
   };
 }
 
-/** A small semaphore: at most `limit` tasks run at once, the rest wait in order. */
-function createLimiter(limit: number) {
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  const inflight = new Set<Promise<void>>();
-  const next = () => {
-    running -= 1;
-    waiting.shift()?.();
-  };
-  return {
-    run(task: () => Promise<void>) {
-      const job = (async () => {
-        if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-        running += 1;
-        try {
-          await task();
-        } finally {
-          next();
-        }
-      })();
-      inflight.add(job);
-      void job.finally(() => inflight.delete(job));
-    },
-    async idle() {
-      while (inflight.size) await Promise.allSettled([...inflight]);
-    },
-  };
-}
-
 export function createInboundPipeline(deps: InboundDeps) {
   const { db, logger } = deps;
   const pictureTried = new Set<number>();
   const { store } = createInboundStore({ db, clock: deps.clock, identity: deps.identity });
   const changesFor = createUpdateApplier({ db, identity: deps.identity, logger });
-  const downloads = createLimiter(DOWNLOADS_AT_ONCE);
+  const downloads = createTaskLimiter(DOWNLOADS_AT_ONCE);
   // Every message needs these settings; a second of staleness after an admin change is harmless.
   let cached: { at: number; value: Promise<Awaited<ReturnType<typeof loadSettings>>> } | undefined;
   const readSettings = () => {
