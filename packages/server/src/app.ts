@@ -135,7 +135,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   const outage = createOutageMonitor({
-    probe: () => database.query("select 1"),
+    probe: () => database.ping(),
     logger: app.log,
     probeMs: options.outageProbeMs,
   });

@@ -33,6 +33,12 @@ export interface Database {
   /** Run raw SQL (migrations, health checks). */
   exec(sql: string): Promise<void>;
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * Is the database answering? Over a connection of its own (issue 19), so that /api/health and the
+   * outage monitor say whether PostgreSQL answers, not how long the main pool's queue is: ten agents'
+   * inboxes holding every main connection must not make a health check wait behind them.
+   */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -56,6 +62,7 @@ export interface OpenDatabaseOptions {
 
 export const HEAVY_READ_TIMEOUT_MS = 15_000;
 export const HEAVY_READ_APPLICATION = "zapdesk heavy read";
+export const PROBE_APPLICATION = "zapdesk health probe";
 /**
  * Embedded: the heavy-read backends run at this nice value. On the one machine Zapdesk and its
  * database share, a search that scans the history for seconds would otherwise take a core from
@@ -112,8 +119,11 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
     // Awaited by the pool before it hands the new connection out.
     onConnect: nice === undefined ? undefined : (client) => lowerPriority(client, nice),
   });
+  // One connection, for ping() alone; idle ones close after a minute (a health check every few seconds keeps it).
+  const probePool = new pg.Pool({ ...poolOptions(url, 1, options.connectTimeoutMs), application_name: PROBE_APPLICATION });
   guardPool(pool);
   guardPool(heavyPool);
+  guardPool(probePool);
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     db,
@@ -123,8 +133,11 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
       await pool.query(sql);
     },
     query: async <T>(sql: string, params?: unknown[]) => (await pool.query(sql, params as unknown[])).rows as T[],
+    ping: async () => {
+      await probePool.query("select 1");
+    },
     close: async () => {
-      await Promise.all([pool.end(), heavyPool.end()]);
+      await Promise.all([pool.end(), heavyPool.end(), probePool.end()]);
     },
   };
 }

@@ -6,7 +6,7 @@ import { AppError } from "../../lib/app-error.js";
 export const healthRoutes: FastifyPluginAsyncZod<{ database: Database }> = async (app, { database }) => {
   app.get("/health", { schema: { tags: ["health"], response: { 200: z.object({ status: z.literal("ok") }) } } }, async () => {
     try {
-      await database.query("select 1");
+      await database.ping();
     } catch {
       throw new AppError("ERR_SERVICE_UNAVAILABLE", { message: "Database unreachable" });
     }
