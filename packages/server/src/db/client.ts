@@ -119,8 +119,13 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
     // Awaited by the pool before it hands the new connection out.
     onConnect: nice === undefined ? undefined : (client) => lowerPriority(client, nice),
   });
-  // One connection, for ping() alone; idle ones close after a minute (a health check every few seconds keeps it).
-  const probePool = new pg.Pool({ ...poolOptions(url, 1, options.connectTimeoutMs), application_name: PROBE_APPLICATION });
+  // One connection, for ping() alone, kept open once made (idleTimeoutMillis 0): a health check that
+  // first had to start a backend while the CPU is busy took hundreds of ms (bench, issue 19).
+  const probePool = new pg.Pool({
+    ...poolOptions(url, 1, options.connectTimeoutMs),
+    application_name: PROBE_APPLICATION,
+    idleTimeoutMillis: 0,
+  });
   guardPool(pool);
   guardPool(heavyPool);
   guardPool(probePool);
