@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import pg from "pg";
 import type { Database } from "../packages/server/src/db/client.js";
 import type { CpuSample } from "./protocol.js";
@@ -29,7 +30,12 @@ export function countQueries(): void {
  */
 export function cpuSampler(database: Database) {
   const backends = new Map<number, number>();
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
   return async (): Promise<CpuSample> => {
+    // The histogram's max is the timer's lateness: the resolution is not a stall, so it is taken off.
+    const loopMaxMs = Math.max(0, Math.round((loop.max / 1e6 - 10) * 10) / 10);
+    loop.reset();
     const usage = process.cpuUsage();
     const nodeMs = (usage.user + usage.system) / 1000;
     const sampling = queries;
@@ -49,6 +55,6 @@ export function cpuSampler(database: Database) {
     let dbMs = 0;
     for (const ms of backends.values()) dbMs += ms;
     // The sampling query itself is not the workload's.
-    return { nodeMs, dbMs, queries: sampling };
+    return { nodeMs, dbMs, queries: sampling, loopMaxMs };
   };
 }

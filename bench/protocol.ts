@@ -29,6 +29,12 @@ export interface CpuSample {
   dbMs: number;
   /** Statements sent to PostgreSQL so far. */
   queries: number;
+  /**
+   * The server's longest event-loop stall since the previous sample, ms (perf_hooks'
+   * monitorEventLoopDelay, 10 ms resolution): how long one piece of work held Node's only thread.
+   * Not sampled in the runner's own process (0 there).
+   */
+  loopMaxMs: number;
 }
 
 export type ToServer =

@@ -77,14 +77,22 @@ export function renderEngine(report: EngineReport): string {
   if (report.mixed?.length) {
     lines.push(
       "",
-      "| inbox at c=10 beside | inbox requests | errors | p50 ms | p95 ms | p99 ms | heavy operations (count · p50 · max ms) | /api/health every 25 ms (p50 · p99 · max ms) | CPU ms/inbox request (server · db · client) | target |",
-      "|---|---:|---:|---:|---:|---:|---|---|---|---|",
+      "| inbox at c=10 beside | inbox requests | errors | p50 ms | p95 ms | p99 ms | heavy operations (count · p50 · max ms) | /api/health every 25 ms (p50 · p99 · max ms) | server's longest event-loop stall ms | CPU ms/inbox request (server · db · client) | target |",
+      "|---|---:|---:|---:|---:|---:|---|---|---:|---|---|",
     );
     for (const r of report.mixed) {
+      // "No single request stalls /api/health by more than 50 ms": the probe's worst answer, and the
+      // longest time one piece of work held the server's thread (the probe's answer also queues
+      // behind ten inbox requests on two shared cores, which is no single request's stall).
+      const stall = r.serverStallMs ?? 0;
       const met =
-        r.p95 <= TARGETS.mixed.inboxP95 && r.health.max <= TARGETS.mixed.healthMax && r.errors === 0 && r.heavy.errors === 0;
+        r.p95 <= TARGETS.mixed.inboxP95 &&
+        r.health.max <= TARGETS.mixed.healthMax &&
+        stall <= TARGETS.mixed.healthMax &&
+        r.errors === 0 &&
+        r.heavy.errors === 0;
       lines.push(
-        `| ${r.background} | ${fmt(r.count)} | ${r.errors + r.heavy.errors} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.heavy.count} · ${r.heavy.p50} · ${r.heavy.max} | ${r.health.p50} · ${r.health.p99} · ${r.health.max} | ${cpu(r)} | p95 ≤ ${TARGETS.mixed.inboxP95}, health ≤ ${TARGETS.mixed.healthMax} ms: ${verdict(met)} |`,
+        `| ${r.background} | ${fmt(r.count)} | ${r.errors + r.heavy.errors} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.heavy.count} · ${r.heavy.p50} · ${r.heavy.max} | ${r.health.p50} · ${r.health.p99} · ${r.health.max} | ${r.serverStallMs ?? "–"} | ${cpu(r)} | p95 ≤ ${TARGETS.mixed.inboxP95}, health and stall ≤ ${TARGETS.mixed.healthMax} ms: ${verdict(met)} |`,
       );
     }
   }

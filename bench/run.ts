@@ -265,7 +265,8 @@ async function runEngine(engine: Engine): Promise<EngineReport> {
         const result = await withCpu(cpu, () => runMixed(info, background, bounds.maxSeconds));
         console.log(
           `[${engine}] inbox c=10 beside ${background}: p50 ${result.p50} p95 ${result.p95} p99 ${result.p99} ms; ` +
-            `${result.heavy.count} heavy (p50 ${result.heavy.p50}, max ${result.heavy.max} ms); health max ${result.health.max} ms`,
+            `${result.heavy.count} heavy (p50 ${result.heavy.p50}, max ${result.heavy.max} ms); health max ${result.health.max} ms; ` +
+            `Node's longest stall ${result.serverStallMs} ms`,
         );
         mixed.push(result);
       }

@@ -11,6 +11,8 @@ export interface Summary {
   p99: number;
   max: number;
   cpuPerOp?: CpuPerOp;
+  /** The server's longest event-loop stall while the work ran, ms (CpuSample.loopMaxMs). */
+  serverStallMs?: number;
 }
 
 /** Nearest-rank percentile of sorted values (ms). */
@@ -60,7 +62,7 @@ export type Sampler = () => Promise<CpuSample>;
 export async function withCpu<T extends { count: number }>(
   sampler: Sampler,
   work: () => Promise<T>,
-): Promise<T & { cpuPerOp: CpuPerOp }> {
+): Promise<T & { cpuPerOp: CpuPerOp; serverStallMs: number }> {
   const before = await sampler();
   const client = process.cpuUsage();
   const result = await work();
@@ -75,5 +77,7 @@ export async function withCpu<T extends { count: number }>(
       client: per((clientUsed.user + clientUsed.system) / 1000),
       queries: per(after.queries - before.queries),
     },
+    // `before` reset the server's histogram: `after` holds the work's longest stall.
+    serverStallMs: after.loopMaxMs,
   };
 }
