@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client.js";
 import { prepared } from "../../db/prepared.js";
@@ -30,9 +30,10 @@ export interface JoinedMessage {
   mentions?: { id: number; name: string }[];
 }
 
-function joined(db: Db) {
+function joined<E extends Record<string, SQL.Aliased | SQL> = Record<never, never>>(db: Db, extra?: E) {
   return db
     .select({
+      ...(extra as E),
       message: messageColumns,
       contact: contactLite(contacts),
       user: { id: users.id, name: users.name },
@@ -58,7 +59,12 @@ function joined(db: Db) {
 /** Newest first from the index (ticket_id, created_at desc, id desc); the caller reverses each page. */
 export async function listTicketMessages(db: Db, ticketId: number, page: { limit: number; offset: number }) {
   const statement = prepared(db, "messages_page", (db, name) => ({
-    page: joined(db)
+    // Issue 24: the count rides on the page (an uncorrelated subquery PostgreSQL runs once, an
+    // InitPlan), so opening a chat is one round trip for both; a page past the end has no row to
+    // carry it and asks separately.
+    page: joined(db, {
+      total: sql<number>`(select count(*)::int from ${messages} counted where counted.ticket_id = ${sql.placeholder("ticketId")})`,
+    })
       .where(eq(messages.ticketId, sql.placeholder("ticketId")))
       .orderBy(desc(messages.createdAt), desc(messages.id))
       .limit(sql.placeholder("limit"))
@@ -71,8 +77,11 @@ export async function listTicketMessages(db: Db, ticketId: number, page: { limit
       .prepare(`${name}_count`),
   }));
   const params = { ticketId, ...page };
-  const [rows, [total]] = await Promise.all([statement.page.execute(params), statement.count.execute(params)]);
-  return { rows: rows as JoinedMessage[], count: total.value };
+  const rows = await statement.page.execute(params);
+  if (rows.length) return { rows: rows.map(({ total: _total, ...row }) => row) as JoinedMessage[], count: rows[0]!.total };
+  if (page.offset === 0) return { rows: [], count: 0 };
+  const [total] = await statement.count.execute(params);
+  return { rows: [], count: total!.value };
 }
 
 /**

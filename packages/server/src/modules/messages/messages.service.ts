@@ -165,7 +165,7 @@ export function createMessageService(deps: MessageServiceDeps) {
      * that message (a search result opens the chat on it).
      */
     async list(actor: AuthUser, ticketId: number, query: { pageNumber: number; around?: number }) {
-      await tickets.accessible(actor, ticketId);
+      const ticket = await tickets.accessiblePresented(actor, ticketId);
       const limit = PAGE_SIZE.messages;
       let { pageNumber } = query;
       if (query.around !== undefined) {
@@ -176,7 +176,7 @@ export function createMessageService(deps: MessageServiceDeps) {
       const { rows, count } = await repo.listTicketMessages(db, ticketId, { limit, offset: (pageNumber - 1) * limit });
       return {
         messages: rows.reverse().map(presentMessage),
-        ticket: await tickets.present(ticketId),
+        ticket,
         count,
         hasMore: count > pageNumber * limit,
         hasNewer: pageNumber > 1,

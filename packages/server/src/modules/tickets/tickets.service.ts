@@ -64,6 +64,13 @@ export function createTicketService(deps: TicketServiceDeps) {
     return ticket;
   }
 
+  /** `accessible` and `present` in one statement: a ticket the actor may reach, presented (opening a chat). */
+  async function accessiblePresented(actor: AuthUser, id: number): Promise<Ticket> {
+    const row = await repo.findPresentableTicket(db, id);
+    if (!row || !canAccessTicket(actor, row.ticket)) throw new AppError("ERR_NO_TICKET_FOUND");
+    return presentTicket(row);
+  }
+
   async function present(id: number): Promise<Ticket> {
     const row = await repo.findJoinedTicket(db, id);
     if (!row) throw new AppError("ERR_NO_TICKET_FOUND");
@@ -78,6 +85,7 @@ export function createTicketService(deps: TicketServiceDeps) {
 
   return {
     accessible,
+    accessiblePresented,
     present,
 
     async announce(id: number): Promise<void> {

@@ -1,0 +1,107 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import {
+  customerNumber,
+  customerWrites,
+  listTickets,
+  makeSimulatorConnection,
+  ticketMessages,
+} from "../../../test/conversation.js";
+import { makeAdmin, makeQueue, makeUser, type TestUser } from "../../../test/factories.js";
+import { createTestApp, type TestApp } from "../../../test/harness.js";
+
+// Issue 24: opening a chat (its newest page, the ticket and the count) is at most three statements,
+// the signed-in user's lookup included. This test pins the number so it cannot creep back.
+let t: TestApp;
+let admin: TestUser;
+const request = new AsyncLocalStorage<{ statements: string[] }>();
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await makeAdmin(t);
+  // Only the statements sent on behalf of the request under test count: the app's own timers (the
+  // outbox, the connection leases) run outside it.
+  const original = pg.Client.prototype.query;
+  vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+    const text = args[0] as string | { name?: string; text: string };
+    request.getStore()?.statements.push(typeof text === "string" ? text : (text.name ?? text.text));
+    return Reflect.apply(original, this, args);
+  } as typeof original);
+});
+afterAll(() => t.close());
+
+async function statementsOf<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+  const store = { statements: [] as string[] };
+  const result = await request.run(store, work);
+  return { result, statements: store.statements };
+}
+
+async function tag(name: string): Promise<{ id: number; name: string; color: string }> {
+  const res = await t.app.inject({ method: "POST", url: "/api/tags", headers: admin.auth, payload: { name, color: "#336699" } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+
+describe("opening a chat", () => {
+  it("is three statements: the user, the ticket with its tags, the page with its count", async () => {
+    const queue = await makeQueue(t);
+    const agent = await makeUser(t, { queueIds: [queue.id] });
+    const connection = await makeSimulatorConnection(t, admin, { queueIds: [queue.id] });
+    const from = customerNumber();
+    for (let i = 1; i <= 23; i++) await customerWrites(t, admin, connection.id, { from, body: `message ${i}` });
+    const ticket = (await listTickets(t, agent, { status: "pending" })).tickets.find((x) => x.contact.number === from)!;
+    const suffix = Math.random().toString(36).slice(2, 8);
+    const [zeta, alpha] = [await tag(`zeta ${suffix}`), await tag(`Alpha ${suffix}`)];
+    const tagged = await t.app.inject({
+      method: "PUT",
+      url: `/api/tickets/${ticket.id}`,
+      headers: agent.auth,
+      payload: { tagIds: [zeta.id, alpha.id] },
+    });
+    expect(tagged.statusCode, tagged.body).toBe(200);
+
+    await ticketMessages(t, agent, ticket.id); // the statements are prepared on first use
+    const first = await statementsOf(() => ticketMessages(t, agent, ticket.id));
+    expect(first.statements).toHaveLength(3);
+    expect(first.result.count).toBe(23);
+    expect(first.result.hasMore).toBe(true);
+    expect(first.result.messages.map((m) => m.body)).toEqual(Array.from({ length: 20 }, (_, i) => `message ${i + 4}`));
+    // The ticket is the one GET /api/tickets/:id presents, tags in the list's order (that GET also
+    // marks the messages read, which reading the page does not, and adds the contact's extra info).
+    const alone = (await t.app.inject({ method: "GET", url: `/api/tickets/${ticket.id}`, headers: agent.auth })).json();
+    delete alone.contact.extraInfo;
+    expect(first.result.ticket.unreadMessages).toBe(23);
+    expect({ ...first.result.ticket, unreadMessages: 0 }).toEqual(alone);
+    expect(first.result.ticket.tags.map((x) => x.id)).toEqual([alpha.id, zeta.id]);
+
+    const last = await statementsOf(() => ticketMessages(t, agent, ticket.id, 2));
+    expect(last.statements).toHaveLength(3);
+    expect(last.result).toMatchObject({ count: 23, hasMore: false });
+    expect(last.result.messages.map((m) => m.body)).toEqual(["message 1", "message 2", "message 3"]);
+    // A page past the end has no row to carry the count: it asks for it.
+    const past = await ticketMessages(t, agent, ticket.id, 3);
+    expect(past).toMatchObject({ messages: [], count: 23, hasMore: false });
+  });
+
+  it("refuses a ticket the agent may not reach with the same answer as a missing one, and reads no message", async () => {
+    const [mine, theirs] = [await makeQueue(t), await makeQueue(t)];
+    const agent = await makeUser(t, { queueIds: [mine.id] });
+    const connection = await makeSimulatorConnection(t, admin, { queueIds: [theirs.id] });
+    const from = customerNumber();
+    await customerWrites(t, admin, connection.id, { from, body: "not for you" });
+    const ticket = (await listTickets(t, admin, { status: "pending", showAll: "true" })).tickets.find(
+      (x) => x.contact.number === from,
+    )!;
+    expect(ticket.queueId).toBe(theirs.id);
+    const { result, statements } = await statementsOf(() =>
+      t.app.inject({ method: "GET", url: `/api/messages/${ticket.id}`, headers: agent.auth }),
+    );
+    expect(result.statusCode).toBe(404);
+    expect(result.json().error).toBe("ERR_NO_TICKET_FOUND");
+    expect(statements.some((s) => s.startsWith("messages_page"))).toBe(false);
+    const missing = await t.app.inject({ method: "GET", url: "/api/messages/999999999", headers: agent.auth });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().error).toBe("ERR_NO_TICKET_FOUND");
+  });
+});
