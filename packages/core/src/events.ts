@@ -37,6 +37,11 @@ export interface RealtimePayloads {
   appMessage:
     | { action: "create"; message: Message; ticket: Ticket; contact: Ticket["contact"] }
     | { action: "update"; message: Message };
+  /**
+   * Issue 22 §1: a retention sweep removed this ticket's messages (or only their files): one event
+   * per ticket, whatever the number of messages; an open conversation refetches, the lists drop the preview.
+   */
+  messagesRemoved: { ticketId: number; removed: "media" | "messages" };
   /** Issue 11: a scheduled message was created, edited, cancelled, sent or failed (scoped like its ticket). */
   schedule: { action: Upsert; schedule: Schedule };
   /** Issue 13: automatic assignment gave this ticket to `userId`; delivered to that user's sockets only. */

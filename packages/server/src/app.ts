@@ -207,7 +207,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     clock,
     logger: app.log,
   });
-  const retention = createRetentionService({ database, storage: conversations.storage, logger: app.log });
+  const retention = createRetentionService({ database, storage: conversations.storage, logger: app.log, events });
 
   const authLimiters = loginLimiters(config.rateLimit, limiter, failureLimiter);
   const twoFactor = createTwoFactorService({

@@ -6,8 +6,14 @@ import { z } from "zod";
  * to every queue without one of its own (and to tickets without a queue); a queue's own policy
  * replaces it, and a disabled one keeps that queue's conversations forever. A legal hold on a
  * contact or a ticket suspends every policy for it.
+ *
+ * `anonymise` removes the messages and their files like `messages`, then, once every ticket of the
+ * contact is due under an `anonymise` policy and nothing else refers to the person (no open or
+ * pending ticket, no legal hold, no scheduled message or CSAT question waiting, nothing they wrote
+ * in a group), anonymises the contact: the tickets and ratings stay for the reports, nothing says
+ * who the customer was (docs/privacy.md).
  */
-export const RETENTION_REMOVE = ["media", "messages"] as const;
+export const RETENTION_REMOVE = ["media", "messages", "anonymise"] as const;
 export type RetentionRemove = (typeof RETENTION_REMOVE)[number];
 
 export const retentionPolicySchema = z.strictObject({
@@ -27,6 +33,8 @@ export const retentionCountsSchema = z.object({
   tickets: z.number().int(),
   messages: z.number().int(),
   files: z.number().int(),
+  /** Contacts anonymised (or that would be). */
+  contacts: z.number().int(),
 });
 export type RetentionCounts = z.infer<typeof retentionCountsSchema>;
 
@@ -67,3 +75,6 @@ export const legalHoldSchema = z.object({
   createdAt: z.string(),
 });
 export type LegalHold = z.infer<typeof legalHoldSchema>;
+
+/** What an anonymised contact is called (its number becomes `anonymised:<id>`, which no channel sends). */
+export const ANONYMISED_CONTACT_NAME = "Anonymised";

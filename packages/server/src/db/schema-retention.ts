@@ -21,7 +21,7 @@ export const retentionPolicies = pgTable(
   (t) => [
     uniqueIndex("retention_policies_queue_key").on(sql`coalesce(${t.queueId}, 0)`),
     check("retention_policies_days_check", sql`${t.days} BETWEEN 1 AND 3650`),
-    check("retention_policies_remove_check", sql`${t.remove} IN ('media', 'messages')`),
+    check("retention_policies_remove_check", sql`${t.remove} IN ('media', 'messages', 'anonymise')`),
   ],
 );
 
@@ -59,6 +59,8 @@ export const retentionState = pgTable(
     tickets: integer("tickets").notNull().default(0),
     messages: integer("messages").notNull().default(0),
     files: integer("files").notNull().default(0),
+    /** Issue 22 §1 (migration 0034): contacts anonymised. */
+    contacts: integer("contacts").notNull().default(0),
   },
   () => [check("retention_state_one_row", sql`id = 1`)],
 );

@@ -139,6 +139,8 @@ export const contacts = pgTable(
     bsuid: text("bsuid"),
     /** Issue 18: the WhatsApp username the customer chose (display only; it may change, the BSUID does not). */
     username: text("username"),
+    /** Issue 22 §1 (migration 0034): when a retention policy anonymised the contact (null: never). */
+    anonymisedAt: tz("anonymised_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -8,7 +8,7 @@ export interface TicketScope {
   choosing?: boolean;
 }
 
-export type TicketEventName = "ticket" | "appMessage" | "schedule";
+export type TicketEventName = "ticket" | "appMessage" | "schedule" | "messagesRemoved";
 
 /**
  * What services may ask of the realtime layer. Services call it only after their

@@ -11,6 +11,8 @@ import { applyTagEvent } from "./tag-events";
 export interface TicketEventHandlers {
   ticket(event: RealtimePayloads["ticket"]): void;
   appMessage(event: RealtimePayloads["appMessage"]): void;
+  /** Issue 22 §1: a retention sweep removed a ticket's messages or their files (one event per ticket). */
+  messagesRemoved?(event: RealtimePayloads["messagesRemoved"]): void;
   /** Issue 11: a private note mentioned this user. */
   noteMention?(event: RealtimePayloads["noteMention"]): void;
   /** Issue 13: automatic assignment gave this user a ticket. */
@@ -75,6 +77,7 @@ export function useRealtimeSync(ticketHandlers?: TicketEventHandlers): void {
 
       socket.on("ticket", (event) => handlers.current?.ticket(event));
       socket.on("appMessage", (event) => handlers.current?.appMessage(event));
+      socket.on("messagesRemoved", (event) => handlers.current?.messagesRemoved?.(event));
       // Issue 11: scheduled messages (the composer's pending bubbles, the Agendamento list) are refetched.
       socket.on("schedule", () => client.invalidateQueries({ queryKey: ["schedules"] }));
       socket.on("noteMention", (event) => handlers.current?.noteMention?.(event));

@@ -3,14 +3,9 @@ import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { contacts, messages, tickets } from "../../db/schema.js";
 import { previewOf } from "../messages/outbound.js";
+import { asInt, removePersonTraces, rowsOf as rows } from "./person-traces.js";
 
 export type ContactRow = typeof contacts.$inferSelect;
-
-async function rows<T>(db: Db, query: SQL): Promise<T[]> {
-  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
-}
-
-const asInt = (value: unknown) => Number(value ?? 0);
 
 /** The contact's tickets, with what decides who hears of their deletion. */
 export function ticketsOf(db: Db, contactId: number, lock = false) {
@@ -27,10 +22,6 @@ export function ticketsOf(db: Db, contactId: number, lock = false) {
     .orderBy(tickets.id);
   return lock ? query.for("update") : query;
 }
-
-/** The rows that are the contact's: its tickets' messages, and what they wrote in groups. */
-const ownMessages = (contactId: number, ticketIds: number[]) =>
-  sql`(select id from messages where contact_id = ${contactId} or ticket_id = any(${sql.param(ticketIds)}::int[]))`;
 
 /** What an erasure would remove now (the confirm dialog shows it). */
 export async function countContactData(db: Db, contactId: number): Promise<ContactDataCounts> {
@@ -67,12 +58,6 @@ export async function countContactData(db: Db, contactId: number): Promise<Conta
   };
 }
 
-/** Strings that name this person in a channel's raw payloads (numbers and aliases; never short ones). */
-export function needlesOf(contact: ContactRow): string[] {
-  const forms = [contact.number, contact.lid?.split("@")[0], contact.bsuid].filter((v): v is string => !!v && v.length >= 6);
-  return [...new Set(forms)];
-}
-
 export interface ErasedRows {
   erased: ContactErased["erased"];
   /** Files the deleted rows named; removed after commit unless another row still names one. */
@@ -88,27 +73,8 @@ export interface ErasedRows {
  */
 export async function eraseContactRows(tx: Db, contact: ContactRow, ticketIds: number[]): Promise<ErasedRows> {
   const contactId = contact.id;
-  const own = ownMessages(contactId, ticketIds);
   const count = async (query: SQL) => asInt((await rows<{ n: unknown }>(tx, query))[0]?.n);
-
-  const webhookDeliveries = await count(sql`
-    with d as (delete from webhook_deliveries where
-      (event like 'message.%' and entity_id in ${own})
-      or (event like 'ticket.%' and entity_id = any(${sql.param(ticketIds)}::int[]))
-      or (event like 'contact.%' and entity_id = ${contactId})
-      returning 1)
-    select count(*) as n from d`);
-
-  const importMappings = await count(sql`
-    with d as (delete from import_map where
-      (entity = 'contact' and target_id = ${contactId})
-      or (entity = 'contactField' and target_id in (select id from contact_extra_info where contact_id = ${contactId}))
-      or (entity in ('ticket', 'session', 'rating') and target_id = any(${sql.param(ticketIds)}::int[]))
-      or (entity = 'schedule' and target_id in
-        (select id from scheduled_messages where contact_id = ${contactId} or ticket_id = any(${sql.param(ticketIds)}::int[])))
-      or (entity in ('message', 'note') and target_id in ${own})
-      returning 1)
-    select count(*) as n from d`);
+  const traces = await removePersonTraces(tx, contact, ticketIds);
 
   const schedules = await rows<{ media_path: string | null }>(
     tx,
@@ -122,14 +88,6 @@ export async function eraseContactRows(tx: Db, contact: ContactRow, ticketIds: n
         returning media_path, ticket_id, is_note`,
   );
 
-  // Their reactions on others' messages in groups ("by" is the participant's number or LID).
-  const by = [contact.number, contact.lid].filter((v): v is string => !!v);
-  await tx.execute(sql`
-    update messages set reactions = coalesce(
-      (select jsonb_agg(r) from jsonb_array_elements(reactions) r where not (r ->> 'by' = any(${sql.param(by)}::text[]))), '[]'::jsonb)
-    where ticket_id in (select id from tickets where is_group)
-      and exists (select 1 from jsonb_array_elements(reactions) r where r ->> 'by' = any(${sql.param(by)}::text[]))`);
-
   const conversation = await rows<{ media_path: string | null; is_note: boolean }>(
     tx,
     sql`delete from messages where ticket_id = any(${sql.param(ticketIds)}::int[]) returning media_path, is_note`,
@@ -141,22 +99,6 @@ export async function eraseContactRows(tx: Db, contact: ContactRow, ticketIds: n
     tx,
     sql`delete from tickets where contact_id = ${contactId} returning status`,
   );
-
-  const aliases = [contact.lid, contact.number].filter((v): v is string => !!v);
-  const lidMappings = await count(sql`
-    with d as (delete from lid_mappings where lid = any(${sql.param(aliases)}::text[]) or pn = ${contact.number} returning 1)
-    select count(*) as n from d`);
-
-  // The channels' durable log keeps handled events a day; those naming this person go now. An event
-  // still pending is a message on its way in: handled, it makes a new contact.
-  const needles = needlesOf(contact);
-  const inboundEvents = needles.length
-    ? await count(sql`
-        with d as (delete from inbound_events where status <> 'pending'
-          and exists (select 1 from unnest(${sql.param(needles)}::text[]) n where strpos(payload::text, n) > 0)
-          returning 1)
-        select count(*) as n from d`)
-    : 0;
 
   await tx.delete(contacts).where(eq(contacts.id, contactId));
 
@@ -172,10 +114,7 @@ export async function eraseContactRows(tx: Db, contact: ContactRow, ticketIds: n
       mediaFiles: new Set(media).size,
       scheduledMessages: schedules.length,
       ratings,
-      webhookDeliveries,
-      inboundEvents,
-      importMappings,
-      lidMappings,
+      ...traces,
     },
     mediaPaths: [...new Set(media)],
     groupTicketIds: [...new Set(inGroups.map((m) => Number(m.ticket_id)))],

@@ -3,6 +3,7 @@ import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import { rowsOf } from "../../backup/snapshot.js";
 import type { Db, Tx } from "../../db/client.js";
 import { auditLog, legalHolds, retentionPolicies } from "../../db/schema.js";
+import { anonymiseBatch, previewContacts } from "./anonymise-sweep.js";
 
 /** Tickets one batch of the sweep takes (each with all its messages). */
 export const SWEEP_BATCH_TICKETS = 50;
@@ -63,7 +64,13 @@ export async function lastRun(db: Db): Promise<RetentionRun | null> {
     .limit(1);
   if (!row) return null;
   const n = (key: string) => Number(row.details[key] ?? 0);
-  return { at: row.at.toISOString(), tickets: n("tickets"), messages: n("messages"), files: n("files") };
+  return {
+    at: row.at.toISOString(),
+    tickets: n("tickets"),
+    messages: n("messages"),
+    files: n("files"),
+    contacts: n("contacts"),
+  };
 }
 
 /**
@@ -82,23 +89,41 @@ const governed = sql`
     and coalesce(t.closed_at, t.updated_at) < now() - make_interval(days => p.days)
     and not exists (select 1 from legal_holds h where h.ticket_id = t.id or h.contact_id = t.contact_id)`;
 
-/** One batch of the sweep in the caller's transaction; `busy` when another process is sweeping. */
-export async function sweepBatch(tx: Tx): Promise<{ busy: boolean; counts: RetentionCounts }> {
-  const none = { tickets: 0, messages: 0, files: 0 };
+/** A ticket a batch swept, with who may see it (the realtime announcement's audience). */
+export interface SweptTicket {
+  ticketId: number;
+  userId: number | null;
+  queueId: number | null;
+  remove: RetentionPolicy["remove"];
+}
+
+export interface SweepBatch {
+  busy: boolean;
+  counts: RetentionCounts;
+  tickets: SweptTicket[];
+  contactIds: number[];
+}
+
+/**
+ * One batch of the sweep in the caller's transaction; `busy` when another process is sweeping.
+ * The tickets' messages first (an `anonymise` policy removes them like `messages`), then the
+ * contacts whose conversations are all gone and that nothing else refers to (anonymise-sweep.ts).
+ */
+export async function sweepBatch(tx: Tx): Promise<SweepBatch> {
+  const none = { tickets: 0, messages: 0, files: 0, contacts: 0 };
   const [lock] = await rowsOf<{ locked: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${SWEEP_LOCK}::bigint) as locked`);
-  if (!lock?.locked) return { busy: true, counts: none };
-  const due = await rowsOf<{ ticketId: number; remove: RetentionPolicy["remove"] }>(
+  if (!lock?.locked) return { busy: true, counts: none, tickets: [], contactIds: [] };
+  const due = await rowsOf<SweptTicket>(
     tx,
     sql`
-      select t.id as "ticketId", p.remove ${governed}
-        and exists (select 1 from messages m where m.ticket_id = t.id and (p.remove = 'messages' or m.media_path is not null))
+      select t.id as "ticketId", t.user_id as "userId", t.queue_id as "queueId", p.remove ${governed}
+        and exists (select 1 from messages m where m.ticket_id = t.id and (p.remove <> 'media' or m.media_path is not null))
       order by t.id
       limit ${SWEEP_BATCH_TICKETS}`,
   );
-  if (due.length === 0) return { busy: false, counts: none };
-  const ids = (remove: RetentionPolicy["remove"]) => due.filter((d) => d.remove === remove).map((d) => d.ticketId);
-  const mediaOnly = ids("media");
-  const everything = ids("messages");
+  const ids = (keep: (remove: RetentionPolicy["remove"]) => boolean) => due.filter((d) => keep(d.remove)).map((d) => d.ticketId);
+  const mediaOnly = ids((r) => r === "media");
+  const everything = ids((r) => r !== "media");
   const cleared = mediaOnly.length
     ? await rowsOf<{ path: string }>(
         tx,
@@ -110,6 +135,13 @@ export async function sweepBatch(tx: Tx): Promise<{ busy: boolean; counts: Reten
           returning old.media_path as path`,
       )
     : [];
+  // What names the messages elsewhere goes with them: webhook deliveries (their frozen bodies hold
+  // the text) and import mappings.
+  if (everything.length) {
+    const gone = sql`(select id from messages where ticket_id = any(${sql.param(everything)}::int[]))`;
+    await tx.execute(sql`delete from webhook_deliveries where event like 'message.%' and entity_id in ${gone}`);
+    await tx.execute(sql`delete from import_map where entity in ('message', 'note') and target_id in ${gone}`);
+  }
   const deleted = everything.length
     ? await rowsOf<{ path: string | null }>(
         tx,
@@ -121,21 +153,30 @@ export async function sweepBatch(tx: Tx): Promise<{ busy: boolean; counts: Reten
     await tx.execute(sql`update tickets set last_message = '' where id = any(${sql.param(everything)}::int[])`);
   const paths = [...cleared, ...deleted].map((r) => r.path).filter((p): p is string => !!p);
   if (paths.length) await tx.execute(sql`insert into media_deletions (path) select unnest(${sql.param(paths)}::text[])`);
-  const counts = { tickets: due.length, messages: deleted.length, files: paths.length };
+  const anonymised = await anonymiseBatch(tx);
+  const counts = {
+    tickets: due.length,
+    messages: deleted.length,
+    files: paths.length + anonymised.files,
+    contacts: anonymised.contactIds.length,
+  };
+  if (counts.tickets === 0 && counts.contacts === 0) return { busy: false, counts: none, tickets: [], contactIds: [] };
   await tx.execute(sql`
-    insert into retention_state (id, tickets, messages, files) values (1, ${counts.tickets}, ${counts.messages}, ${counts.files})
+    insert into retention_state (id, tickets, messages, files, contacts)
+    values (1, ${counts.tickets}, ${counts.messages}, ${counts.files}, ${counts.contacts})
     on conflict (id) do update set tickets = retention_state.tickets + excluded.tickets,
-      messages = retention_state.messages + excluded.messages, files = retention_state.files + excluded.files`);
-  return { busy: false, counts };
+      messages = retention_state.messages + excluded.messages, files = retention_state.files + excluded.files,
+      contacts = retention_state.contacts + excluded.contacts`);
+  return { busy: false, counts, tickets: due, contactIds: anonymised.contactIds };
 }
 
 /** Take the counts of the run(s) that swept since the last flush, once, and reset them. */
 export async function takeRunCounts(tx: Tx): Promise<RetentionCounts> {
   const [row] = await rowsOf<RetentionCounts>(
     tx,
-    sql`delete from retention_state where id = 1 returning tickets, messages, files`,
+    sql`delete from retention_state where id = 1 returning tickets, messages, files, contacts`,
   );
-  return row ?? { tickets: 0, messages: 0, files: 0 };
+  return row ?? { tickets: 0, messages: 0, files: 0, contacts: 0 };
 }
 
 /** What a policy would remove today, over the tickets it would govern (a preview before saving). */
@@ -144,7 +185,7 @@ export async function previewPolicy(db: Db, policy: RetentionPolicy): Promise<Re
     policy.queueId === null
       ? sql`(t.queue_id is null or not exists (select 1 from retention_policies q where q.queue_id = t.queue_id))`
       : sql`t.queue_id = ${policy.queueId}`;
-  const [row] = await rowsOf<RetentionCounts>(
+  const [row] = await rowsOf<Omit<RetentionCounts, "contacts">>(
     db,
     sql`
       select count(distinct t.id)::int as tickets,
@@ -156,10 +197,10 @@ export async function previewPolicy(db: Db, policy: RetentionPolicy): Promise<Re
         and t.status = 'closed'
         and coalesce(t.closed_at, t.updated_at) < now() - make_interval(days => ${policy.days})
         and not exists (select 1 from legal_holds h where h.ticket_id = t.id or h.contact_id = t.contact_id)
-        and (${policy.remove} = 'messages' or m.media_path is not null)`,
+        and (${policy.remove} <> 'media' or m.media_path is not null)`,
   );
-  const counts = row ?? { tickets: 0, messages: 0, files: 0 };
-  return policy.remove === "messages" ? counts : { ...counts, messages: 0 };
+  const counts = { ...(row ?? { tickets: 0, messages: 0, files: 0 }), contacts: await previewContacts(db, policy, scope) };
+  return policy.remove === "media" ? { ...counts, messages: 0 } : counts;
 }
 
 /** Up to `limit` queued file removals, locked for this caller (another process skips them). */

@@ -6,7 +6,10 @@ import { contacts, legalHolds, queues, tickets } from "../../db/schema.js";
 import { AppError } from "../../lib/app-error.js";
 import { isUniqueViolation } from "../../lib/pg-errors.js";
 import type { MediaStorage } from "../../media/storage.js";
+import type { Publisher } from "../../realtime/publisher.js";
 import { recordAudit } from "../audit/audit.js";
+import { findContactById } from "../contacts/contacts.repo.js";
+import { presentContact } from "../contacts/contacts.service.js";
 import {
   deletePolicy,
   findPolicy,
@@ -16,6 +19,7 @@ import {
   listPolicies,
   lockMediaDeletions,
   previewPolicy,
+  type SweepBatch,
   sweepBatch,
   takeRunCounts,
   upsertPolicy,
@@ -25,6 +29,8 @@ export interface RetentionServiceDeps {
   database: Database;
   storage: MediaStorage;
   logger: FastifyBaseLogger;
+  /** Open screens hear of a batch's effects after its commit (one event per ticket, one per contact). */
+  events?: Publisher;
   /** How long one run may sweep before it leaves the rest to the next one (default 5 minutes). */
   runBudgetMs?: number;
 }
@@ -73,6 +79,23 @@ export function createRetentionService(deps: RetentionServiceDeps) {
     }
   }
 
+  /**
+   * After a batch's commit: an open conversation refetches (one `messagesRemoved` per ticket, not
+   * one event per message), the lists drop the preview, and an anonymised contact's copies follow.
+   */
+  async function announce(batch: SweepBatch): Promise<void> {
+    const events = deps.events;
+    if (!events) return;
+    for (const t of batch.tickets) {
+      const removed = t.remove === "media" ? "media" : "messages";
+      events.publishTicket("messagesRemoved", { ticketId: t.ticketId, removed }, { userId: t.userId, queueId: t.queueId });
+    }
+    for (const id of batch.contactIds) {
+      const row = await findContactById(db, id);
+      if (row) events.publish("contact", { action: "update", contact: presentContact(row, [], []) });
+    }
+  }
+
   /** One run: batches until nothing is due, another process sweeps, or the time budget is spent. */
   async function run(who?: { userId: number; name: string; email: string }): Promise<RetentionCounts> {
     if (running) throw new AppError("ERR_RETENTION_RUNNING");
@@ -82,13 +105,15 @@ export function createRetentionService(deps: RetentionServiceDeps) {
       for (let first = true; ; first = false) {
         const batch = await db.transaction((tx) => sweepBatch(tx));
         // Another process is sweeping: its run writes the trail's entry, with its own counts.
-        if (batch.busy && first) return { tickets: 0, messages: 0, files: 0 };
+        if (batch.busy && first) return { tickets: 0, messages: 0, files: 0, contacts: 0 };
+        await announce(batch).catch((error) => logger.warn({ err: error }, "retention: could not announce a batch"));
         await removeQueuedFiles();
-        if (batch.busy || batch.counts.tickets === 0 || stopping || Date.now() - started > budget) break;
+        const empty = batch.counts.tickets === 0 && batch.counts.contacts === 0;
+        if (batch.busy || empty || stopping || Date.now() - started > budget) break;
       }
       return await db.transaction(async (tx) => {
         const counts = await takeRunCounts(tx);
-        if (counts.tickets > 0)
+        if (counts.tickets > 0 || counts.contacts > 0)
           await recordAudit(tx, {
             action: "retention.run",
             targetType: "retention",

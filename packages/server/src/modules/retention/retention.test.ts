@@ -120,7 +120,7 @@ describe("retention (issue 22 §1)", () => {
     await inject("PUT", "/api/retention/policies", { queueId: foreverQueue.id, enabled: false, days: 1, remove: "messages" });
     const policy = { queueId: null, enabled: true, days: 30, remove: "messages" };
     const preview = await inject("POST", "/api/retention/preview", policy);
-    expect(preview.json()).toEqual({ tickets: 1, messages: 2, files: 1 });
+    expect(preview.json()).toEqual({ tickets: 1, messages: 2, files: 1, contacts: 0 });
     expect((await inject("PUT", "/api/retention/policies", policy)).statusCode).toBe(200);
     expect(
       (await inject("POST", "/api/retention/preview", { ...policy, queueId: keepMediaQueue.id, remove: "media" })).json(),
@@ -128,6 +128,7 @@ describe("retention (issue 22 §1)", () => {
       tickets: 1,
       messages: 0,
       files: 1,
+      contacts: 0,
     });
 
     const media = (p: string) => join(t.config.dataDir, "media", p);
@@ -135,7 +136,7 @@ describe("retention (issue 22 §1)", () => {
 
     const run = await inject("POST", "/api/retention/run");
     expect(run.statusCode, run.body).toBe(200);
-    expect(run.json()).toEqual({ tickets: 2, messages: 2, files: 2 });
+    expect(run.json()).toEqual({ tickets: 2, messages: 2, files: 2, contacts: 0 });
 
     // Messages policy: rows, file and preview gone; search no longer finds the words.
     expect(await messagesOf(db, old)).toEqual([]);
@@ -165,22 +166,29 @@ describe("retention (issue 22 §1)", () => {
     // One entry in the trail, with the counts and who ran it; a second run finds nothing and adds none.
     const trail = async () =>
       (await inject("GET", "/api/audit?action=retention.run")).json().entries as { details: RetentionCounts; userId: number }[];
-    expect((await trail()).map((e) => [e.details, e.userId])).toEqual([[{ tickets: 2, messages: 2, files: 2 }, admin.id]]);
-    expect((await inject("POST", "/api/retention/run")).json()).toEqual({ tickets: 0, messages: 0, files: 0 });
+    expect((await trail()).map((e) => [e.details, e.userId])).toEqual([
+      [{ tickets: 2, messages: 2, files: 2, contacts: 0 }, admin.id],
+    ]);
+    expect((await inject("POST", "/api/retention/run")).json()).toEqual({ tickets: 0, messages: 0, files: 0, contacts: 0 });
     expect(await trail()).toHaveLength(1);
-    expect((await inject("GET", "/api/retention")).json().lastRun).toMatchObject({ tickets: 2, messages: 2, files: 2 });
+    expect((await inject("GET", "/api/retention")).json().lastRun).toMatchObject({
+      tickets: 2,
+      messages: 2,
+      files: 2,
+      contacts: 0,
+    });
 
     // Releasing the hold lets the next run take the contact's old ticket; both changes are audited.
     const [hold] = (await inject("GET", `/api/legal-holds?contactId=${held.contactId}`)).json().holds;
     expect(hold).toMatchObject({ reason: "lawsuit 42", createdBy: admin.name });
     expect((await inject("DELETE", `/api/legal-holds/${hold.id}`)).statusCode).toBe(200);
-    expect((await inject("POST", "/api/retention/run")).json()).toEqual({ tickets: 1, messages: 2, files: 1 });
+    expect((await inject("POST", "/api/retention/run")).json()).toEqual({ tickets: 1, messages: 2, files: 1, contacts: 0 });
     const actions = (await inject("GET", "/api/audit")).json().entries.map((e: { action: string }) => e.action);
     expect(actions).toEqual(expect.arrayContaining(["legalHold.placed", "legalHold.released", "retention.policyChanged"]));
 
     // A queue reset goes back to the default (the media queue's ticket now has its messages removed).
     expect((await inject("DELETE", `/api/retention/policies/${keepMediaQueue.id}`)).statusCode).toBe(200);
-    expect((await inject("POST", "/api/retention/run")).json()).toEqual({ tickets: 1, messages: 2, files: 0 });
+    expect((await inject("POST", "/api/retention/run")).json()).toEqual({ tickets: 1, messages: 2, files: 0, contacts: 0 });
   });
 });
 
@@ -209,7 +217,7 @@ describe("retention with two processes and S3 (issue 22 §1)", () => {
     await s3?.close();
   });
 
-  it("sweeps every due ticket exactly once while both run at the same time, and removes the objects from the bucket", async () => {
+  it("sweeps every due ticket and anonymises every due contact exactly once while both run at the same time, and removes the objects from the bucket", async () => {
     const admin = await makeAdmin(a);
     const connectionId = (await makeSimulatorConnection(a, admin, { isDefault: true })).id;
     const due: Conversation[] = [];
@@ -220,22 +228,30 @@ describe("retention with two processes and S3 (issue 22 §1)", () => {
       method: "PUT",
       url: "/api/retention/policies",
       headers: admin.auth,
-      payload: { queueId: null, enabled: true, days: 1, remove: "messages" },
+      payload: { queueId: null, enabled: true, days: 1, remove: "anonymise" },
     });
 
     const runs = await Promise.all(
-      [a, b].map((t) => t.retention.run().catch((error: Error) => ({ tickets: 0, messages: 0, files: 0, error }))),
+      [a, b].map((t) => t.retention.run().catch((error: Error) => ({ tickets: 0, messages: 0, files: 0, contacts: 0, error }))),
     );
     // Whatever the interleaving: every due ticket once, in all the runs together; nothing left queued.
     const after = await a.retention.run();
-    const total = [...runs, after].reduce((sum, r) => sum + r.tickets, 0);
-    expect(total).toBe(4);
+    const total = (key: "tickets" | "contacts") => [...runs, after].reduce((sum, r) => sum + r[key], 0);
+    expect(total("tickets")).toBe(4);
+    // Each contact anonymised once too (their only ticket was due under a policy that anonymises).
+    expect(total("contacts")).toBe(4);
+    const anonymised = await rowsOf<{ number: string }>(
+      database.db,
+      `select number from contacts where id in (${due.map((c) => c.contactId).join(",")}) and anonymised_at is not null`,
+    );
+    expect(anonymised.map((c) => c.number).sort()).toEqual(due.map((c) => `anonymised:${c.contactId}`).sort());
     expect(await rowsOf(database.db, "select id from messages")).toEqual([]);
     expect(await s3.keys(bucket)).toEqual([]);
-    const entries = await rowsOf<{ tickets: number }>(
+    const entries = await rowsOf<{ tickets: number; contacts: number }>(
       database.db,
-      "select (details->>'tickets')::int as tickets from audit_log where action = 'retention.run'",
+      "select (details->>'tickets')::int as tickets, (details->>'contacts')::int as contacts from audit_log where action = 'retention.run'",
     );
     expect(entries.reduce((sum, e) => sum + e.tickets, 0)).toBe(4);
+    expect(entries.reduce((sum, e) => sum + e.contacts, 0)).toBe(4);
   });
 });

@@ -49,6 +49,10 @@ export function useTicketEvents(): TicketEventHandlers {
           client.invalidateQueries({ queryKey: ticketKeys.detail(event.ticket.id) });
         }
       },
+      messagesRemoved(event) {
+        tickets.messagesRemoved(event);
+        conversation.messagesRemoved(event);
+      },
       noteMention,
       ticketAssigned: notifications.ticketAssigned,
       connectionRestricted: notifications.connectionRestricted,

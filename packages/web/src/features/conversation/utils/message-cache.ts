@@ -30,3 +30,12 @@ export function upsertMessage(client: QueryClient, message: Message): void {
     return { ...data, pages: [{ ...newest, messages, count: newest.count + 1 }, ...older] };
   });
 }
+
+/**
+ * Issue 22 §1: a retention sweep removed the ticket's messages (or their files): every view of its
+ * conversation is refetched (the open one at once, the others when shown), one event for the whole
+ * ticket however many messages went.
+ */
+export function messagesRemoved(client: QueryClient, ticketId: number): Promise<void> {
+  return client.invalidateQueries({ queryKey: messageKeys.list(ticketId) });
+}

@@ -81,6 +81,44 @@ describe("the retention panel", () => {
     await waitFor(() => expect(api.callsTo("POST", "/api/retention/run")).toHaveLength(1));
   });
 
+  it("offers to anonymise the contact, warns that it is irreversible, and previews how many contacts", async () => {
+    let policies: RetentionPolicy[] = [];
+    const api = fakeApi({
+      "GET /api/queue": { body: QUEUES },
+      "GET /api/retention": () => ({
+        body: { policies, lastRun: { at: "2026-03-04T12:00:00.000Z", tickets: 2, messages: 9, files: 1, contacts: 1 } },
+      }),
+      "POST /api/retention/preview": { body: { tickets: 4, messages: 30, files: 2, contacts: 0 } },
+      "PUT /api/retention/policies": (request: FakeRequest) => {
+        policies = [request.body as RetentionPolicy];
+        return { body: request.body };
+      },
+    });
+    signedInAs(api, ADMIN);
+    const user = userEvent.setup();
+    renderWithProviders(<RetentionPanel />);
+    expect(await screen.findByText(/1 files and 9 messages of 2 tickets; 1 contacts anonymised\./)).toBeInTheDocument();
+    await user.click(screen.getByRole("combobox", { name: "Policy" }));
+    await user.click(await screen.findByRole("option", { name: "Remove after a time" }));
+    expect(screen.queryByText(/Anonymising is irreversible/)).not.toBeInTheDocument();
+    await user.click(screen.getByRole("combobox", { name: "Remove" }));
+    await user.click(await screen.findByRole("option", { name: "Messages and media, then anonymise the contact" }));
+    expect(screen.getByText(/Anonymising is irreversible/)).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Preview" }));
+    // Zero contacts is said too: the admin chose to anonymise and learns none would be today.
+    expect(
+      await screen.findByText("If it ran today it would remove 2 files and 30 messages of 4 tickets; 0 contacts anonymised."),
+    ).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(api.callsTo("PUT", "/api/retention/policies")[0]?.body).toMatchObject({ remove: "anonymise" }));
+    const current = await screen.findByRole("list", { name: "Policies in force" });
+    expect(
+      await within(current).findByText(
+        "Messages and media removed 365 days after the close; the contact anonymised once nothing else refers to it",
+      ),
+    ).toBeInTheDocument();
+  });
+
   it("in Portuguese", async () => {
     await i18n.changeLanguage("pt");
     signedInAs(

@@ -1,3 +1,4 @@
+import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
 import List from "@mui/material/List";
 import ListItem from "@mui/material/ListItem";
@@ -60,7 +61,11 @@ export function RetentionPanel() {
   const daysValid = Number.isInteger(dayCount) && dayCount >= 1 && dayCount <= 3650;
   const removes = mode === "on" || mode === "custom";
   const policy: RetentionPolicy = { queueId, enabled: removes, days: daysValid ? dayCount : 1, remove };
-  const counts = (c: RetentionCounts) => t("retention.counts", { tickets: c.tickets, messages: c.messages, files: c.files });
+  // Contacts are named when some were anonymised, or when the policy previewed anonymises.
+  const counts = (c: RetentionCounts, withContacts = c.contacts > 0) => {
+    const removed = t("retention.counts", { tickets: c.tickets, messages: c.messages, files: c.files });
+    return withContacts ? t("retention.countsWithContacts", { counts: removed, contacts: c.contacts ?? 0 }) : removed;
+  };
   const describe = (p: RetentionPolicy) =>
     p.enabled
       ? t(`retention.describe.${p.remove}`, { count: p.days })
@@ -135,10 +140,16 @@ export function RetentionPanel() {
             >
               <MenuItem value="media">{t("retention.removeOptions.media")}</MenuItem>
               <MenuItem value="messages">{t("retention.removeOptions.messages")}</MenuItem>
+              <MenuItem value="anonymise">{t("retention.removeOptions.anonymise")}</MenuItem>
             </TextField>
           </>
         )}
       </Stack>
+      {removes && remove === "anonymise" && (
+        <Alert severity="warning" sx={{ mb: 2 }}>
+          {t("retention.anonymiseHelp")}
+        </Alert>
+      )}
       <Stack direction="row" spacing={1} sx={{ mb: 1, alignItems: "center", flexWrap: "wrap" }}>
         <Button variant="outlined" disabled={!removes || !daysValid || preview.isPending} onClick={() => preview.mutate(policy)}>
           {t("retention.preview")}
@@ -149,7 +160,7 @@ export function RetentionPanel() {
       </Stack>
       {preview.data && (
         <Typography variant="body2" role="status" sx={{ mb: 2 }}>
-          {t("retention.previewResult", { counts: counts(preview.data) })}
+          {t("retention.previewResult", { counts: counts(preview.data, remove === "anonymise") })}
         </Typography>
       )}
       <Typography variant="subtitle2">{t("retention.current")}</Typography>

@@ -4,7 +4,14 @@ import { useMemo } from "react";
 import { useAuth } from "../../../lib/auth";
 import { ticketKeys } from "../api/ticket-keys";
 import { updateTicketMutationKey } from "../api/update-ticket";
-import { markMovedAway, markTicketRead, movedAwayFrom, removeTicket, upsertTicket } from "../utils/ticket-list-cache";
+import {
+  clearPreview,
+  markMovedAway,
+  markTicketRead,
+  movedAwayFrom,
+  removeTicket,
+  upsertTicket,
+} from "../utils/ticket-list-cache";
 
 /** Cache updates for `ticket` and `appMessage` events: the lists and the open ticket follow the server. */
 export function useTicketRealtimeHandlers() {
@@ -30,6 +37,10 @@ export function useTicketRealtimeHandlers() {
       },
       appMessage(event: RealtimePayloads["appMessage"]) {
         if (event.action === "create") upsertTicket(client, event.ticket, userId);
+      },
+      /** Issue 22 §1: a retention sweep removed the ticket's messages: the preview goes too. */
+      messagesRemoved(event: RealtimePayloads["messagesRemoved"]) {
+        if (event.removed === "messages") clearPreview(client, event.ticketId);
       },
     }),
     [client, userId],

@@ -103,3 +103,22 @@ export function markTicketRead(client: QueryClient, ticketId: number): void {
       : data,
   );
 }
+
+/**
+ * Issue 22 §1: a retention sweep removed the ticket's messages: its preview (the last message's
+ * text) is gone from the lists and from the open ticket, as on the server.
+ */
+export function clearPreview(client: QueryClient, ticketId: number): void {
+  eachList(client, (data) =>
+    contains(data, ticketId)
+      ? {
+          ...data,
+          pages: data.pages.map((p) => ({
+            ...p,
+            tickets: p.tickets.map((t) => (t.id === ticketId ? { ...t, lastMessage: "" } : t)),
+          })),
+        }
+      : data,
+  );
+  client.setQueryData<Ticket>(ticketKeys.detail(ticketId), (old) => (old ? { ...old, lastMessage: "" } : old));
+}
