@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { contacts, inboundEvents, lidMappings, messages, whatsappAuth } from "../../src/db/schema.js";
 import { insertConnection } from "../channel-support.js";
 import { createTestApp, openTestDatabase, type TestApp } from "../harness.js";
+import { dispatch } from "./real-stanzas.js";
 import { localWhatsApp, OFFLINE_DRAINED, pairedDevice, simulatedCustomer } from "./real-whatsapp.js";
 
 /**
@@ -24,7 +25,7 @@ beforeAll(async () => {
   customer = await simulatedCustomer(await pairedDevice(database.db, whatsappId));
   t = await createTestApp({ database, factories: { baileys: server.factory } });
   ws = await server.ws();
-  ws.emit("CB:ib,,offline", OFFLINE_DRAINED);
+  dispatch(ws, OFFLINE_DRAINED);
 });
 afterAll(async () => {
   await t?.close();
@@ -52,7 +53,7 @@ const authKeys = async () =>
 describe("real encrypted customer messages", () => {
   it("are decrypted with the auth state in our database and stored by the pipeline", async () => {
     expect(await authKeys()).toContain("pre-key-1");
-    ws.emit("CB:message", await customer.message("3AREALPKMSG01", "olá, preciso de ajuda"));
+    dispatch(ws, await customer.message("3AREALPKMSG01", "olá, preciso de ajuda"));
     await vi.waitFor(async () => expect(await stored("3AREALPKMSG01")).toHaveLength(1), { timeout: 5000 });
     const [row] = await stored("3AREALPKMSG01");
     expect(row).toMatchObject({ body: "olá, preciso de ajuda", fromMe: false });
@@ -73,7 +74,7 @@ describe("real encrypted customer messages", () => {
   });
 
   it("a corrupted ciphertext asks the sender to retry; the retried copy replaces the placeholder, once", async () => {
-    ws.emit("CB:message", await customer.message("3AREALPKMSG02", "segunda mensagem", { corrupt: true }));
+    dispatch(ws, await customer.message("3AREALPKMSG02", "segunda mensagem", { corrupt: true }));
     await vi.waitFor(
       async () =>
         expect(
@@ -91,8 +92,8 @@ describe("real encrypted customer messages", () => {
     });
 
     // The sender encrypts it again; the server may well deliver that copy twice.
-    ws.emit("CB:message", await customer.message("3AREALPKMSG02", "segunda mensagem"));
-    ws.emit("CB:message", await customer.message("3AREALPKMSG02", "segunda mensagem"));
+    dispatch(ws, await customer.message("3AREALPKMSG02", "segunda mensagem"));
+    dispatch(ws, await customer.message("3AREALPKMSG02", "segunda mensagem"));
     await vi.waitFor(async () => expect(await stored("3AREALPKMSG02")).toMatchObject([{ body: "segunda mensagem" }]), {
       timeout: 5000,
     });

@@ -6,6 +6,7 @@ import { insertConnection } from "../channel-support.js";
 import { makeAdmin, type TestUser } from "../factories.js";
 import { createTestApp, openTestDatabase, type TestApp } from "../harness.js";
 import { answerIqs } from "./iq-answers.js";
+import { dispatch } from "./real-stanzas.js";
 import { localWhatsApp, OFFLINE_DRAINED, OWN_DEVICE, pairedDevice, simulatedCustomer } from "./real-whatsapp.js";
 
 /**
@@ -48,8 +49,8 @@ beforeAll(async () => {
     ]),
   });
   // WhatsApp's server logs the paired device in, then says its offline queue is drained.
-  ws.emit("CB:success", { tag: "success", attrs: { t: String(Math.floor(Date.now() / 1000)), lid: OWN_DEVICE.lid } });
-  ws.emit("CB:ib,,offline", OFFLINE_DRAINED);
+  dispatch(ws, { tag: "success", attrs: { t: String(Math.floor(Date.now() / 1000)), lid: OWN_DEVICE.lid } });
+  dispatch(ws, OFFLINE_DRAINED);
   await vi.waitFor(() => expect(t.sessions.isConnected(whatsappId)).toBe(true), { timeout: 10_000 });
 });
 afterAll(async () => {
@@ -75,7 +76,7 @@ describe("Brazil's ninth digit on a QR connection (real Baileys)", () => {
     expect(started.statusCode, started.body).toBe(200);
     const ticket = started.json() as Ticket;
 
-    ws.emit("CB:message", await customer.message("3AREALNINTH01", "oi, é a Rita"));
+    dispatch(ws, await customer.message("3AREALNINTH01", "oi, é a Rita"));
     await vi.waitFor(
       async () => {
         const [row] = await database.db.select().from(messages).where(eq(messages.wid, "3AREALNINTH01"));

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { contacts, messages, tickets } from "../../src/db/schema.js";
 import { insertConnection } from "../channel-support.js";
 import { createTestApp, openTestDatabase, type TestApp } from "../harness.js";
+import { dispatch } from "./real-stanzas.js";
 import { localWhatsApp, OFFLINE_DRAINED, OWN_PHONE, ownPhone, pairedDevice, simulatedCustomer } from "./real-whatsapp.js";
 
 /**
@@ -29,7 +30,7 @@ beforeAll(async () => {
   phone = await ownPhone(database.db, whatsappId);
   t = await createTestApp({ database, factories: { baileys: server.factory } });
   ws = await server.ws();
-  ws.emit("CB:ib,,offline", OFFLINE_DRAINED);
+  dispatch(ws, OFFLINE_DRAINED);
 });
 afterAll(async () => {
   await t?.close();
@@ -63,7 +64,7 @@ async function requestFor(messageId: string): Promise<BinaryNode | undefined> {
 describe("a customer message our device cannot decrypt", () => {
   it("a corrupted pkmsg: placeholder, ticket and unread at once, a retry receipt; the retried copy fills the same row", async () => {
     // The customer's very first message, its MAC broken on the way.
-    ws.emit("CB:message", await customer.message("3ABADMAC0001", "oi, vi o anúncio", { corrupt: true }));
+    dispatch(ws, await customer.message("3ABADMAC0001", "oi, vi o anúncio", { corrupt: true }));
     const placeholder = await vi.waitFor(
       async () => {
         const row = await rowOf("3ABADMAC0001");
@@ -92,7 +93,7 @@ describe("a customer message our device cannot decrypt", () => {
     );
 
     // The sender's retry: the same id, encrypted again.
-    ws.emit("CB:message", await customer.message("3ABADMAC0001", "oi, vi o anúncio"));
+    dispatch(ws, await customer.message("3ABADMAC0001", "oi, vi o anúncio"));
     await vi.waitFor(async () => expect(await rowOf("3ABADMAC0001")).toMatchObject({ body: "oi, vi o anúncio" }), {
       timeout: 5000,
     });
@@ -105,7 +106,7 @@ describe("a customer message our device cannot decrypt", () => {
     server.sockets
       .at(-1)
       ?.ev.on("messages.upsert", (u) => upserts.push({ type: u.type, ids: u.messages.map((m) => m.key.id as string) }));
-    ws.emit("CB:message", customer.absent("3AADLEAD0001"));
+    dispatch(ws, customer.absent("3AADLEAD0001"));
     const placeholder = await vi.waitFor(
       async () => {
         const row = await rowOf("3AADLEAD0001");
@@ -133,7 +134,7 @@ describe("a customer message our device cannot decrypt", () => {
       message: { conversation: "Olá! Quero mais informações sobre isto." },
       messageTimestamp: Math.floor(Date.now() / 1000),
     });
-    ws.emit("CB:message", answer);
+    dispatch(ws, answer);
     await vi.waitFor(
       async () => expect(await rowOf("3AADLEAD0001")).toMatchObject({ body: "Olá! Quero mais informações sobre isto." }),
       { timeout: 5000 },

@@ -7,6 +7,7 @@ import { insertConnection } from "../channel-support.js";
 import { makeAdmin } from "../factories.js";
 import { createTestApp, openTestDatabase, type TestApp } from "../harness.js";
 import { connectAs, listen, type RecordingSocket } from "../sockets.js";
+import { dispatch } from "./real-stanzas.js";
 import { localWhatsApp, OFFLINE_DRAINED, OWN_PHONE, pairedDevice, simulatedCustomer } from "./real-whatsapp.js";
 
 /**
@@ -31,7 +32,7 @@ beforeAll(async () => {
   t = await createTestApp({ database, factories: { baileys: server.factory } });
   agent = await connectAs(await listen(t), await makeAdmin(t), opened);
   ws = await server.ws();
-  ws.emit("CB:ib,,offline", OFFLINE_DRAINED);
+  dispatch(ws, OFFLINE_DRAINED);
 });
 afterAll(async () => {
   for (const socket of opened) socket.disconnect();
@@ -65,7 +66,7 @@ describe("reading a chat on the business phone", () => {
     const ids = ["3AREADME0001", "3AREADME0002", "3AREADME0003"];
     const now = Math.floor(Date.now() / 1000);
     for (const [i, id] of ids.entries()) {
-      ws.emit("CB:message", await customer.message(id, `mensagem ${i + 1}`, { at: now - 30 + 10 * i }));
+      dispatch(ws, await customer.message(id, `mensagem ${i + 1}`, { at: now - 30 + 10 * i }));
     }
     const rows = await vi.waitFor(
       async () => {
@@ -79,7 +80,7 @@ describe("reading a chat on the business phone", () => {
     expect(await unreadOf(ticketId)).toBe(3);
 
     // The phone opened the chat when two messages had arrived.
-    ws.emit("CB:receipt", readOnPhone(customer.jid, ids.slice(0, 2)));
+    dispatch(ws, readOnPhone(customer.jid, ids.slice(0, 2)));
     await vi.waitFor(async () => expect(await unreadOf(ticketId)).toBe(1));
     expect((await stored(ids)).map((r) => r.read)).toEqual([true, true, false]);
     await vi.waitFor(() =>
@@ -92,7 +93,7 @@ describe("reading a chat on the business phone", () => {
     );
 
     // Then the last one too.
-    ws.emit("CB:receipt", readOnPhone(customer.jid, [ids[2]]));
+    dispatch(ws, readOnPhone(customer.jid, [ids[2]]));
     await vi.waitFor(async () => expect(await unreadOf(ticketId)).toBe(0));
     expect((await stored(ids)).map((r) => r.read)).toEqual([true, true, true]);
   });

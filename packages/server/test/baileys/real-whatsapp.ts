@@ -1,4 +1,5 @@
 import { once } from "node:events";
+import { deflateSync } from "node:zlib";
 import makeWASocket, {
   addTransactionCapability,
   type BinaryNode,
@@ -23,9 +24,10 @@ import { silentLogger } from "../channel-support.js";
 
 /**
  * The real Baileys with no WhatsApp: a local WebSocket server that accepts the socket and stays
- * silent, and server stanzas injected into the client's own stanza handlers
- * (`ws.emit("CB:…", node)`). Until a noise handshake completes Baileys writes its frames in clear,
- * so what it sends the "server" (receipts, retry requests) can be decoded and inspected.
+ * silent, and server stanzas injected into the client's own stanza handlers (`dispatch(ws, node)`
+ * in real-stanzas.ts: every name Baileys' frame loop emits for a node). Until a noise handshake
+ * completes Baileys writes its frames in clear, so what it sends the "server" (receipts, retry
+ * requests) can be decoded and inspected.
  */
 export const OWN_DEVICE = { id: "5511900000000:7@s.whatsapp.net", lid: "99990000000001:7@lid", name: "Shop" };
 /** The business phone (our account's primary device, device 0), by number and by LID. */
@@ -262,7 +264,7 @@ async function signalParty() {
  * The business phone, as our linked device knows it after pairing: our own LID mapping and a
  * Signal session with the phone, in Zapdesk's auth tables (call before the socket starts). The
  * phone decrypts what our device sends it (peer data operations) and answers placeholder resend
- * requests the way WhatsApp's phone app does.
+ * and on-demand history requests the way WhatsApp's phone app does.
  */
 export async function ownPhone(db: Db, whatsappId: number) {
   const phone = await signalParty();
@@ -275,7 +277,21 @@ export async function ownPhone(db: Db, whatsappId: number) {
   await ours.lidMapping.storeLIDPNMappings([{ lid: OWN_PHONE.lid, pn: OWN_PHONE.jid }]);
   // Mapped to its LID, the phone's sessions live under the LID address (as Baileys migrates them).
   await ours.injectE2ESession({ jid: OWN_PHONE.lid, session: phone.bundle });
+  /** A message stanza from the phone to our device, encrypted with the phone's session. */
+  async function fromPhone(id: string, content: proto.IMessage): Promise<BinaryNode> {
+    const data = encodeWAMessage(proto.Message.fromObject(content));
+    const { type, ciphertext } = await phone.repository.encryptMessage({ jid: OWN_DEVICE.id, data });
+    return {
+      tag: "message",
+      attrs: { id, from: OWN_PHONE.jid, t: String(Math.floor(Date.now() / 1000)), type: "text", category: "peer" },
+      content: [{ tag: "enc", attrs: { v: "2", type }, content: Buffer.from(ciphertext) }],
+    };
+  }
   return {
+    /** Baileys' LID store learns these pairs (as from a history sync or a usync answer); before the socket starts. */
+    async knows(pairs: { lid: string; pn: string }[]) {
+      await ours.lidMapping.storeLIDPNMappings(pairs);
+    },
     /** The content of a `message` stanza our device sent the phone. */
     async decrypt(node: BinaryNode): Promise<proto.IMessage> {
       const enc = (node.content as BinaryNode[]).find((c) => c.tag === "enc") as BinaryNode;
@@ -288,8 +304,8 @@ export async function ownPhone(db: Db, whatsappId: number) {
       return message.deviceSentMessage?.message ?? message;
     },
     /** The phone's answer to a placeholder resend request: the message it holds, for our device. */
-    async placeholderResend(requestId: string, original: proto.IWebMessageInfo): Promise<BinaryNode> {
-      const answer = proto.Message.fromObject({
+    placeholderResend(requestId: string, original: proto.IWebMessageInfo): Promise<BinaryNode> {
+      return fromPhone(`3EB0PDO${requestId.slice(-8)}`, {
         protocolMessage: {
           type: proto.Message.ProtocolMessage.Type.PEER_DATA_OPERATION_REQUEST_RESPONSE_MESSAGE,
           peerDataOperationRequestResponseMessage: {
@@ -301,18 +317,26 @@ export async function ownPhone(db: Db, whatsappId: number) {
           },
         },
       });
-      const { type, ciphertext } = await phone.repository.encryptMessage({ jid: OWN_DEVICE.id, data: encodeWAMessage(answer) });
-      return {
-        tag: "message",
-        attrs: {
-          id: `3EB0PDO${requestId.slice(-8)}`,
-          from: OWN_PHONE.jid,
-          t: String(Math.floor(Date.now() / 1000)),
-          type: "text",
-          category: "peer",
+    },
+    /**
+     * The phone's answer to an on-demand history request: a history sync notification (ON_DEMAND)
+     * whose payload, inline and deflated, holds the chat's messages under the chat id it names.
+     */
+    historyAnswer(requestId: string, chatJid: string, history: proto.IWebMessageInfo[]): Promise<BinaryNode> {
+      const sync = proto.HistorySync.encode({
+        syncType: proto.HistorySync.HistorySyncType.ON_DEMAND,
+        conversations: [{ id: chatJid, messages: history.map((message, i) => ({ message, msgOrderId: i + 1 })) }],
+      }).finish();
+      return fromPhone(`3EB0HIS${requestId.slice(-8)}`, {
+        protocolMessage: {
+          type: proto.Message.ProtocolMessage.Type.HISTORY_SYNC_NOTIFICATION,
+          historySyncNotification: {
+            syncType: proto.Message.HistorySyncType.ON_DEMAND,
+            initialHistBootstrapInlinePayload: deflateSync(sync),
+            peerDataRequestSessionId: requestId,
+          },
         },
-        content: [{ tag: "enc", attrs: { v: "2", type }, content: Buffer.from(ciphertext) }],
-      };
+      });
     },
   };
 }
