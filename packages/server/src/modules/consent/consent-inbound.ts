@@ -5,15 +5,7 @@ import { PLACEHOLDER_TYPE } from "../messages/inbound-placeholder.js";
 import { enqueueOutbound } from "../messages/outbound.js";
 import { personalise } from "../messages/queue-menu.js";
 import type { TicketRow } from "../tickets/tickets.repo.js";
-import {
-  type ConsentConfigRow,
-  enabledConfigs,
-  insertRecords,
-  type NewConsentRecord,
-  optedOut,
-  optOutWords,
-  scopeRecords,
-} from "./consent.repo.js";
+import { type ConsentConfigRow, inboundState, insertRecords, type NewConsentRecord, scopeRecords } from "./consent.repo.js";
 
 /** A customer's stored message, as the consent step reads it (both roads into the store). */
 export interface ConsentEntry {
@@ -93,9 +85,10 @@ export async function applyConsent(
     changed.add(entry.contactId);
   };
 
+  const queueIds = [...new Set(entries.flatMap((e) => (e.ticket.queueId === null ? [] : [e.ticket.queueId])))];
+  const { words, optedOut: out, configs } = await inboundState(tx, whatsappId, contactIds, queueIds);
+
   // Opt-out and opt-in, contact by contact in order.
-  const words = await optOutWords(tx);
-  const out = await optedOut(tx, contactIds);
   const stillOut = new Set<number>();
   for (const contactId of contactIds) {
     const mine = entries.filter((e) => e.contactId === contactId);
@@ -104,8 +97,6 @@ export async function applyConsent(
   }
 
   // Consent: answers to a pending question, then the question where none was answered.
-  const queueIds = [...new Set(entries.flatMap((e) => (e.ticket.queueId === null ? [] : [e.ticket.queueId])))];
-  const configs = await enabledConfigs(tx, whatsappId, queueIds);
   if (configs.length > 0) {
     const history = await scopeRecords(tx, contactIds, configs);
     const onScope = (contactId: number, config: ConsentConfigRow) =>

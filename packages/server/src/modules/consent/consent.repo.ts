@@ -16,12 +16,17 @@ async function rows<T>(db: Db, query: SQL): Promise<T[]> {
 /** The install-wide opt-out words (the defaults while no admin changed them). */
 export async function optOutWords(db: Db): Promise<string[]> {
   const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, OPT_OUT_WORDS_KEY));
-  if (!row) return [...DEFAULT_OPT_OUT_WORDS];
+  return parseWords(row?.value ?? null);
+}
+
+/** The stored words, or the defaults (no row, or a hand-edited row that is not a JSON list: never no words at all). */
+function parseWords(value: string | null): string[] {
+  if (value === null) return [...DEFAULT_OPT_OUT_WORDS];
   try {
-    const parsed = JSON.parse(row.value) as unknown;
-    if (Array.isArray(parsed) && parsed.every((w) => typeof w === "string")) return parsed;
+    const parsed = JSON.parse(value) as unknown;
+    if (Array.isArray(parsed) && parsed.length > 0 && parsed.every((w) => typeof w === "string")) return parsed;
   } catch {
-    // A hand-edited row that is not JSON: the defaults, never no words at all.
+    // Not JSON: the defaults.
   }
   return [...DEFAULT_OPT_OUT_WORDS];
 }
@@ -46,23 +51,36 @@ export async function optedOut(db: Db, contactIds: number[]): Promise<Map<number
   return new Map(found.filter((r) => r.kind === "opted_out").map((r) => [Number(r.contact_id), new Date(r.created_at)]));
 }
 
-export async function isOptedOut(db: Db, contactId: number): Promise<Date | undefined> {
-  return (await optedOut(db, [contactId])).get(contactId);
+/**
+ * What the inbound step needs, in one round trip (the inbound path counts its statements): the
+ * opt-out words, which of the contacts are opted out, and the enabled consent messages of the
+ * connection and of the given queues.
+ */
+export async function inboundState(db: Db, whatsappId: number, contactIds: number[], queueIds: number[]) {
+  const [row] = await rows<{ words: string | null; out: unknown; configs: unknown }>(
+    db,
+    sql`select
+      (select value from ${settings} where key = ${OPT_OUT_WORDS_KEY}) as words,
+      (select coalesce(json_agg(x.contact_id), '[]') from (
+        select distinct on (contact_id) contact_id, kind from ${consentRecords}
+        where contact_id = any(${sql.param(contactIds)}::int[]) and kind in ('opted_out', 'opted_in')
+        order by contact_id, id desc) x where x.kind = 'opted_out') as out,
+      (select coalesce(json_agg(c.id), '[]') from ${consentConfigs} c
+        where c.enabled and (c.whatsapp_id = ${whatsappId} or c.queue_id = any(${sql.param(queueIds)}::int[]))) as configs`,
+  );
+  const json = (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value) as number[];
+  const configIds = json(row.configs);
+  return {
+    words: parseWords(row.words),
+    optedOut: new Set(json(row.out).map(Number)),
+    configs: configIds.length
+      ? await db.select().from(consentConfigs).where(inArray(consentConfigs.id, configIds))
+      : ([] as ConsentConfigRow[]),
+  };
 }
 
-/** The enabled consent messages of a connection and of the given queues. */
-export async function enabledConfigs(db: Db, whatsappId: number, queueIds: number[]): Promise<ConsentConfigRow[]> {
-  return db
-    .select()
-    .from(consentConfigs)
-    .where(
-      and(
-        eq(consentConfigs.enabled, true),
-        queueIds.length
-          ? or(eq(consentConfigs.whatsappId, whatsappId), inArray(consentConfigs.queueId, queueIds))
-          : eq(consentConfigs.whatsappId, whatsappId),
-      ),
-    );
+export async function isOptedOut(db: Db, contactId: number): Promise<Date | undefined> {
+  return (await optedOut(db, [contactId])).get(contactId);
 }
 
 /** The consent records of contacts on the scopes of `configs` (asked and answers only), oldest first. */
