@@ -111,6 +111,11 @@ export const ERROR_STATUS = {
   ERR_CONTACT_IS_GROUP: 409,
   ERR_CONTACT_ERASE_CONFIRM: 400,
   ERR_CONTACT_LEGAL_HOLD: 409,
+  // Issue 22 §3: consent and opt-out
+  ERR_CONTACT_OPTED_OUT: 409,
+  ERR_NO_CONSENT_CONFIG_FOUND: 404,
+  ERR_CONSENT_SCOPE: 400,
+  ERR_CONSENT_CONFIG_EXISTS: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -214,6 +219,11 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_CONTACT_IS_GROUP: "A group is not a person: a customer's data is exported or erased from their own contact.",
   ERR_CONTACT_ERASE_CONFIRM: "Type the contact's name or number exactly to confirm the erasure.",
   ERR_CONTACT_LEGAL_HOLD: "The contact or one of its tickets is under a legal hold: release the hold before erasing.",
+  ERR_CONTACT_OPTED_OUT:
+    "The customer opted out of automatic messages (they wrote an opt-out word): nothing automatic goes to them until they write again.",
+  ERR_NO_CONSENT_CONFIG_FOUND: "No consent message found with this ID.",
+  ERR_CONSENT_SCOPE: "A consent message is for exactly one connection or one queue (one that exists).",
+  ERR_CONSENT_CONFIG_EXISTS: "This connection or queue already has a consent message: edit it.",
 };
 
 export interface ErrorDetail {

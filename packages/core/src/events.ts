@@ -50,6 +50,10 @@ export interface RealtimePayloads {
   noteMention: { action: "create"; mention: NoteMention & { userId: number } };
   /** Issue 13: a user's presence changed (from their sockets, on every process). */
   presence: { action: "update"; userId: number; status: PresenceStatus };
+  /** Issue 22 §3: a contact's consent records changed (an answer, an opt-out, an opt-in); clients refetch them. */
+  contactConsent: { contactId: number };
+  /** Issue 22 §3: the consent settings changed (admins' page refetches). */
+  consentSettings: { action: "update" };
 }
 
 export type RealtimeEventName = keyof RealtimePayloads;

@@ -1,4 +1,5 @@
 export * from "./business-hours.js";
+export * from "./consent.js";
 export * from "./constants.js";
 export * from "./errors.js";
 export * from "./events.js";
@@ -12,6 +13,7 @@ export * from "./schemas/business-hours.js";
 export * from "./schemas/closing-reasons.js";
 export * from "./schemas/common.js";
 export * from "./schemas/connections.js";
+export * from "./schemas/consent.js";
 export * from "./schemas/contact-data.js";
 export * from "./schemas/contacts.js";
 export * from "./schemas/csat.js";

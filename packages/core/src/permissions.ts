@@ -50,6 +50,8 @@ export const PERMISSIONS = [
   "contacts:exportData",
   /** Issue 22 §2: erase a customer everywhere, irreversibly (LGPD art. 18 VI). */
   "contacts:erase",
+  /** Issue 22 §3: the consent messages per connection or queue and the install-wide opt-out words. */
+  "consent:manage",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

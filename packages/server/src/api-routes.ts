@@ -9,6 +9,7 @@ import { backupRoutes } from "./modules/backups/backups.routes.js";
 import type { BackupService } from "./modules/backups/backups.service.js";
 import { closingReasonRoutes } from "./modules/closing-reasons/closing-reasons.routes.js";
 import { connectionRoutes } from "./modules/connections/connections.routes.js";
+import { consentRoutes } from "./modules/consent/consent.routes.js";
 import { contactDataRoutes } from "./modules/contact-data/contact-data.routes.js";
 import type { ContactDataService } from "./modules/contact-data/contact-data.service.js";
 import { contactRoutes } from "./modules/contacts/contacts.routes.js";
@@ -72,6 +73,7 @@ export async function registerApiRoutes(api: FastifyInstance, deps: ApiRouteDeps
     routingRoutes,
     autoAssignRoutes,
     closingReasonRoutes,
+    consentRoutes,
   ]) {
     await api.register(routes, context);
   }

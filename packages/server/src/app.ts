@@ -38,6 +38,7 @@ import { type BackupService, createBackupService } from "./modules/backups/backu
 import { createApiClose } from "./modules/closing-reasons/api-close.js";
 import { createClosingReasonService } from "./modules/closing-reasons/closing-reasons.service.js";
 import { createClosingReport } from "./modules/closing-reasons/closing-report.js";
+import { createConsentService } from "./modules/consent/consent.service.js";
 import { createContactDataService } from "./modules/contact-data/contact-data.service.js";
 import { createContactService } from "./modules/contacts/contacts.service.js";
 import { createCsatDashboard } from "./modules/csat/csat.dashboard.js";
@@ -258,6 +259,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     closingReport: createClosingReport({ db: database.heavy, clock }),
     ticketExport: createTicketExport({ db: database.heavy, clock }),
     apiClose: createApiClose({ tickets }),
+    consent: createConsentService({ db, events }),
   };
 
   await registerSecurityHeaders(app, {

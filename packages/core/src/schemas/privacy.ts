@@ -48,6 +48,7 @@ export const AUDIT_ACTIONS = [
   "retention.run",
   "legalHold.placed",
   "legalHold.released",
+  "consent.settingsChanged",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -380,6 +380,7 @@ export const settings = pgTable("settings", {
 // The channels' tables (inbound log, LID mappings, Cloud templates) live beside this file.
 export * from "./schema-channels.js";
 export * from "./schema-closing-reasons.js";
+export * from "./schema-consent.js";
 export * from "./schema-contacts.js";
 // Issue 11: satisfaction ratings (CSAT).
 export * from "./schema-csat.js";

@@ -4,6 +4,7 @@ import type { Db } from "../db/client.js";
 import { AppError } from "../lib/app-error.js";
 import { type Clock, systemClock } from "../lib/clock.js";
 import type { MediaStorage } from "../media/storage.js";
+import { optOutSkipOf } from "../modules/consent/consent-outbox.js";
 import {
   BuildFailure,
   type Built,
@@ -164,6 +165,13 @@ export function createOutboxWorker(deps: OutboxWorkerDeps) {
       return;
     }
     const whatsappId = row.message.whatsappId;
+    // Issue 22 §3: an automatic message to a customer who opted out is skipped, with its reason.
+    const skip = await optOutSkipOf(db, { message: row.message, contactId: row.contactId, isGroup: row.isGroup });
+    if (skip) {
+      await store.recordFailed(item.message_id, skip);
+      deps.onSent?.(item.message_id);
+      return;
+    }
     // Decided before any file is read: a held message is looked at again every minute.
     const hold = await holdOf(db, {
       message: { ...row.message, whatsappId },

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../db/client.js";
 import { contacts, scheduledMessages, whatsapps } from "../db/schema.js";
 import type { Clock } from "../lib/clock.js";
+import { isOptedOut } from "../modules/consent/consent.repo.js";
 import { windowOpen } from "../modules/messages/messages.service.js";
 import type { OutboundQueue, Outgoing } from "../modules/messages/outbound-queue.js";
 import * as ticketsRepo from "../modules/tickets/tickets.repo.js";
@@ -16,6 +17,8 @@ export const SCHEDULE_FAILURES = {
   NO_CONNECTION: "No WhatsApp connection to send it from",
   WINDOW_CLOSED: "The customer's 24-hour window is closed: only a template may be sent",
   TICKET: "No ticket could be opened for the contact",
+  /** Issue 22 §3. */
+  OPTED_OUT: "The customer opted out of automatic messages (an opt-out word) and has not written since",
 } as const;
 
 class HandoverFailure extends Error {}
@@ -89,6 +92,7 @@ export function createScheduleSweeper(deps: ScheduleSweeperDeps) {
       if (id === undefined) return undefined;
       const [row] = await tx.select().from(scheduledMessages).where(eq(scheduledMessages.id, id));
       try {
+        if (await isOptedOut(tx, row.contactId)) throw new HandoverFailure(SCHEDULE_FAILURES.OPTED_OUT);
         const current = row.ticketId === null ? undefined : await ticketsRepo.findTicket(tx, row.ticketId, { lock: true });
         const whatsappId = row.whatsappId ?? current?.whatsappId ?? (await defaultConnection(tx));
         if (whatsappId === null || whatsappId === undefined) throw new HandoverFailure(SCHEDULE_FAILURES.NO_CONNECTION);

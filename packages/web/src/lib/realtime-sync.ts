@@ -74,6 +74,9 @@ export function useRealtimeSync(ticketHandlers?: TicketEventHandlers): void {
       socket.on("tag", (event) => applyTagEvent(client, event));
       // Issue 23 §6: the closing reasons' admin page and the Resolve pickers refetch the list.
       socket.on("closingReason", () => client.invalidateQueries({ queryKey: ["closingReasons"] }));
+      // Issue 22 §3: a contact's consent records (the drawer) and the consent settings (admins) refetch.
+      socket.on("contactConsent", (event) => client.invalidateQueries({ queryKey: ["contactConsent", event.contactId] }));
+      socket.on("consentSettings", () => client.invalidateQueries({ queryKey: ["consentSettings"] }));
 
       socket.on("ticket", (event) => handlers.current?.ticket(event));
       socket.on("appMessage", (event) => handlers.current?.appMessage(event));

@@ -26,6 +26,8 @@ export const ERASED_TABLES: Record<string, string> = {
     "an erasure is refused (409) while a hold is on the contact or one of its tickets: it is released first, on purpose, so no hold is ever erased",
   media_deletions:
     "the erased files are queued here in the erasure's transaction and removed after commit (a failure stays queued for the retention sweep); paths are random names",
+  consent_records:
+    "what the person was asked and answered on consent, and their opt-outs and opt-ins (with the words and WhatsApp ids): deleted with the contact (cascade)",
   audit_log: "kept by law, append-only: an entry `contact.erased` with who, when and counts; entries name contacts by id only",
 };
 
@@ -55,4 +57,5 @@ export const TABLES_WITHOUT_CUSTOMER_DATA: Record<string, string> = {
   user_recovery_codes: "agents' recovery codes",
   retention_state: "a running retention sweep's counts",
   zapdesk_migrations: "the schema's version",
+  consent_configs: "configuration (the consent message of a connection or queue)",
 };

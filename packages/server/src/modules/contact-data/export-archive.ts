@@ -103,8 +103,15 @@ async function* dataJson(db: Db, contactId: number, media: MediaRef[], exportedA
     media.push({ key: s.media_path, file: archiveName(`scheduled-${s.id}`, s.media_path, s.media_name) });
   }
 
-  // Consent records join here once they exist (issue 22 §3); none are stored yet.
-  yield `,"consent":[],"tickets":[`;
+  // Issue 22 §3: what the person was asked and answered, their opt-outs and opt-ins, oldest first.
+  const consent = await jsonRows(
+    db,
+    sql`select json_build_object('kind', r.kind, 'at', r.created_at, 'connection', w.name, 'queue', q.name,
+          'ticketId', r.ticket_id, 'whatsappMessageId', coalesce(m.wid, r.message_wid), 'text', r.text)::text as j
+        from consent_records r left join whatsapps w on w.id = r.whatsapp_id left join queues q on q.id = r.queue_id
+        left join messages m on m.id = r.message_id where r.contact_id = ${contactId} order by r.id`,
+  );
+  yield `,"consent":${JSON.stringify(consent)},"tickets":[`;
   const ticketList = await jsonRows(
     db,
     sql`select json_build_object('id', t.id, 'status', t.status, 'createdAt', t.created_at, 'updatedAt', t.updated_at,
@@ -160,14 +167,14 @@ async function* messagesOf(db: Db, where: SQL, media: MediaRef[], withGroup = fa
 const README = `Zapdesk: data held about one contact / dados mantidos sobre um contato
 
 data.json  everything stored about the contact: profile, extra information, tags, number history,
-           ratings, scheduled messages, each conversation (ticket) with all its messages (including
+           ratings, scheduled messages, consent records, each conversation (ticket) with all its messages (including
            internal notes, marked "internalNote": true), and what the person wrote in groups.
            Times are UTC (ISO 8601).
 media/     the files of those messages, named <message id>-<file name>; data.json names each one.
 missing.json  files a message names that were no longer in storage (only when there are any).
 
 data.json  tudo o que está guardado sobre o contato: perfil, informações extras, etiquetas, histórico de
-           números, avaliações, mensagens agendadas, cada conversa (ticket) com todas as mensagens
+           números, avaliações, mensagens agendadas, registros de consentimento, cada conversa (ticket) com todas as mensagens
            (notas internas marcadas com "internalNote": true) e o que a pessoa escreveu em grupos.
 media/     os arquivos dessas mensagens, nomeados <id da mensagem>-<nome do arquivo>.
 `;

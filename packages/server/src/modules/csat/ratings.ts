@@ -1,6 +1,7 @@
 import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { contacts, ticketRatings, tickets } from "../../db/schema.js";
+import { isOptedOut } from "../consent/consent.repo.js";
 import type { Outgoing } from "../messages/outbound-queue.js";
 import type { TicketRow } from "../tickets/tickets.repo.js";
 import { parseRating } from "./parse-rating.js";
@@ -22,6 +23,8 @@ export async function requestRating(
   const { ticket, connection, now } = input;
   const question = connection.ratingMessage.trim();
   if (!question || ticket.isGroup || ticket.whatsappId === null) return false;
+  // Issue 22 §3: a customer who opted out is not asked (no pending question waits for an answer either).
+  if (await isOptedOut(tx, ticket.contactId)) return false;
   await tx
     .update(ticketRatings)
     .set({ status: "cancelled" })

@@ -7,6 +7,7 @@ import { bearerToken } from "../../http/auth.js";
 import { AppError } from "../../lib/app-error.js";
 import { type RateLimiter, rateLimitedError } from "../../lib/rate-limiter.js";
 import { findDefaultConnection } from "../connections/connections.repo.js";
+import { isOptedOut } from "../consent/consent.repo.js";
 import type { NumberLookup } from "../contacts/whatsapp-number.js";
 import { getSettingValue } from "../settings/settings.repo.js";
 import * as ticketsRepo from "../tickets/tickets.repo.js";
@@ -45,6 +46,8 @@ export function createApiSend(deps: {
           .values({ number, name: number })
           .onConflictDoUpdate({ target: contacts.number, set: { number: sql`excluded.number` } })
           .returning();
+        // Issue 22 §3: a customer who opted out gets nothing automatic until they write again.
+        if (await isOptedOut(tx, contact.id)) throw new AppError("ERR_CONTACT_OPTED_OUT");
         let ticket = await ticketsRepo.findActiveTicket(tx, contact.id, connection.id);
         ticket ??= await ticketsRepo.insertTicketIfNoneActive(tx, {
           contactId: contact.id,

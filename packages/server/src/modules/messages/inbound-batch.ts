@@ -5,6 +5,7 @@ import type { Clock } from "../../lib/clock.js";
 import { withoutNul } from "../../lib/pg-safe.js";
 import type { TicketScope } from "../../realtime/publisher.js";
 import { findConnection } from "../connections/connections.repo.js";
+import { applyConsent } from "../consent/consent-inbound.js";
 import { createdBesideTwin } from "../contacts/contact-addresses.js";
 import { anyPendingRating } from "../csat/ratings.js";
 import {
@@ -34,6 +35,10 @@ export interface BatchStored {
   moved?: { from: TicketScope; to: TicketScope };
   /** The out-of-hours message queued for the ticket by this batch (business hours), on its first message only. */
   notice?: number;
+  /** Issue 22 §3: the consent question queued for the ticket by this batch, on its first message only. */
+  consentPrompt?: number;
+  /** Issue 22 §3: the contact's consent records changed (opt-out, opt-in, an answer), on its first message only. */
+  consentChanged?: boolean;
 }
 
 /** Thrown inside the transaction (everything rolled back) when the batch must go one message at a time. */
@@ -122,6 +127,31 @@ export async function storeBatch(
     if (inserted.length < fresh.length) throw new NotBatchable("stored concurrently");
 
     const updated = await touchTickets(tx, fresh, inserted, connection.queues[0]?.id);
+    // Issue 22 §3: opt-out words, consent answers and questions, the same step as one message's.
+    const insertedByWid = new Map(inserted.map((m) => [m.wid, m]));
+    const ticketById = new Map(updated.map((t) => [t.id, t]));
+    const consent = await applyConsent(
+      tx,
+      clock,
+      whatsappId,
+      fresh.map((item) => {
+        const message = insertedByWid.get(item.wid) as (typeof inserted)[number];
+        const contact = contactOf.get(item.chat) as ContactLite;
+        return {
+          ticket: ticketById.get(message.ticketId) as TicketRow,
+          contactId: contact.id,
+          name: contact.name,
+          messageId: message.id,
+          wid: item.wid,
+          body: item.body,
+          type: item.type,
+          fromMe: item.fromMe,
+          isGroup: item.isGroup,
+          timestamp: item.timestamp,
+        };
+      }),
+    );
+    const consentChanged = new Set(consent.contactIds);
     // Business hours, after the batch as after one message: a closed queue's message, once a day per ticket.
     const notices = await sendOutOfHours(
       tx,
@@ -143,12 +173,17 @@ export async function storeBatch(
         : movedScope(was && scopeOfTicket(was), scopeOfTicket(ticket.ticket));
       const notice = notices.get(ticket.ticket.id);
       notices.delete(ticket.ticket.id);
+      const consentPrompt = consent.prompts.get(ticket.ticket.id);
+      consent.prompts.delete(ticket.ticket.id);
+      const changedConsent = consentChanged.delete(ticket.ticket.contactId);
       announcedMove.add(ticket.ticket.id);
       results[i] = {
         ticket,
         message: { message, contact: ticket.contact, user: null, quoted: null, quotedContact: null },
         moved,
         notice,
+        ...(consentPrompt !== undefined ? { consentPrompt } : {}),
+        ...(changedConsent ? { consentChanged: true } : {}),
       };
     });
     return results;

@@ -5,6 +5,7 @@ import type { Clock } from "../../lib/clock.js";
 import { withoutNul } from "../../lib/pg-safe.js";
 import type { TicketScope } from "../../realtime/publisher.js";
 import { findConnection } from "../connections/connections.repo.js";
+import { applyConsent, type ConsentEntry } from "../consent/consent-inbound.js";
 import { createdBesideTwin, isBsuidAddress, isLidAddress } from "../contacts/contact-addresses.js";
 import type { ContactIdentity } from "../contacts/contact-identity.js";
 import { emptyOutcome, type MergeOutcome } from "../contacts/contact-merge.js";
@@ -56,6 +57,8 @@ export interface Stored {
   moved?: { from: TicketScope; to: TicketScope };
   /** A ninth-digit twin took WhatsApp's form of its number (identity.publish announces it after commit). */
   identity?: MergeOutcome;
+  /** Issue 22 §3: contacts whose consent records changed (told to clients after commit). */
+  consentContacts?: number[];
 }
 
 /** The message row of an inbound item. */
@@ -83,6 +86,27 @@ export function messageValues(
     quotedMsgId: quotedId ?? null,
     raw: item.raw ?? null,
     createdAt: item.timestamp,
+  };
+}
+
+/** What the consent step reads of a stored customer message. */
+function consentEntry(
+  ticket: ticketsRepo.TicketRow,
+  contact: { id: number; name: string },
+  messageId: number,
+  item: Ingest,
+): ConsentEntry {
+  return {
+    ticket,
+    contactId: contact.id,
+    name: contact.name,
+    messageId,
+    wid: item.wid,
+    body: item.body,
+    type: item.type,
+    fromMe: item.fromMe,
+    isGroup: item.isGroup,
+    timestamp: item.timestamp,
   };
 }
 
@@ -240,7 +264,18 @@ export function createInboundStore(deps: { db: Db; clock: Clock; identity: Conta
           const stored = await repo.insertMessage(tx, messageValues(whatsappId, answer.ticket.id, contact.id, item));
           if (!stored) throw new Duplicate();
           await recordAnswerMessage(tx, answer.ratingId, stored.id);
+          // Issue 22 §3: a rating is writing again too (it lifts an opt-out); no consent question on a closed ticket.
+          const consent = await applyConsent(
+            tx,
+            deps.clock,
+            whatsappId,
+            [consentEntry(answer.ticket, contact, stored.id, item)],
+            {
+              prompt: false,
+            },
+          );
           return {
+            consentContacts: consent.contactIds,
             ticketId: answer.ticket.id,
             messageIds: [stored.id],
             contactId: contact.id,
@@ -265,11 +300,15 @@ export function createInboundStore(deps: { db: Db; clock: Clock; identity: Conta
           item.fromMe || item.isGroup ? { botIds: [] } : await routeToQueue(tx, ticket, contact.name, item.body, previewBefore);
         // Business hours: the queue now settled may be closed (its out-of-hours message, once a day).
         const settled = { ...ticket, queueId: routed.queueId ?? ticket.queueId };
+        // Issue 22 §3: opt-out words, consent answers, and the consent question before the conversation is handled.
+        const consent = item.isGroup
+          ? { prompts: new Map<number, number>(), contactIds: [] }
+          : await applyConsent(tx, deps.clock, whatsappId, [consentEntry(settled, contact, message.id, item)]);
         const closed =
           item.fromMe || item.isGroup
             ? new Map()
             : await sendOutOfHours(tx, deps.clock, [{ ticket: settled, name: contact.name }]);
-        const botIds: number[] = [...routed.botIds, ...closed.values()];
+        const botIds: number[] = [...routed.botIds, ...consent.prompts.values(), ...closed.values()];
         const queueId = routed.queueId ?? ticket.queueId;
         // Issue 13: at the greeting menu (the menu sent now or before) the ticket reaches admins only by default.
         const menuSent = ticket.menuSentAt !== null || (queueId === null && routed.botIds.length > 0);
@@ -283,6 +322,7 @@ export function createInboundStore(deps: { db: Db; clock: Clock; identity: Conta
           enqueued: botIds.length > 0,
           identity: changed,
           moved,
+          consentContacts: consent.contactIds,
         };
       });
     } catch (error) {

@@ -120,6 +120,7 @@ export function createInboundPipeline(deps: InboundDeps) {
     // Whoever could see the ticket before (a "Sem fila" row, a previous assignee) and cannot now drops it.
     if (stored.moved) deps.events.ticketMoved(stored.ticketId, stored.moved.from, stored.moved.to);
     if (stored.identity?.contactId !== undefined) await deps.identity.publish(stored.identity);
+    for (const contactId of stored.consentContacts ?? []) deps.events.publish("contactConsent", { contactId });
     for (const id of stored.messageIds) await deps.announce(stored.ticketId, id);
     fetchPicture(whatsappId, stored.contactId, stored.chat, item.isGroup);
     return { ticketId: stored.ticketId, messageId: stored.messageIds[0] };
@@ -272,8 +273,13 @@ export function createInboundPipeline(deps: InboundDeps) {
       throw error;
     }
     publishBatch(stored);
-    for (const row of stored) if (row?.notice !== undefined) await deps.announce(row.ticket.ticket.id, row.notice);
-    if (stored.some((row) => row?.notice !== undefined)) deps.notifyOutbox();
+    for (const row of stored) {
+      // Issue 22 §3: the consent question before the out-of-hours notice, as the outbox sends them.
+      if (row?.consentPrompt !== undefined) await deps.announce(row.ticket.ticket.id, row.consentPrompt);
+      if (row?.notice !== undefined) await deps.announce(row.ticket.ticket.id, row.notice);
+      if (row?.consentChanged) deps.events.publish("contactConsent", { contactId: row.ticket.contact.id });
+    }
+    if (stored.some((row) => row?.notice !== undefined || row?.consentPrompt !== undefined)) deps.notifyOutbox();
     stored.forEach((row, i) => {
       if (!row) return;
       if (batch[i].download) scheduleDownload(row.message.message.id, batch[i].message);

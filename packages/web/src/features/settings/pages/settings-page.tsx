@@ -7,7 +7,7 @@ import { useTranslation } from "react-i18next";
 import { PageContainer } from "../../../components/ui/page-container";
 import { useAuth } from "../../../lib/auth";
 import { toast } from "../../../lib/toast";
-import { RetentionPanel } from "../../privacy";
+import { ConsentPanel, RetentionPanel } from "../../privacy";
 import { useSettings } from "../api/get-settings";
 import { useUpdateSetting } from "../api/update-setting";
 import { ApiTokenField } from "../components/api-token-field";
@@ -134,6 +134,7 @@ export default function SettingsPage() {
         </Row>
         {can(user, "backups:manage") && <BackupsPanel />}
         {can(user, "retention:manage") && <RetentionPanel />}
+        {can(user, "consent:manage") && <ConsentPanel />}
       </Stack>
     </PageContainer>
   );

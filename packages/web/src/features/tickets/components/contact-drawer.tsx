@@ -14,7 +14,7 @@ import { PhoneNumber } from "../../../components/phone-number";
 import { useAuth } from "../../../lib/auth";
 import { pictureOf } from "../../../lib/capabilities";
 import { ContactDataDialog, MergeContactDialog } from "../../contacts";
-import { LegalHoldControl } from "../../privacy";
+import { ContactConsent, LegalHoldControl } from "../../privacy";
 import { ScheduleButton } from "../../schedules";
 import { ContactTags } from "../../tags/components/contact-tags";
 
@@ -97,6 +97,8 @@ export function ContactDrawer({
         <ContactDataDialog contact={dataOpen ? contact : null} onClose={() => setDataOpen(false)} />
       </Box>
       <ContactTags contactId={contact.id} name={contact.name} />
+      {/* Issue 22 §3: consent answers and opt-outs (a group is nobody's to consent for). */}
+      {!isGroup && <ContactConsent contactId={contact.id} />}
       <Box sx={{ px: 2, display: "flex", flexDirection: "column", gap: 1 }}>
         <Typography variant="subtitle2">{t("tickets.contactDrawer.extraInfo")}</Typography>
         {(contact.extraInfo ?? []).map((info) => (
