@@ -111,6 +111,8 @@ export const ERROR_STATUS = {
   ERR_CONTACT_IS_GROUP: 409,
   ERR_CONTACT_ERASE_CONFIRM: 400,
   ERR_CONTACT_LEGAL_HOLD: 409,
+  ERR_NO_MACRO_FOUND: 404,
+  ERR_MACRO_NAME_EXISTS: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -214,6 +216,8 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_CONTACT_IS_GROUP: "A group is not a person: a customer's data is exported or erased from their own contact.",
   ERR_CONTACT_ERASE_CONFIRM: "Type the contact's name or number exactly to confirm the erasure.",
   ERR_CONTACT_LEGAL_HOLD: "The contact or one of its tickets is under a legal hold: release the hold before erasing.",
+  ERR_NO_MACRO_FOUND: "No macro found with this ID.",
+  ERR_MACRO_NAME_EXISTS: "A macro with this name already exists.",
 };
 
 export interface ErrorDetail {

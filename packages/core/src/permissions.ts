@@ -50,6 +50,8 @@ export const PERMISSIONS = [
   "contacts:exportData",
   /** Issue 22 §2: erase a customer everywhere, irreversibly (LGPD art. 18 VI). */
   "contacts:erase",
+  /** Issue 23 §2: shared macros (everyone writes and runs their own personal ones). */
+  "macros:manage",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
