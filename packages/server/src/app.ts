@@ -34,6 +34,7 @@ import { createSecretBox } from "./lib/secret-box.js";
 import { installAuditContext } from "./modules/audit/audit.js";
 import { createAuthService, loginLimiters } from "./modules/auth/auth.service.js";
 import { createTokenService } from "./modules/auth/tokens.js";
+import { createAutomation } from "./modules/automation/index.js";
 import { type BackupService, createBackupService } from "./modules/backups/backups.service.js";
 import { createApiClose } from "./modules/closing-reasons/api-close.js";
 import { createClosingReasonService } from "./modules/closing-reasons/closing-reasons.service.js";
@@ -276,6 +277,13 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     authenticate: createAuthenticate({ db, tokens }),
     heavyReads: createHeavyReadGate(),
   };
+  const automation = createAutomation({
+    db,
+    clock,
+    events,
+    conversations,
+    notifyWebhooks: () => outboundWebhooks.worker.notify(),
+  });
   const contactData = createContactDataService({
     db,
     storage: conversations.storage,
@@ -284,7 +292,17 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     announceTicket: (id) => tickets.announce(id),
   });
   await app.register(
-    (api) => registerApiRoutes(api, { database, context, conversations, outboundWebhooks, backups, retention, contactData }),
+    (api) =>
+      registerApiRoutes(api, {
+        database,
+        context,
+        conversations,
+        outboundWebhooks,
+        backups,
+        retention,
+        contactData,
+        macros: automation.macros,
+      }),
     { prefix: "/api" },
   );
 

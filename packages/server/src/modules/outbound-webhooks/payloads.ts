@@ -40,6 +40,8 @@ export async function eventData(db: Db, delivery: Pick<DeliveryRow, "event" | "e
       };
     }
     default:
+      // Issue 23 §1–§2: a call from an action (calls.ts): the ticket, and what called it.
+      if (delivery.event === "ticket.action") return { ticket: await ticketData(db, id), source: delivery.previous ?? null };
       return { id };
   }
 }
