@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Ticket } from "@zapdesk/core";
 import { and, eq } from "drizzle-orm";
+import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   customerNumber,
@@ -12,6 +13,7 @@ import {
 } from "../../../test/conversation.js";
 import { makeAdmin, makeQueue, makeUser, type TestUser } from "../../../test/factories.js";
 import { createTestApp, type TestApp } from "../../../test/harness.js";
+import { connectAs, flush, listen, type RecordingSocket } from "../../../test/sockets.js";
 import { auditLog, contactExtraInfo, messages, outbox, tickets, ticketTags, webhookDeliveries } from "../../db/schema.js";
 
 // Issue 23 §2: macros — personal and shared, each action kind through its service, all or nothing.
@@ -32,7 +34,11 @@ beforeAll(async () => {
   other = await makeUser(t);
   connectionId = (await makeSimulatorConnection(t, admin, { isDefault: true })).id;
 });
-afterAll(() => t.close());
+const opened: Socket[] = [];
+afterAll(async () => {
+  for (const socket of opened) socket.disconnect();
+  await t.close();
+});
 
 type Method = "GET" | "POST" | "PUT" | "DELETE";
 const call = (method: Method, url: string, who: TestUser, payload?: object) =>
@@ -267,5 +273,49 @@ describe("running a macro", () => {
     expect([outside.statusCode, outside.json().error]).toEqual([404, "ERR_NO_TICKET_FOUND"]);
     const personal = await makeMacro(agent, [{ type: "addNote", body: "mine" }]);
     expect((await run(colleague, ticket.id, personal.id)).json().error).toBe("ERR_NO_MACRO_FOUND");
+  });
+});
+
+describe("realtime and OpenAPI", () => {
+  const about = (socket: RecordingSocket, ticketId: number) =>
+    socket.received.filter((r) => {
+      const p = r.payload as { ticket?: { id: number }; ticketId?: number; message?: { ticketId: number } };
+      return p.ticket?.id === ticketId || p.ticketId === ticketId || p.message?.ticketId === ticketId;
+    });
+
+  it("a personal macro reaches its owner only; a run is announced after commit, a refused one not at all", async () => {
+    const url = await listen(t);
+    const mine = await connectAs(url, agent, opened);
+    const others = await connectAs(url, other, opened);
+    const macro = await makeMacro(agent, [{ type: "addNote", body: "visto" }]);
+    const refused = await makeMacro(agent, [
+      { type: "addNote", body: "nunca" },
+      { type: "assignAgent", userId: colleague.id },
+    ]);
+    await flush(t, admin, [mine, others]);
+    const macroEvents = (s: RecordingSocket) =>
+      s.received.filter((r) => r.event === "macro").map((r) => (r.payload as { macro: { id: number } }).macro.id);
+    expect(macroEvents(mine)).toEqual(expect.arrayContaining([macro.id, refused.id]));
+    expect(macroEvents(others)).not.toContain(macro.id);
+
+    const { ticket } = await customerTicket(null);
+    await flush(t, admin, [mine]);
+    const before = about(mine, ticket.id).length;
+    // On a waiting ticket the second action is an accept for someone else: refused, nothing announced.
+    expect((await run(agent, ticket.id, refused.id)).statusCode).toBe(403);
+    await flush(t, admin, [mine]);
+    expect(about(mine, ticket.id).slice(before)).toEqual([]);
+    expect((await run(agent, ticket.id, macro.id)).statusCode).toBe(200);
+    await eventually(() =>
+      expect(mine.received.some((r) => r.event === "appMessage" && about(mine, ticket.id).includes(r))).toBe(true),
+    );
+  });
+
+  it("documents the routes", async () => {
+    const doc = (await t.app.inject({ method: "GET", url: "/api/docs/json" })).json() as { paths: Record<string, unknown> };
+    for (const path of ["/api/macros", "/api/macros/{id}", "/api/tickets/{id}/macros/{macroId}/run"]) {
+      expect(doc.paths, path).toHaveProperty([path]);
+    }
+    expect(JSON.stringify(doc.paths["/api/macros"])).toContain("setContactField");
   });
 });
