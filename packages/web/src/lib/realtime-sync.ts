@@ -72,6 +72,8 @@ export function useRealtimeSync(ticketHandlers?: TicketEventHandlers): void {
       socket.on("tag", (event) => applyTagEvent(client, event));
       // Issue 23 §6: the closing reasons' admin page and the Resolve pickers refetch the list.
       socket.on("closingReason", () => client.invalidateQueries({ queryKey: ["closingReasons"] }));
+      // Issue 23 §2: the macros page and the "Run macro" lists refetch.
+      socket.on("macro", () => client.invalidateQueries({ queryKey: ["macros"] }));
 
       socket.on("ticket", (event) => handlers.current?.ticket(event));
       socket.on("appMessage", (event) => handlers.current?.appMessage(event));
