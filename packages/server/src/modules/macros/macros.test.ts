@@ -195,7 +195,7 @@ describe("running a macro", () => {
     expect(await row(ticket.id)).toMatchObject({ status: "pending", userId: null });
   });
 
-  it("resolves under the queue's closing-reason rule, transfers to a queue, and calls a webhook after commit", async () => {
+  it("resolves under the queue's closing-reason rule, transfers to a queue, and queues a webhook call (event ticket.action)", async () => {
     const strict = (await makeQueue(t)).id;
     expect((await call("PUT", `/api/queue/${strict}`, admin, { closingReason: "required" })).statusCode).toBe(200);
     const reason = (await call("POST", "/api/closing-reasons", admin, { name: unique("Venda") })).json();
@@ -217,6 +217,13 @@ describe("running a macro", () => {
       .where(eq(webhookDeliveries.id, res.json().results[0].deliveryId));
     expect(delivery).toMatchObject({ webhookId: hook.id, event: "ticket.action", entityId: ticket.id });
     expect(delivery.previous).toMatchObject({ kind: "macro", id: macro.id });
+    // The worker, woken after commit, freezes the body at its first attempt: the ticket and what called it.
+    const body = await eventually(async () => {
+      const [row] = await t.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, delivery.id));
+      expect(row.body).not.toBeNull();
+      return JSON.parse(row.body!) as { event: string; data: { ticket: { id: number }; source: { name: string } } };
+    });
+    expect(body).toMatchObject({ event: "ticket.action", data: { ticket: { id: ticket.id }, source: { name: macro.name } } });
 
     const { ticket: waiting } = await customerTicket(admin);
     const move = await makeMacro(admin, [{ type: "assignQueue", queueId: strict }]);
