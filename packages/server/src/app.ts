@@ -277,13 +277,8 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     authenticate: createAuthenticate({ db, tokens }),
     heavyReads: createHeavyReadGate(),
   };
-  const automation = createAutomation({
-    db,
-    clock,
-    events,
-    conversations,
-    notifyWebhooks: () => outboundWebhooks.worker.notify(),
-  });
+  const notifyWebhooks = () => outboundWebhooks.worker.notify();
+  const { macros } = createAutomation({ db, clock, events, conversations, notifyWebhooks });
   const contactData = createContactDataService({
     db,
     storage: conversations.storage,
@@ -291,20 +286,8 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     clock,
     announceTicket: (id) => tickets.announce(id),
   });
-  await app.register(
-    (api) =>
-      registerApiRoutes(api, {
-        database,
-        context,
-        conversations,
-        outboundWebhooks,
-        backups,
-        retention,
-        contactData,
-        macros: automation.macros,
-      }),
-    { prefix: "/api" },
-  );
+  const routeDeps = { database, context, conversations, outboundWebhooks, backups, retention, contactData, macros };
+  await app.register((api) => registerApiRoutes(api, routeDeps), { prefix: "/api" });
 
   await registerWeb(app, config.webDist ?? DEFAULT_WEB_DIST);
 
