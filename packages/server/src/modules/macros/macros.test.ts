@@ -224,6 +224,10 @@ describe("running a macro", () => {
       return JSON.parse(row.body!) as { event: string; data: { ticket: { id: number }; source: { name: string } } };
     });
     expect(body).toMatchObject({ event: "ticket.action", data: { ticket: { id: ticket.id }, source: { name: macro.name } } });
+    // The webhook's deliveries list it beside the subscribed events.
+    const listed = await call("GET", `/api/webhooks/${hook.id}/deliveries`, admin);
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(JSON.stringify(listed.json())).toContain("ticket.action");
 
     const { ticket: waiting } = await customerTicket(admin);
     const move = await makeMacro(admin, [{ type: "assignQueue", queueId: strict }]);

@@ -1,3 +1,4 @@
+import { WEBHOOK_CALL_EVENT } from "@zapdesk/core";
 import type { Db } from "../../db/client.js";
 import { webhookDeliveries } from "../../db/schema.js";
 import { AppError } from "../../lib/app-error.js";
@@ -8,7 +9,7 @@ import { findWebhook } from "./webhooks.repo.js";
  * outbound webhook"), not one a webhook subscribes to. Its data is the ticket, as for
  * `ticket.updated`, and `source`: what called it.
  */
-export const ACTION_CALL_EVENT = "ticket.action";
+export const ACTION_CALL_EVENT = WEBHOOK_CALL_EVENT;
 
 /** Who asked for the call, sent as the delivery's `data.source`. */
 export interface CallSource {
