@@ -116,6 +116,8 @@ export const ERROR_STATUS = {
   ERR_NO_CONSENT_CONFIG_FOUND: 404,
   ERR_CONSENT_SCOPE: 400,
   ERR_CONSENT_CONFIG_EXISTS: 409,
+  ERR_NO_MACRO_FOUND: 404,
+  ERR_MACRO_NAME_EXISTS: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -224,6 +226,8 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_NO_CONSENT_CONFIG_FOUND: "No consent message found with this ID.",
   ERR_CONSENT_SCOPE: "A consent message is for exactly one connection or one queue (one that exists).",
   ERR_CONSENT_CONFIG_EXISTS: "This connection or queue already has a consent message: edit it.",
+  ERR_NO_MACRO_FOUND: "No macro found with this ID.",
+  ERR_MACRO_NAME_EXISTS: "A macro with this name already exists.",
 };
 
 export interface ErrorDetail {

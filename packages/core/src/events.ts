@@ -1,6 +1,7 @@
 import type { ClosingReason } from "./schemas/closing-reasons.js";
 import type { Connection } from "./schemas/connections.js";
 import type { Contact } from "./schemas/contacts.js";
+import type { Macro } from "./schemas/macros.js";
 import type { Message } from "./schemas/messages.js";
 import type { NoteMention } from "./schemas/notes.js";
 import type { PresenceStatus } from "./schemas/presence.js";
@@ -25,6 +26,8 @@ export interface RealtimePayloads {
   tag: { action: Upsert; tag: Tag } | { action: "delete"; tagId: number };
   /** Issue 23 §6: the list of closing reasons changed (the pickers and the admin page refetch). */
   closingReason: { action: Upsert; closingReason: ClosingReason } | { action: "delete"; closingReasonId: number };
+  /** Issue 23 §2: a macro changed; a personal one reaches its owner only (and the admins). */
+  macro: { action: Upsert; macro: Macro } | { action: "delete"; macroId: number; ownerId: number | null };
   whatsapp: { action: "update"; whatsapp: Connection } | { action: "delete"; whatsappId: number };
   whatsappSession: { action: "update"; session: Connection };
   /** WhatsApp restricted the number or warned about its cap on new chats (admins only; the web and push tell them). */

@@ -52,6 +52,8 @@ export const PERMISSIONS = [
   "contacts:erase",
   /** Issue 22 §3: the consent messages per connection or queue and the install-wide opt-out words. */
   "consent:manage",
+  /** Issue 23 §2: shared macros (everyone writes and runs their own personal ones). */
+  "macros:manage",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

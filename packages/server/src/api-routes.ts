@@ -17,6 +17,8 @@ import { contactWhatsAppRoutes } from "./modules/contacts/contacts-whatsapp.rout
 import { csatRoutes } from "./modules/csat/csat.routes.js";
 import { dashboardRoutes } from "./modules/dashboard/dashboard.routes.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
+import { macroRoutes } from "./modules/macros/macros.routes.js";
+import type { MacroService } from "./modules/macros/macros.service.js";
 import { messageRoutes } from "./modules/messages/messages.routes.js";
 import { noteRoutes } from "./modules/notes/notes.routes.js";
 import { type OutboundWebhooks, outboundWebhookRoutes } from "./modules/outbound-webhooks/index.js";
@@ -44,11 +46,13 @@ export interface ApiRouteDeps {
   backups: BackupService;
   retention: RetentionService;
   contactData: ContactDataService;
+  /** Issue 23 §2. */
+  macros: MacroService;
 }
 
 /** Every route under /api: the modules that take the shared RouteContext, then those with deps of their own. */
 export async function registerApiRoutes(api: FastifyInstance, deps: ApiRouteDeps): Promise<void> {
-  const { database, context, conversations, outboundWebhooks, backups, retention, contactData } = deps;
+  const { database, context, conversations, outboundWebhooks, backups, retention, contactData, macros } = deps;
   const { authenticate } = context;
   await api.register(healthRoutes, { database });
   for (const routes of [
@@ -94,4 +98,5 @@ export async function registerApiRoutes(api: FastifyInstance, deps: ApiRouteDeps
   await api.register(retentionRoutes, { authenticate, retention });
   await api.register(auditRoutes, { authenticate, db: database.db });
   await api.register(contactDataRoutes, { authenticate, data: contactData });
+  await api.register(macroRoutes, { authenticate, macros });
 }

@@ -34,6 +34,7 @@ import { createSecretBox } from "./lib/secret-box.js";
 import { installAuditContext } from "./modules/audit/audit.js";
 import { createAuthService, loginLimiters } from "./modules/auth/auth.service.js";
 import { createTokenService } from "./modules/auth/tokens.js";
+import { createAutomation } from "./modules/automation/index.js";
 import { type BackupService, createBackupService } from "./modules/backups/backups.service.js";
 import { createApiClose } from "./modules/closing-reasons/api-close.js";
 import { createClosingReasonService } from "./modules/closing-reasons/closing-reasons.service.js";
@@ -278,6 +279,8 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     authenticate: createAuthenticate({ db, tokens }),
     heavyReads: createHeavyReadGate(),
   };
+  const notifyWebhooks = () => outboundWebhooks.worker.notify();
+  const { macros } = createAutomation({ db, clock, events, conversations, notifyWebhooks });
   const contactData = createContactDataService({
     db,
     storage: conversations.storage,
@@ -285,10 +288,8 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     clock,
     announceTicket: (id) => tickets.announce(id),
   });
-  await app.register(
-    (api) => registerApiRoutes(api, { database, context, conversations, outboundWebhooks, backups, retention, contactData }),
-    { prefix: "/api" },
-  );
+  const routeDeps = { database, context, conversations, outboundWebhooks, backups, retention, contactData, macros };
+  await app.register((api) => registerApiRoutes(api, routeDeps), { prefix: "/api" });
 
   await registerWeb(app, config.webDist ?? DEFAULT_WEB_DIST);
 

@@ -10,6 +10,11 @@ export const WEBHOOK_EVENTS = [
   "contact.created",
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+/**
+ * Issue 23 §1–§2: a delivery an action asked for (a macro's or a rule's "call a webhook"), not an
+ * event a webhook subscribes to: it shows in the webhook's deliveries beside the subscribed ones.
+ */
+export const WEBHOOK_CALL_EVENT = "ticket.action";
 
 export const WEBHOOK_DELIVERY_STATUSES = ["pending", "success", "failed"] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
@@ -78,7 +83,7 @@ export const webhookListSchema = z.object({ webhooks: z.array(webhookSchema) });
 export const webhookDeliverySchema = z.object({
   id: z.number(),
   webhookId: z.number(),
-  event: z.enum(WEBHOOK_EVENTS),
+  event: z.enum([...WEBHOOK_EVENTS, WEBHOOK_CALL_EVENT]),
   status: z.enum(WEBHOOK_DELIVERY_STATUSES),
   /** Attempts made so far (the last one's outcome is below). */
   attempt: z.number(),

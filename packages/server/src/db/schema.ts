@@ -386,6 +386,7 @@ export * from "./schema-contacts.js";
 export * from "./schema-csat.js";
 // Issue 21: the importer's source-id mapping.
 export * from "./schema-import.js";
+export * from "./schema-macros.js";
 export * from "./schema-notes.js";
 export * from "./schema-outbox.js";
 export * from "./schema-privacy.js";

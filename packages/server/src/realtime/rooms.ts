@@ -86,5 +86,11 @@ export function deliveriesOf<K extends RealtimeEventName>(event: K, payload: Rea
   if (event === "noteMention") {
     return [{ rooms: [ROOM.user((payload as RealtimePayloads["noteMention"]).mention.userId)], payload }];
   }
+  // Issue 23 §2: a personal macro reaches its owner alone; a shared one everyone.
+  if (event === "macro") {
+    const p = payload as RealtimePayloads["macro"];
+    const ownerId = p.action === "delete" ? p.ownerId : p.macro.ownerId;
+    if (ownerId !== null) return [{ rooms: [ROOM.user(ownerId)], payload }];
+  }
   return [{ rooms: [ROOM.everyone], payload }];
 }

@@ -40,6 +40,7 @@ export const routes: RouteObject[] = [
           { path: "/contacts", element: page(() => import("../features/contacts/pages/contacts-page")) },
           { path: "/quickAnswers", element: page(() => import("../features/quick-answers/pages/quick-answers-page")) },
           { path: "/board", element: page(() => import("../features/tags/pages/board-page")) },
+          { path: "/macros", element: page(() => import("../features/macros/pages/macros-page")) },
           ...adminScreen("/users", () => import("../features/users/pages/users-page")),
           ...adminScreen("/connections", () => import("../features/connections/pages/connections-page")),
           ...adminScreen("/Queues", () => import("../features/queues/pages/queues-page")),

@@ -77,6 +77,8 @@ export function useRealtimeSync(ticketHandlers?: TicketEventHandlers): void {
       // Issue 22 §3: a contact's consent records (the drawer) and the consent settings (admins) refetch.
       socket.on("contactConsent", (event) => client.invalidateQueries({ queryKey: ["contactConsent", event.contactId] }));
       socket.on("consentSettings", () => client.invalidateQueries({ queryKey: ["consentSettings"] }));
+      // Issue 23 §2: the macros page and the "Run macro" lists refetch.
+      socket.on("macro", () => client.invalidateQueries({ queryKey: ["macros"] }));
 
       socket.on("ticket", (event) => handlers.current?.ticket(event));
       socket.on("appMessage", (event) => handlers.current?.appMessage(event));

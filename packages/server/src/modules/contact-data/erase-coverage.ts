@@ -53,6 +53,7 @@ export const TABLES_WITHOUT_CUSTOMER_DATA: Record<string, string> = {
   routing_users: "configuration",
   retention_policies: "configuration",
   closing_reasons: "configuration (a ticket's reason goes with the ticket)",
+  macros: "agents' reusable actions (no ticket or contact is named; a run's effects go with the ticket)",
   user_two_factor: "agents' second factor",
   user_recovery_codes: "agents' recovery codes",
   retention_state: "a running retention sweep's counts",

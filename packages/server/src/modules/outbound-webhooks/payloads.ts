@@ -1,4 +1,4 @@
-import type { WebhookEvent } from "@zapdesk/core";
+import { WEBHOOK_CALL_EVENT, type WebhookEvent } from "@zapdesk/core";
 import type { Db } from "../../db/client.js";
 import { findContactById, listExtraInfo } from "../contacts/contacts.repo.js";
 import { presentContact } from "../contacts/contacts.service.js";
@@ -40,6 +40,8 @@ export async function eventData(db: Db, delivery: Pick<DeliveryRow, "event" | "e
       };
     }
     default:
+      // Issue 23 §1–§2: a call from an action (calls.ts): the ticket, and what called it.
+      if (delivery.event === WEBHOOK_CALL_EVENT) return { ticket: await ticketData(db, id), source: delivery.previous ?? null };
       return { id };
   }
 }

@@ -1,4 +1,5 @@
 import AccountTreeOutlined from "@mui/icons-material/AccountTreeOutlined";
+import BoltIcon from "@mui/icons-material/Bolt";
 import CallIcon from "@mui/icons-material/Call";
 import ChatIcon from "@mui/icons-material/Chat";
 import ContactPhoneOutlined from "@mui/icons-material/ContactPhoneOutlined";
@@ -104,6 +105,7 @@ export function DrawerItems({ onNavigate }: { onNavigate?(): void }) {
         {item("/tickets", "tickets", <WhatsAppIcon />)}
         {item("/contacts", "contacts", <ContactPhoneOutlined />)}
         {item("/quickAnswers", "quickAnswers", <QuestionAnswerOutlined />)}
+        {item("/macros", "macros", <BoltIcon />)}
       </List>
       <List subheader={<ListSubheader component="div">{t("mainDrawer.listItems.tools")}</ListSubheader>}>
         {item("/ZDG", "bulkMessages", <SendIcon />)}

@@ -1,3 +1,4 @@
+import BoltIcon from "@mui/icons-material/Bolt";
 import ContactPhoneOutlined from "@mui/icons-material/ContactPhoneOutlined";
 import WebIcon from "@mui/icons-material/WebOutlined";
 import WhatsAppIcon from "@mui/icons-material/WhatsApp";
@@ -9,10 +10,11 @@ import { useQuery } from "@tanstack/react-query";
 import type { Contact, Ticket } from "@zapdesk/core";
 import { type KeyboardEvent, type ReactNode, useEffect, useId, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useNavigate } from "react-router";
+import { useMatch, useNavigate } from "react-router";
 import { api } from "../../lib/api-client";
 import { useAuth } from "../../lib/auth";
 import { useDebounce } from "../../lib/use-debounce";
+import { useMacroRunner, useMacros } from "../macros";
 import { fold, visibleScreens } from "./screens";
 
 /** The ticket and contact searches start where the app's lookups do (spec §5). */
@@ -21,7 +23,7 @@ const LIMIT = 6;
 
 interface Option {
   id: string;
-  kind: "screen" | "ticket" | "contact";
+  kind: "screen" | "ticket" | "contact" | "macro";
   label: string;
   detail?: string;
   icon: ReactNode;
@@ -64,6 +66,11 @@ export function CommandPalette({ open, onClose, onContact }: { open: boolean; on
   const titleId = useId();
   const listRef = useRef<HTMLUListElement>(null);
   const found = useSearches(text);
+  // Issue 23 §2: on an open ticket, its macros run from here too.
+  const ticketId = Number(useMatch("/tickets/:ticketId")?.params.ticketId) || 0;
+  const { data: macros } = useMacros(open && ticketId > 0);
+  const runner = useMacroRunner(ticketId);
+  const { run: runMacro } = runner;
 
   const options = useMemo<Option[]>(() => {
     const wanted = fold(text.trim());
@@ -99,7 +106,17 @@ export function CommandPalette({ open, onClose, onContact }: { open: boolean; on
       icon: <ContactPhoneOutlined fontSize="small" />,
       run: () => onContact(contact.id),
     }));
-    if (!wanted) return [...tickets, ...contacts, ...screens.slice(0, 8)];
+    const macroOptions = (ticketId ? (macros ?? []) : [])
+      .filter((macro) => !wanted || fold(macro.name).includes(wanted))
+      .map<Option>((macro) => ({
+        id: `macro-${macro.id}`,
+        kind: "macro",
+        label: macro.name,
+        detail: t("macros.palette.detail", { id: ticketId }),
+        icon: <BoltIcon fontSize="small" />,
+        run: () => runMacro(macro),
+      }));
+    if (!wanted) return [...macroOptions, ...tickets, ...contacts, ...screens.slice(0, 8)];
     // Words that name a screen (each the start of a word of its label) go to it first (issue 20);
     // otherwise tickets first once the user types a name: that is what they are usually after.
     const words = wanted.split(/\s+/);
@@ -108,8 +125,8 @@ export function CommandPalette({ open, onClose, onContact }: { open: boolean; on
       return words.every((word) => labelWords.some((w) => w.startsWith(word)));
     };
     const named = screens.filter((option) => names(option.label));
-    return [...named, ...tickets, ...contacts, ...screens.filter((option) => !named.includes(option))];
-  }, [text, user, t, found.tickets, found.contacts, navigate, onContact]);
+    return [...named, ...macroOptions, ...tickets, ...contacts, ...screens.filter((option) => !named.includes(option))];
+  }, [text, user, t, found.tickets, found.contacts, navigate, onContact, ticketId, macros, runMacro]);
 
   const current = Math.min(active, Math.max(options.length - 1, 0));
   useEffect(() => {

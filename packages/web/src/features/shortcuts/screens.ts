@@ -16,6 +16,7 @@ export const SCREENS: Screen[] = [
   { path: "/tickets", key: "tickets" },
   { path: "/contacts", key: "contacts" },
   { path: "/quickAnswers", key: "quickAnswers" },
+  { path: "/macros", key: "macros" },
   { path: "/ZDG", key: "bulkMessages" },
   { path: "/ZDGMedia", key: "bulkMedia" },
   { path: "/ZDGGroups", key: "groups" },

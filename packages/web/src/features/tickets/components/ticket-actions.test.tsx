@@ -25,7 +25,7 @@ describe("the ticket actions folded into one menu (a narrow header)", () => {
       within(menu)
         .getAllByRole("menuitem")
         .map((item) => item.textContent),
-    ).toEqual(["Retornar", "Protocolo", "Transferir", "Exportar conversa (CSV)"]);
+    ).toEqual(["Retornar", "Protocolo", "Transferir", "Executar macro", "Exportar conversa (CSV)"]);
     await user.click(within(menu).getByRole("menuitem", { name: "Retornar" }));
     await waitFor(() => expect(api.callsTo("PUT", "/api/tickets/7")).toHaveLength(1));
     expect(api.callsTo("PUT", "/api/tickets/7")[0].body).toMatchObject({ status: "pending", userId: null });

@@ -16,6 +16,7 @@ import { useAuth } from "../../../lib/auth";
 import { useQueues } from "../../../lib/queries/use-queues";
 import { ClosingReasonPicker } from "../../closing-reasons";
 import { exportConversation } from "../../conversation/utils/export-csv";
+import { RunMacroDialog } from "../../macros";
 import { useTicketShortcuts } from "../../shortcuts/use-ticket-shortcuts";
 import { useGoToNextTicket } from "../api/next-ticket";
 import { useDeleteTicket, useProtocol } from "../api/ticket-commands";
@@ -23,7 +24,7 @@ import { ticketChanges, useUpdateTicket } from "../api/update-ticket";
 
 const TransferTicketModal = lazyNamed(() => import("./transfer-ticket-modal"), "TransferTicketModal");
 
-type ActionKey = "accept" | "return" | "resolve" | "protocol" | "reopen" | "transfer" | "export" | "delete";
+type ActionKey = "accept" | "return" | "resolve" | "protocol" | "reopen" | "transfer" | "macros" | "export" | "delete";
 interface Action {
   key: ActionKey;
   run(): void;
@@ -56,6 +57,7 @@ export function TicketActions({ ticket }: { ticket: Ticket }) {
   const protocol = useProtocol();
   const [menu, setMenu] = useState<{ anchor: HTMLElement; compact: boolean } | null>(null);
   const [transferOpen, setTransferOpen] = useState(false);
+  const [macrosOpen, setMacrosOpen] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   // Issue 23 §6: Resolve and Protocolo ask for a closing reason when the ticket's queue wants one.
@@ -95,6 +97,8 @@ export function TicketActions({ ticket }: { ticket: Ticket }) {
   if (ticket.status === "closed") primary.push(action("reopen", () => change(ticketChanges.reopen(user.id)), "contained"));
   const secondary: Action[] = [];
   if (ticket.status !== "closed") secondary.push(action("transfer", () => setTransferOpen(true)));
+  // Issue 23 §2: run one of the user's macros (or a shared one) on the ticket.
+  secondary.push(action("macros", () => setMacrosOpen(true)));
   // Issue 13: the CSV export moved here from above the messages.
   secondary.push(action("export", () => void exportConversation(client, ticket.id)));
   if (canDelete) secondary.push(action("delete", () => setConfirmDelete(true)));
@@ -155,6 +159,7 @@ export function TicketActions({ ticket }: { ticket: Ticket }) {
           onClose={() => setTransferOpen(false)}
         />
       </OnDemand>
+      {macrosOpen && <RunMacroDialog ticketId={ticket.id} open onClose={() => setMacrosOpen(false)} />}
       <ConfirmDialog
         title={t("tickets.delete.title", { id: ticket.id })}
         open={confirmDelete}
