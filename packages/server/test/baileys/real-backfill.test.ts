@@ -44,16 +44,14 @@ beforeAll(async () => {
   const [contact] = await database.db.insert(contacts).values({ name: BIA.name, number: BIA.pn }).returning();
   const [ticket] = await database.db.insert(tickets).values({ contactId: contact.id, whatsappId, status: "open" }).returning();
   ticketId = ticket.id;
-  await database.db
-    .insert(messages)
-    .values({
-      ticketId,
-      whatsappId,
-      contactId: contact.id,
-      wid: "3AOLDBIA0001",
-      body: "antes",
-      createdAt: new Date(minutesAgo(30) * 1000),
-    });
+  await database.db.insert(messages).values({
+    ticketId,
+    whatsappId,
+    contactId: contact.id,
+    wid: "3AOLDBIA0001",
+    body: "antes",
+    createdAt: new Date(minutesAgo(30) * 1000),
+  });
 
   customer = await simulatedCustomer(await pairedDevice(database.db, whatsappId), { jid: BIA.lid, lid: BIA.lid, name: BIA.name });
   phone = await ownPhone(database.db, whatsappId);
