@@ -111,6 +111,9 @@ export const ERROR_STATUS = {
   ERR_CONTACT_IS_GROUP: 409,
   ERR_CONTACT_ERASE_CONFIRM: 400,
   ERR_CONTACT_LEGAL_HOLD: 409,
+  // Issue 23 §5: contact owners
+  ERR_CONTACT_OWNER_TAKEN: 409,
+  ERR_CONTACT_OWNER_ADMIN_ONLY: 403,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -214,6 +217,8 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_CONTACT_IS_GROUP: "A group is not a person: a customer's data is exported or erased from their own contact.",
   ERR_CONTACT_ERASE_CONFIRM: "Type the contact's name or number exactly to confirm the erasure.",
   ERR_CONTACT_LEGAL_HOLD: "The contact or one of its tickets is under a legal hold: release the hold before erasing.",
+  ERR_CONTACT_OWNER_TAKEN: "This contact already has an owner: only an administrator gives it to someone else.",
+  ERR_CONTACT_OWNER_ADMIN_ONLY: "Only an administrator makes another agent a contact's owner.",
 };
 
 export interface ErrorDetail {

@@ -50,6 +50,11 @@ export const PERMISSIONS = [
   "contacts:exportData",
   /** Issue 22 §2: erase a customer everywhere, irreversibly (LGPD art. 18 VI). */
   "contacts:erase",
+  /**
+   * Issue 23 §5: make any agent a contact's owner, or take it from one (docs/contact-owner.md).
+   * Without it an agent takes an unowned contact for themself and lets go of their own only.
+   */
+  "contacts:setOwner",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -139,11 +139,14 @@ export const contacts = pgTable(
     bsuid: text("bsuid"),
     /** Issue 18: the WhatsApp username the customer chose (display only; it may change, the BSUID does not). */
     username: text("username"),
+    /** Issue 23 §5: the agent whose customer this is (0031_contact_owner; modules/contact-owner). */
+    ownerUserId: integer("owner_user_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex("contacts_number_key").on(t.number),
+    index("contacts_owner_idx").on(t.ownerUserId).where(sql`${t.ownerUserId} is not null`),
     uniqueIndex("contacts_lid_key").on(t.lid).where(sql`${t.lid} is not null`),
     uniqueIndex("contacts_bsuid_key").on(t.bsuid).where(sql`${t.bsuid} is not null`),
     index("contacts_name_idx").on(sql`lower(${t.name})`, t.id),
