@@ -11,6 +11,7 @@ import { closingReasonRoutes } from "./modules/closing-reasons/closing-reasons.r
 import { connectionRoutes } from "./modules/connections/connections.routes.js";
 import { contactDataRoutes } from "./modules/contact-data/contact-data.routes.js";
 import type { ContactDataService } from "./modules/contact-data/contact-data.service.js";
+import { contactOwnerRoutes } from "./modules/contact-owner/contact-owner.routes.js";
 import { contactRoutes } from "./modules/contacts/contacts.routes.js";
 import { contactWhatsAppRoutes } from "./modules/contacts/contacts-whatsapp.routes.js";
 import { csatRoutes } from "./modules/csat/csat.routes.js";
@@ -72,6 +73,7 @@ export async function registerApiRoutes(api: FastifyInstance, deps: ApiRouteDeps
     routingRoutes,
     autoAssignRoutes,
     closingReasonRoutes,
+    contactOwnerRoutes,
   ]) {
     await api.register(routes, context);
   }

@@ -39,6 +39,7 @@ import { createApiClose } from "./modules/closing-reasons/api-close.js";
 import { createClosingReasonService } from "./modules/closing-reasons/closing-reasons.service.js";
 import { createClosingReport } from "./modules/closing-reasons/closing-report.js";
 import { createContactDataService } from "./modules/contact-data/contact-data.service.js";
+import { createContactOwnerService } from "./modules/contact-owner/contact-owner.service.js";
 import { createContactService } from "./modules/contacts/contacts.service.js";
 import { createCsatDashboard } from "./modules/csat/csat.dashboard.js";
 import { API_SEND_PER_MINUTE, rateLimitApiSend } from "./modules/messages/api-send.js";
@@ -258,6 +259,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     closingReport: createClosingReport({ db: database.heavy, clock }),
     ticketExport: createTicketExport({ db: database.heavy, clock }),
     apiClose: createApiClose({ tickets }),
+    contactOwner: createContactOwnerService({ db, events, get: (id) => services.contacts.get(id) }),
   };
 
   await registerSecurityHeaders(app, {

@@ -8,6 +8,7 @@ import type { ApiClose } from "./modules/closing-reasons/api-close.js";
 import type { ClosingReasonService } from "./modules/closing-reasons/closing-reasons.service.js";
 import type { ClosingReportService } from "./modules/closing-reasons/closing-report.js";
 import type { ConnectionService } from "./modules/connections/connections.service.js";
+import type { ContactOwnerService } from "./modules/contact-owner/contact-owner.service.js";
 import type { ContactIdentity } from "./modules/contacts/contact-identity.js";
 import type { ContactService } from "./modules/contacts/contacts.service.js";
 import type { ContactWhatsApp } from "./modules/contacts/contacts-whatsapp.js";
@@ -68,6 +69,8 @@ export interface Services {
   closingReport: ClosingReportService;
   ticketExport: TicketExport;
   apiClose: ApiClose;
+  /** Issue 23 §5: contact owners set by hand. */
+  contactOwner: ContactOwnerService;
 }
 
 /** What every route plugin is registered with. */
