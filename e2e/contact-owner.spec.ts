@@ -37,7 +37,7 @@ test("an agent makes a customer theirs; the customer's waiting conversation goes
 
   await test.step("the agent takes the customer as theirs on the contacts page", async () => {
     await agent.goto("/contacts");
-    await agent.getByRole("textbox", { name: "Pesquisar" }).fill(customer);
+    await agent.getByRole("searchbox", { name: "Pesquisar" }).fill(customer);
     await agent.getByRole("combobox", { name: "Responsável", exact: true }).click();
     await agent.getByRole("option", { name: "Sem responsável" }).click();
     const owner = agent.getByRole("combobox", { name: `Responsável por ${customer}` });
