@@ -251,6 +251,8 @@ export const SETTING_KEYS = [
   "protocolWebhookAllowPrivate",
   /** Issue 22 §5: who must sign in with a second factor: "off", "admins" or "everyone". */
   "twoFactorRequired",
+  /** Issue 23 §5: the first agent who resolves an unowned contact's ticket becomes its owner ("enabled") or not. */
+  "ownerOnResolve",
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 

@@ -118,6 +118,9 @@ export const ERROR_STATUS = {
   ERR_CONSENT_CONFIG_EXISTS: 409,
   ERR_NO_MACRO_FOUND: 404,
   ERR_MACRO_NAME_EXISTS: 409,
+  // Issue 23 §5: contact owners
+  ERR_CONTACT_OWNER_TAKEN: 409,
+  ERR_CONTACT_OWNER_ADMIN_ONLY: 403,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -228,6 +231,8 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_CONSENT_CONFIG_EXISTS: "This connection or queue already has a consent message: edit it.",
   ERR_NO_MACRO_FOUND: "No macro found with this ID.",
   ERR_MACRO_NAME_EXISTS: "A macro with this name already exists.",
+  ERR_CONTACT_OWNER_TAKEN: "This contact already has an owner: only an administrator gives it to someone else.",
+  ERR_CONTACT_OWNER_ADMIN_ONLY: "Only an administrator makes another agent a contact's owner.",
 };
 
 export interface ErrorDetail {

@@ -16,6 +16,7 @@ export * from "./schemas/common.js";
 export * from "./schemas/connections.js";
 export * from "./schemas/consent.js";
 export * from "./schemas/contact-data.js";
+export * from "./schemas/contact-owner.js";
 export * from "./schemas/contacts.js";
 export * from "./schemas/csat.js";
 export * from "./schemas/dashboard.js";

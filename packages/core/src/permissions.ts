@@ -54,6 +54,11 @@ export const PERMISSIONS = [
   "consent:manage",
   /** Issue 23 §2: shared macros (everyone writes and runs their own personal ones). */
   "macros:manage",
+  /**
+   * Issue 23 §5: make any agent a contact's owner, or take it from one (docs/contact-owner.md).
+   * Without it an agent takes an unowned contact for themself and lets go of their own only.
+   */
+  "contacts:setOwner",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

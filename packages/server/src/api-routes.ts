@@ -12,6 +12,7 @@ import { connectionRoutes } from "./modules/connections/connections.routes.js";
 import { consentRoutes } from "./modules/consent/consent.routes.js";
 import { contactDataRoutes } from "./modules/contact-data/contact-data.routes.js";
 import type { ContactDataService } from "./modules/contact-data/contact-data.service.js";
+import { contactOwnerRoutes } from "./modules/contact-owner/contact-owner.routes.js";
 import { contactRoutes } from "./modules/contacts/contacts.routes.js";
 import { contactWhatsAppRoutes } from "./modules/contacts/contacts-whatsapp.routes.js";
 import { csatRoutes } from "./modules/csat/csat.routes.js";
@@ -78,6 +79,7 @@ export async function registerApiRoutes(api: FastifyInstance, deps: ApiRouteDeps
     autoAssignRoutes,
     closingReasonRoutes,
     consentRoutes,
+    contactOwnerRoutes,
   ]) {
     await api.register(routes, context);
   }

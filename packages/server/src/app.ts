@@ -41,6 +41,7 @@ import { createClosingReasonService } from "./modules/closing-reasons/closing-re
 import { createClosingReport } from "./modules/closing-reasons/closing-report.js";
 import { createConsentService } from "./modules/consent/consent.service.js";
 import { createContactDataService } from "./modules/contact-data/contact-data.service.js";
+import { createContactOwnerService } from "./modules/contact-owner/contact-owner.service.js";
 import { createContactService } from "./modules/contacts/contacts.service.js";
 import { createCsatDashboard } from "./modules/csat/csat.dashboard.js";
 import { API_SEND_PER_MINUTE, rateLimitApiSend } from "./modules/messages/api-send.js";
@@ -261,6 +262,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     ticketExport: createTicketExport({ db: database.heavy, clock }),
     apiClose: createApiClose({ tickets }),
     consent: createConsentService({ db, events }),
+    contactOwner: createContactOwnerService({ db, events, get: (id) => services.contacts.get(id) }),
   };
 
   await registerSecurityHeaders(app, {

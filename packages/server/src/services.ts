@@ -9,6 +9,7 @@ import type { ClosingReasonService } from "./modules/closing-reasons/closing-rea
 import type { ClosingReportService } from "./modules/closing-reasons/closing-report.js";
 import type { ConnectionService } from "./modules/connections/connections.service.js";
 import type { ConsentService } from "./modules/consent/consent.service.js";
+import type { ContactOwnerService } from "./modules/contact-owner/contact-owner.service.js";
 import type { ContactIdentity } from "./modules/contacts/contact-identity.js";
 import type { ContactService } from "./modules/contacts/contacts.service.js";
 import type { ContactWhatsApp } from "./modules/contacts/contacts-whatsapp.js";
@@ -71,6 +72,8 @@ export interface Services {
   apiClose: ApiClose;
   /** Issue 22 §3: consent messages, opt-out words, a contact's consent records. */
   consent: ConsentService;
+  /** Issue 23 §5: contact owners set by hand. */
+  contactOwner: ContactOwnerService;
 }
 
 /** What every route plugin is registered with. */

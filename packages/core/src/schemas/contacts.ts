@@ -37,7 +37,16 @@ export const contactUpdateSchema = z.strictObject({
   tagIds: tagIdsSchema.optional(),
 });
 
-export const contactListQuerySchema = listQuerySchema;
+/**
+ * Issue 23 §5: the contacts of one owner: "me" (the user asking), "none" (no owner) or a user id.
+ */
+export const contactOwnerFilterSchema = z
+  .string()
+  .regex(/^(me|none|[1-9]\d{0,9})$/, "Invalid owner")
+  .transform((v): "me" | "none" | number => (v === "me" || v === "none" ? v : Number(v)));
+
+export const contactListQuerySchema = listQuerySchema.extend({ owner: contactOwnerFilterSchema.optional() });
+export type ContactListQuery = z.output<typeof contactListQuerySchema>;
 
 export const extraInfoSchema = z.object({ id: z.number(), name: z.string(), value: z.string() });
 
@@ -53,6 +62,10 @@ export const contactSchema = z.object({
   extraInfo: z.array(extraInfoSchema).optional(),
   /** Issue 11: the contact's tags. */
   tags: z.array(tagSchema),
+  /** Issue 23 §5: the agent whose customer this is (they get its new conversations first); null: none. */
+  ownerId: z.number().nullable().optional(),
+  /** The owner's name, where the server read it (the contact page and drawer). */
+  owner: z.object({ id: z.number(), name: z.string() }).nullable().optional(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });
@@ -63,6 +76,8 @@ export const contactLiteSchema = z.object({
   name: z.string(),
   number: z.string(),
   profilePicUrl: z.string(),
+  /** Issue 23 §5: the contact's owner (absent where the server did not read it, e.g. a batch of inbound messages). */
+  ownerId: z.number().nullable().optional(),
 });
 
 export const contactListSchema = z.object({

@@ -39,6 +39,7 @@ export const AUDIT_ACTIONS = [
   "contact.deleted",
   "contact.numberChanged",
   "contact.merged",
+  "contact.ownerChanged",
   "contact.dataExported",
   "contact.erased",
   "contacts.exported",

@@ -25,6 +25,7 @@ export const SETTING_VALUE_SCHEMAS: Partial<Record<SettingKey, z.ZodType<string>
   showChoosingQueue: enabledDisabled,
   protocolWebhookAllowPrivate: enabledDisabled,
   twoFactorRequired: z.enum(TWO_FACTOR_REQUIREMENTS),
+  ownerOnResolve: enabledDisabled,
 };
 
 export const settingKeyParamsSchema = z.strictObject({ key: z.string().min(1).max(100) });

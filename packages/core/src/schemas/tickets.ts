@@ -40,6 +40,8 @@ export const ticketListQuerySchema = z.strictObject({
   /** Issue 11: tickets with any of these tags, encoded like `queueIds` ("[1,2]"). */
   tagIds: queueIdsQuery,
   withUnreadMessages: z.stringbool().optional(),
+  /** Issue 23 §5: only the tickets of the user's own customers (contacts they own). */
+  myCustomers: z.stringbool().optional(),
   /** Issue 13: "oldest" lists the least recently moved first (the Waiting list's longest wait); default newest. */
   sort: z.enum(TICKET_SORTS).optional(),
 });

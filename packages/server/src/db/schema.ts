@@ -141,11 +141,14 @@ export const contacts = pgTable(
     username: text("username"),
     /** Issue 22 §1 (migration 0034): when a retention policy anonymised the contact (null: never). */
     anonymisedAt: tz("anonymised_at"),
+    /** Issue 23 §5: the agent whose customer this is (0031_contact_owner; modules/contact-owner). */
+    ownerUserId: integer("owner_user_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex("contacts_number_key").on(t.number),
+    index("contacts_owner_idx").on(t.ownerUserId).where(sql`${t.ownerUserId} is not null`),
     uniqueIndex("contacts_lid_key").on(t.lid).where(sql`${t.lid} is not null`),
     uniqueIndex("contacts_bsuid_key").on(t.bsuid).where(sql`${t.bsuid} is not null`),
     index("contacts_name_idx").on(sql`lower(${t.name})`, t.id),

@@ -22,6 +22,8 @@ export const DEFAULT_SETTINGS: Record<string, () => string> = {
   webhookAllowPrivate: () => "disabled",
   // Issue 13: tickets at the greeting menu are for admins unless an admin shows them to agents.
   showChoosingQueue: () => "disabled",
+  // Issue 23 §5: owners are set by hand (or rules) unless an admin lets resolving make them.
+  ownerOnResolve: () => "disabled",
   // Issue 22: the protocol webhook is guarded like the outbound webhooks.
   protocolWebhookAllowPrivate: () => "disabled",
   // Issue 22 §5: a second factor is each user's choice until an admin requires it.

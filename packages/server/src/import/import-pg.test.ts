@@ -171,6 +171,9 @@ describe("import from Multiflow on PostgreSQL", { timeout: 240_000 }, () => {
       expect(await count(target, "select count(*) as n from whatsapps where cloud_access_token is not null")).toBe(0);
       expect(e.quickAnswers).toMatchObject({ imported: 1, skipped: 1 });
       expect(report.skips.find((s) => s.entity === "quickAnswers")?.reason).toMatch(/Meta message template/);
+      // Issue 23 §5: a wallet (carteira) is the contact's owner; one whose agent or contact is missing is skipped.
+      expect(e.contactOwners).toMatchObject({ source: x.wallets, imported: x.owned, skipped: x.wallets - x.owned });
+      expect(await count(target, "select count(*) as n from contacts where owner_user_id is not null")).toBe(x.owned);
     } finally {
       await source.close();
       await src.drop();

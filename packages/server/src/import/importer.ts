@@ -1,6 +1,7 @@
 import type { Db } from "../db/client.js";
 import { importQuickAnswers, importTags } from "./answers-tags.js";
 import { importConnections } from "./connections.js";
+import { importContactOwners } from "./contact-owners.js";
 import { importContacts } from "./contacts.js";
 import { createRun, type ImportOptions } from "./context.js";
 import { importNotes, importRatings, importSchedules, importSettings } from "./extras.js";
@@ -38,6 +39,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     await importQuickAnswers(run);
     await importTags(run);
     await importContacts(run);
+    await importContactOwners(run);
     await importTickets(run);
     await importLinks(run, {
       entity: "ticketTags",

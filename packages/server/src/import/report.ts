@@ -11,6 +11,7 @@ export const ENTITIES = [
   "contacts",
   "contactFields",
   "contactTags",
+  "contactOwners",
   "tickets",
   "ticketTags",
   "messages",

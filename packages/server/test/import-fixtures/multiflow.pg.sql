@@ -42,6 +42,8 @@ CREATE TABLE "Tags" ("id" serial PRIMARY KEY, "companyId" int, "name" varchar(25
   "createdAt" timestamptz NOT NULL DEFAULT now(), "updatedAt" timestamptz NOT NULL DEFAULT now());
 CREATE TABLE "TicketTags" ("ticketId" int NOT NULL, "tagId" int NOT NULL, "createdAt" timestamptz NOT NULL DEFAULT now(), "updatedAt" timestamptz NOT NULL DEFAULT now());
 CREATE TABLE "ContactTags" ("contactId" int NOT NULL, "tagId" int NOT NULL, "createdAt" timestamptz NOT NULL DEFAULT now(), "updatedAt" timestamptz NOT NULL DEFAULT now());
+CREATE TABLE "ContactWallets" ("id" serial PRIMARY KEY, "walletId" int NOT NULL, "contactId" int NOT NULL, "queueId" int, "companyId" int,
+  "createdAt" timestamptz NOT NULL DEFAULT now(), "updatedAt" timestamptz NOT NULL DEFAULT now());
 CREATE TABLE "QuickMessages" ("id" serial PRIMARY KEY, "shortcode" varchar(255) NOT NULL, "message" text, "companyId" int, "userId" int,
   "mediaPath" text, "mediaName" text, "mediaType" text, "geral" boolean, "visao" boolean, "isOficial" boolean DEFAULT false, "metaID" text,
   "category" text, "language" text, "status" text, "whatsappId" int,

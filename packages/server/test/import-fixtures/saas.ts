@@ -108,9 +108,25 @@ export async function fillMultiflow(src: SourceDb, publicDir: string, size = 100
     }
   }
   await src.insert("Contacts", contacts);
+  // Issue 23 §5: wallets (carteiras): one imported as the contact's owner, one of an agent and one of a contact not in the source.
+  await src.insert("ContactWallets", [
+    { id: 1, walletId: 1, contactId: aliases + 1, queueId: 1, companyId: 1 },
+    { id: 2, walletId: 99, contactId: aliases + 2, queueId: 1, companyId: 1 },
+    { id: 3, walletId: 1, contactId: 99999, queueId: null, companyId: 1 },
+  ]);
   await src.insert("Tickets", tickets);
   await src.insert("Messages", messages);
-  return { contacts: contacts.length, aliases, tickets: tickets.length, messages: messages.length, notes, missing, present };
+  return {
+    contacts: contacts.length,
+    aliases,
+    wallets: 3,
+    owned: 1,
+    tickets: tickets.length,
+    messages: messages.length,
+    notes,
+    missing,
+    present,
+  };
 }
 
 /**

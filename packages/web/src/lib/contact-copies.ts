@@ -1,12 +1,27 @@
 import type { QueryClient } from "@tanstack/react-query";
 import type { Contact } from "@zapdesk/core";
 
-type Copy = { id: number; name: string; number: string; profilePicUrl: string; extraInfo?: Contact["extraInfo"] };
+type Copy = {
+  id: number;
+  name: string;
+  number: string;
+  profilePicUrl: string;
+  extraInfo?: Contact["extraInfo"];
+  ownerId?: number | null;
+};
 
 /** What a ticket or message keeps of its contact, refreshed from the edited contact. */
 function refreshed(copy: Copy, contact: Contact): Copy {
   const { name, number, profilePicUrl, extraInfo } = contact;
-  return { ...copy, name, number, profilePicUrl, ...(extraInfo && "extraInfo" in copy ? { extraInfo } : {}) };
+  return {
+    ...copy,
+    name,
+    number,
+    profilePicUrl,
+    ...(extraInfo && "extraInfo" in copy ? { extraInfo } : {}),
+    // Issue 23 §5: the owner (the drawer and "my customers" read it from the ticket's copy).
+    ...(contact.ownerId !== undefined ? { ownerId: contact.ownerId } : {}),
+  };
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>

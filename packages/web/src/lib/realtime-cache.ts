@@ -6,6 +6,10 @@ import { queryKeys } from "./query-keys";
 
 const listOf = (all: readonly string[]) => [...all, "list"];
 
+/** A ticket list of "my customers" (issue 23 §5; features/tickets/api/ticket-keys.ts). */
+const isMyCustomersList = (key: readonly unknown[]) =>
+  key[0] === "tickets" && key[1] === "list" && !!(key[2] as { myCustomers?: boolean } | undefined)?.myCustomers;
+
 type ListEvent = "user" | "contact" | "quickAnswer" | "queue" | "settings" | "whatsapp" | "whatsappSession";
 export type ListEventHandlers = { [K in ListEvent]: (event: RealtimePayloads[K]) => void };
 
@@ -24,6 +28,9 @@ export function listEventHandlers(client: QueryClient, onSelfUpdated?: (user: Us
       if (event.user.id === selfId) onSelfUpdated?.(event.user);
     },
     contact(event) {
+      // Issue 23 §5: lists filtered by owner cannot tell from the event whether a contact belongs: refetched.
+      void client.invalidateQueries({ queryKey: ["contacts", "owned"] });
+      if (event.action === "update") void client.invalidateQueries({ predicate: (q) => isMyCustomersList(q.queryKey) });
       if (event.action === "delete") {
         client.removeQueries({ queryKey: queryKeys.contacts.detail(event.contactId) });
         return removeFromPages(client, listOf(queryKeys.contacts.all), "contacts", event.contactId);

@@ -6,7 +6,7 @@
  * what an erasure does with it.
  */
 export const ERASED_TABLES: Record<string, string> = {
-  contacts: "the row is deleted (name, number, LID, BSUID, username, e-mail, picture URL)",
+  contacts: "the row is deleted (name, number, LID, BSUID, username, e-mail, picture URL, owner)",
   contact_extra_info: "deleted with the contact (cascade)",
   contact_changes: "the contact's number history: deleted with the contact (cascade)",
   contact_tags: "deleted with the contact (cascade)",

@@ -60,6 +60,7 @@ async function* dataJson(db: Db, contactId: number, media: MediaRef[], exportedA
     db,
     sql`select json_build_object('id', id, 'name', name, 'number', number, 'email', email, 'whatsappLid', lid,
           'whatsappBusinessId', bsuid, 'username', username, 'profilePicUrl', profile_pic_url,
+          'owner', (select name from users where users.id = owner_user_id),
           'createdAt', created_at, 'updatedAt', updated_at)::text as j from contacts where id = ${contactId}`,
   );
   const sections: [string, SQL][] = [

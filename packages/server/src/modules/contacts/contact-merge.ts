@@ -56,6 +56,8 @@ export function mergedFields(from: ContactRow, into: ContactRow) {
     lid: into.lid ?? from.lid,
     bsuid: into.bsuid ?? from.bsuid,
     username: into.username ?? from.username,
+    // Issue 23 §5: the staying contact's owner, else the other's.
+    ownerUserId: into.ownerUserId ?? from.ownerUserId,
   };
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, fillPlaceholders, inArray, notInArray, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, fillPlaceholders, inArray, isNull, notInArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { prepared } from "../../db/prepared.js";
 import { contactChanges, contactExtraInfo, contacts, tickets } from "../../db/schema.js";
@@ -13,9 +13,19 @@ export type ExtraInfoRow = typeof contactExtraInfo.$inferSelect;
  */
 const contactSearchKey = sql`zapdesk_contact_search_key(${contacts.name}, ${contacts.number})`;
 
+/** Issue 23 §5: the owner filter's shape: one user's contacts, or the contacts without an owner. */
+type OwnerShape = "user" | "none" | undefined;
+
 /** The contact list's page and count, with or without a search; values are placeholders. */
-function contactQueries(db: Db, search: boolean) {
-  const where = search ? sql`${contactSearchKey} like lower(${sql.placeholder("pattern")})` : undefined;
+function contactQueries(db: Db, search: boolean, owner?: OwnerShape) {
+  const where = and(
+    search ? sql`${contactSearchKey} like lower(${sql.placeholder("pattern")})` : undefined,
+    owner === "user"
+      ? eq(contacts.ownerUserId, sql.placeholder("owner"))
+      : owner === "none"
+        ? isNull(contacts.ownerUserId)
+        : undefined,
+  );
   return {
     page: db
       .select()
@@ -45,13 +55,21 @@ export function contactSearchSql(db: Db, search: string) {
   return { page: filled(queries.page), count: filled(queries.count) };
 }
 
-export async function listContacts(db: Db, options: { search: string; limit: number; offset: number }) {
+export async function listContacts(db: Db, options: { search: string; limit: number; offset: number; owner?: number | "none" }) {
   const search = options.search !== "";
-  const statement = prepared(db, search ? "contacts_search" : "contacts_all", (db, name) => {
-    const queries = contactQueries(db, search);
-    return { page: queries.page.prepare(name), count: queries.count.prepare(`${name}_count`) };
-  });
-  const params = contactParams(options.search, options.limit, options.offset);
+  const owner: OwnerShape = options.owner === undefined ? undefined : options.owner === "none" ? "none" : "user";
+  const statement = prepared(
+    db,
+    `${search ? "contacts_search" : "contacts_all"}${owner ? `_owner_${owner}` : ""}`,
+    (db, name) => {
+      const queries = contactQueries(db, search, owner);
+      return { page: queries.page.prepare(name), count: queries.count.prepare(`${name}_count`) };
+    },
+  );
+  const params = {
+    ...contactParams(options.search, options.limit, options.offset),
+    ...(typeof options.owner === "number" ? { owner: options.owner } : {}),
+  };
   const [rows, [total]] = await Promise.all([statement.page.execute(params), statement.count.execute(params)]);
   return { rows, count: total.value };
 }

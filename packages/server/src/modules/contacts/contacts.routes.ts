@@ -24,8 +24,8 @@ export const contactRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
     (request) =>
       // A search is a heavy read (issue 19): one per user in flight.
       request.query.searchParam
-        ? heavyReads.run(actorOf(request).id, () => services.contacts.list(request.query), clientGone(request))
-        : services.contacts.list(request.query),
+        ? heavyReads.run(actorOf(request).id, () => services.contacts.list(actorOf(request), request.query), clientGone(request))
+        : services.contacts.list(actorOf(request), request.query),
   );
 
   app.get("/contacts/:id", { schema: { tags, params: idParamsSchema, response: { 200: contactSchema } } }, (request) =>

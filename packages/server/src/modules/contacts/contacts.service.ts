@@ -2,12 +2,12 @@ import {
   type Actor,
   type Contact,
   type ContactChange,
+  type ContactListQuery,
   can,
   canAccessTicket,
   type contactInputSchema,
   type contactUpdateSchema,
   isAdmin,
-  type ListQuery,
   PAGE_SIZE,
   type Tag,
 } from "@zapdesk/core";
@@ -18,6 +18,7 @@ import { checkSearchTerm } from "../../lib/heavy-reads.js";
 import { isUniqueViolation } from "../../lib/pg-errors.js";
 import type { Publisher } from "../../realtime/publisher.js";
 import { recordAudit } from "../audit/audit.js";
+import { ownersOf } from "../contact-owner/owners.js";
 import { setContactTags } from "../tags/tag-links.js";
 import { tagsOfContact, tagsOfContacts } from "../tags/tags.repo.js";
 import type { AuthUser } from "../users/users.repo.js";
@@ -54,8 +55,13 @@ function bsuidAfterNumberChange(contact: repo.ContactRow): string | null {
   return contact.bsuid !== null && contact.bsuid === contact.number ? contact.bsuid : null;
 }
 
-/** `tags`: issue 11 (tags.repo loads them). */
-export function presentContact(row: repo.ContactRow, extraInfo: repo.ExtraInfoRow[] | undefined, tags: Tag[]): Contact {
+/** `tags`: issue 11 (tags.repo loads them); `owners`: issue 23 §5, the owners' names when read (contact-owner/owners.ts). */
+export function presentContact(
+  row: repo.ContactRow,
+  extraInfo: repo.ExtraInfoRow[] | undefined,
+  tags: Tag[],
+  owners?: Map<number, { id: number; name: string }>,
+): Contact {
   return {
     id: row.id,
     name: row.name,
@@ -66,6 +72,8 @@ export function presentContact(row: repo.ContactRow, extraInfo: repo.ExtraInfoRo
     ...(row.username ? { username: row.username } : {}),
     ...(extraInfo ? { extraInfo: extraInfo.map(({ id, name, value }) => ({ id, name, value })) } : {}),
     tags,
+    ownerId: row.ownerUserId,
+    ...(owners ? { owner: row.ownerUserId === null ? null : (owners.get(row.ownerUserId) ?? null) } : {}),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -98,16 +106,17 @@ export function createContactService(deps: { db: Db; events: Publisher; heavy?: 
   async function load(id: number): Promise<Contact> {
     const row = await repo.findContactById(db, id);
     if (!row) throw new AppError("ERR_NO_CONTACT_FOUND");
-    return presentContact(row, await repo.listExtraInfo(db, id), await tagsOfContact(db, id));
+    return presentContact(row, await repo.listExtraInfo(db, id), await tagsOfContact(db, id), await ownersOf(db, [row]));
   }
 
   return {
-    async list(query: ListQuery) {
+    async list(actor: Actor, query: ContactListQuery) {
       checkSearchTerm(query.searchParam);
       const limit = PAGE_SIZE.contacts;
       // A search scans names and numbers: the heavy-read pool (issue 19); the plain page is cheap.
       const { rows, count } = await repo.listContacts(query.searchParam ? (deps.heavy ?? db) : db, {
         search: query.searchParam,
+        owner: query.owner === "me" ? actor.id : query.owner,
         limit,
         offset: (query.pageNumber - 1) * limit,
       });
@@ -115,8 +124,9 @@ export function createContactService(deps: { db: Db; events: Publisher; heavy?: 
         db,
         rows.map((r) => r.id),
       );
+      const owners = await ownersOf(db, rows);
       return {
-        contacts: rows.map((r) => presentContact(r, undefined, tags.get(r.id) ?? [])),
+        contacts: rows.map((r) => presentContact(r, undefined, tags.get(r.id) ?? [], owners)),
         count,
         hasMore: count > query.pageNumber * limit,
       };

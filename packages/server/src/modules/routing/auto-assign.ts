@@ -5,6 +5,8 @@ import type { Db } from "../../db/client.js";
 import { queues, routingQueues, routingUsers, tickets, userQueues, users } from "../../db/schema.js";
 import { AppError } from "../../lib/app-error.js";
 import { type Clock, systemClock } from "../../lib/clock.js";
+import { ownedTicketsWaiting } from "../contact-owner/contact-owner.js";
+import { routeToOwners } from "../contact-owner/owner-routing.js";
 
 /** Every assignment, on every process, takes this transaction lock: capacity is never exceeded. */
 const ASSIGN_LOCK = 0x7a_64_13;
@@ -59,7 +61,8 @@ export function createAutoAssigner(deps: AutoAssignDeps) {
 
   async function pass(): Promise<{ ticketId: number; userId: number }[]> {
     const enabled = await db.select().from(routingQueues).where(eq(routingQueues.autoAssign, true));
-    if (!enabled.length) return [];
+    // Issue 23 §5: owned contacts' waiting tickets go to their owners first, whatever the queue's setting.
+    if (!enabled.length && !(await ownedTicketsWaiting(db))) return [];
     const statuses = await deps.presence();
     const online = [...statuses].filter(([, s]) => s === "online").map(([id]) => id);
     if (!online.length) return [];
@@ -74,6 +77,7 @@ export function createAutoAssigner(deps: AutoAssignDeps) {
       const load = new Map(loads.map((l) => [l.userId as number, l.count]));
       const caps = await tx.select().from(routingUsers).where(inArray(routingUsers.userId, online));
       const capacity = new Map(caps.map((c) => [c.userId, c.maxOpenTickets]));
+      made.push(...(await routeToOwners(tx, online, load, capacity, clock.now())));
       const pointers = await tx.select().from(routingQueues).where(eq(routingQueues.autoAssign, true));
       for (const queue of pointers) {
         const members = await tx

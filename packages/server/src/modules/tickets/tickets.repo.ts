@@ -11,7 +11,13 @@ export type TicketRow = typeof tickets.$inferSelect;
 
 const joinedColumns = {
   ticket: tickets,
-  contact: { id: contacts.id, name: contacts.name, number: contacts.number, profilePicUrl: contacts.profilePicUrl },
+  contact: {
+    id: contacts.id,
+    name: contacts.name,
+    number: contacts.number,
+    profilePicUrl: contacts.profilePicUrl,
+    ownerId: contacts.ownerUserId,
+  },
   queue: { id: queues.id, name: queues.name, color: queues.color },
   user: { id: users.id, name: users.name },
   whatsapp: { id: whatsapps.id, name: whatsapps.name, provider: whatsapps.provider },
@@ -22,7 +28,8 @@ export interface JoinedTicket {
   ticket: TicketRow;
   /** Search results only: the newest message of the ticket matching the words (null: the contact matched). */
   matchedMessageId?: number | null;
-  contact: { id: number; name: string; number: string; profilePicUrl: string };
+  /** `ownerId` (issue 23 §5): read by the joined queries; the inbound batch leaves it out. */
+  contact: { id: number; name: string; number: string; profilePicUrl: string; ownerId?: number | null };
   queue: { id: number; name: string; color: string } | null;
   user: { id: number; name: string } | null;
   whatsapp: { id: number; name: string; provider: string } | null;
@@ -93,6 +100,8 @@ export interface TicketFilter {
   tagIds?: number[];
   /** Issue 13: "oldest" walks the same index backwards. */
   sort?: "newest" | "oldest";
+  /** Issue 23 §5: only the tickets of contacts the actor owns. */
+  myCustomers?: boolean;
 }
 
 /** The lateral row of a ticket a search found (searchPage): its id and the columns the list's order reads. */
@@ -167,6 +176,10 @@ function ticketConditions(filter: TicketFilter, bind: Binder = literals): SQL | 
   if (filter.queueIds) conditions.push(queueFilter(bind, filter.actor.id, filter.queueIds));
   if (filter.tagIds?.length) conditions.push(tagFilter(filter.tagIds, bind === placeholders));
   if (filter.withUnreadMessages) conditions.push(sql`${tickets.unreadMessages} > 0`);
+  if (filter.myCustomers)
+    conditions.push(
+      inArray(tickets.contactId, sql`(select ${contacts.id} from ${contacts} where ${contacts.ownerUserId} = ${actorId})`),
+    );
   if (filter.date) {
     const { start, end } = dayRange(filter.date);
     conditions.push(gte(tickets.createdAt, bind.value("start", start)), lt(tickets.createdAt, bind.value("end", end)));
@@ -276,6 +289,7 @@ function listShape(filter: TicketFilter): string {
     filter.withUnreadMessages ? "r" : "",
     filter.date ? "d" : "",
     filter.tagIds?.length ? "g" : "",
+    filter.myCustomers ? "m" : "",
     filter.sort === "oldest" ? "-asc" : "",
   ].join("");
 }

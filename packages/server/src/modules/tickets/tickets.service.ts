@@ -20,6 +20,8 @@ import type { Publisher, TicketScope } from "../../realtime/publisher.js";
 import { recordAudit } from "../audit/audit.js";
 import { checkClosing, closingColumns, setClosingReason } from "../closing-reasons/closing.js";
 import { findConnection, findDefaultConnection } from "../connections/connections.repo.js";
+import { claimOnResolve } from "../contact-owner/contact-owner.js";
+import { publishContact } from "../contact-owner/publish.js";
 import { findContactById, listExtraInfo } from "../contacts/contacts.repo.js";
 import { requestRating } from "../csat/ratings.js";
 import * as messagesRepo from "../messages/messages.repo.js";
@@ -116,6 +118,7 @@ export function createTicketService(deps: TicketServiceDeps) {
           showAll: query.showAll ?? false,
           queueIds: query.queueIds,
           withUnreadMessages: query.withUnreadMessages,
+          myCustomers: query.myCustomers,
           tagIds: query.tagIds,
           search: query.searchParam.toLowerCase(),
           sort: query.sort,
@@ -197,7 +200,7 @@ export function createTicketService(deps: TicketServiceDeps) {
           const withClosing = closing.closingReasonId !== undefined || closing.closingValue !== undefined;
           if (change.status === undefined && change.userId === undefined && change.queueId === undefined) {
             if (withClosing) await setClosingReason(tx, current, closing);
-            if (change.tagIds || withClosing) return { previous: undefined };
+            if (change.tagIds || withClosing) return { previous: undefined, claimed: undefined };
           }
           const result = classifyTicketChange(current as Parameters<typeof classifyTicketChange>[0], change);
           if (!result.ok) throw new AppError("ERR_TICKET_TRANSITION", { message: result.reason });
@@ -234,7 +237,10 @@ export function createTicketService(deps: TicketServiceDeps) {
               await requestRating(tx, outgoing, { ticket: updated, connection, now: now() });
             }
           }
-          return { previous: scopeOf(current) };
+          // Issue 23 §5: with the setting on, the agent who resolves an unowned contact's ticket becomes its owner.
+          const owner = next.userId ?? (actor.id > 0 ? actor.id : null);
+          const claimed = transition === "resolve" && owner !== null && (await claimOnResolve(tx, current.contactId, owner));
+          return { previous: scopeOf(current), claimed: claimed ? current.contactId : undefined };
         })
         .catch((error: unknown) => {
           if (isUniqueViolation(error)) throw new AppError("ERR_OTHER_OPEN_TICKET");
@@ -242,6 +248,7 @@ export function createTicketService(deps: TicketServiceDeps) {
         });
       const ticket = await present(id);
       await publishUpdate(ticket, outcome.previous);
+      if (outcome.claimed !== undefined) await publishContact(db, events, outcome.claimed);
       await outgoing.afterCommit();
       return ticket;
     },

@@ -30,10 +30,10 @@ import { toastError } from "../../../lib/error-handler";
 import { useAnyConnectionCan, useDefaultConnectionCan } from "../../../lib/queries/use-connections";
 import { toast } from "../../../lib/toast";
 import { useDebounce } from "../../../lib/use-debounce";
+import { ContactOwnerField, OwnerFilter, type OwnerFilterValue, useContactsPage } from "../../contact-owner";
 import { ScheduleButton } from "../../schedules";
 import { useDeleteContact } from "../api/delete-contact";
 import { contactsToCsv, downloadCsv, fetchAllContacts } from "../api/export-contacts";
-import { useContacts } from "../api/get-contacts";
 import { useImportContacts } from "../api/import-contacts";
 import { useStartTicket } from "../api/start-ticket";
 import { ContactDataDialog } from "../components/contact-data-dialog";
@@ -48,7 +48,9 @@ export default function ContactsPage() {
   const typed = useDebounce(search);
   // One character is not a search (the server refuses it): the list stays whole until a second one.
   const debounced = isSearchTooShort(typed) ? "" : typed;
-  const { data, isLoading, hasNextPage, isFetchingNextPage, fetchNextPage } = useContacts(debounced);
+  // Issue 23 §5: the owner filter ("my customers", without an owner, an agent's).
+  const [owner, setOwner] = useState<OwnerFilterValue>("");
+  const { data, isLoading, hasNextPage, isFetchingNextPage, fetchNextPage } = useContactsPage(debounced, owner);
   const contacts = data?.pages.flatMap((p) => p.contacts) ?? [];
   const onScroll = useInfiniteScroll({ hasNextPage, isFetching: isFetchingNextPage, fetchNextPage });
   const [modal, setModal] = useState<{ open: boolean; contactId?: number }>({ open: false });
@@ -88,6 +90,7 @@ export default function ContactsPage() {
       actions={
         <>
           <SearchField value={search} onChange={setSearch} heavy />
+          <OwnerFilter value={owner} onChange={setOwner} />
           {can(user, "contacts:import") && canImport && (
             <Button variant="contained" onClick={() => setConfirmImport(true)} disabled={busy}>
               {t("contacts.buttons.import")}
@@ -140,6 +143,7 @@ export default function ContactsPage() {
             <TableCell>{t("contacts.table.name")}</TableCell>
             <TableCell align="center">{t("contacts.table.whatsapp")}</TableCell>
             <TableCell align="center">{t("contacts.table.email")}</TableCell>
+            <TableCell align="center">{t("contactOwner.owner")}</TableCell>
             <TableCell align="center" sx={ROW_ACTIONS_SX}>
               {t("contacts.table.actions")}
             </TableCell>
@@ -158,6 +162,11 @@ export default function ContactsPage() {
                 <PhoneNumber number={contact.number} username={contact.username} />
               </TableCell>
               <TableCell align="center">{contact.email}</TableCell>
+              <TableCell align="center">
+                {!contact.isGroup && (
+                  <ContactOwnerField contactId={contact.id} contactName={contact.name} ownerId={contact.ownerId} dense />
+                )}
+              </TableCell>
               <TableCell align="center" sx={ROW_ACTIONS_SX}>
                 <IconButton
                   size="small"
@@ -209,7 +218,7 @@ export default function ContactsPage() {
               </TableCell>
             </TableRow>
           ))}
-          {(isLoading || isFetchingNextPage) && <TableLoadingRow columns={5} />}
+          {(isLoading || isFetchingNextPage) && <TableLoadingRow columns={6} />}
         </TableBody>
       </Table>
     </PageContainer>

@@ -99,6 +99,15 @@ export default function SettingsPage() {
             onChange={(v) => save("showChoosingQueue", v)}
           />
         </Row>
+        {/* Issue 23 §5: the first agent who resolves an unowned contact's ticket becomes its owner. */}
+        <Row id="ownerOnResolve" title={t("contactOwner.settings.ownerOnResolve")}>
+          <SettingSelect
+            labelledBy="setting-ownerOnResolve-label"
+            value={value("ownerOnResolve")}
+            options={enabledDisabled}
+            onChange={(v) => save("ownerOnResolve", v)}
+          />
+        </Row>
         <Row id="protocolWebhookAllowPrivate" title={t("settings.settings.protocolWebhookAllowPrivate.name")}>
           <SettingSelect
             labelledBy="setting-protocolWebhookAllowPrivate-label"

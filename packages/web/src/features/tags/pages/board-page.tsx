@@ -4,10 +4,11 @@ import Button from "@mui/material/Button";
 import CircularProgress from "@mui/material/CircularProgress";
 import Typography from "@mui/material/Typography";
 import { can } from "@zapdesk/core";
-import { useEffect, useMemo } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useNavigate } from "react-router";
 import { useAuth } from "../../../lib/auth";
+import { MyCustomersToggle } from "../../contact-owner";
 import { useTickets } from "../../tickets/api/get-tickets";
 import type { TicketListParams } from "../../tickets/api/ticket-keys";
 import { useSetTicketTags, useTags } from "../api/tags-api";
@@ -24,9 +25,16 @@ export default function BoardPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { user } = useAuth();
+  const [myCustomers, setMyCustomers] = useState(false);
   const params: TicketListParams = useMemo(
-    () => ({ status: "open", searchParam: "", showAll: can(user, "tickets-manager:showall"), queueIds: null }),
-    [user],
+    () => ({
+      status: "open",
+      searchParam: "",
+      showAll: can(user, "tickets-manager:showall"),
+      queueIds: null,
+      ...(myCustomers ? { myCustomers } : {}),
+    }),
+    [user, myCustomers],
   );
   const query = useTickets(params, !!user);
   const { data: tags = [], isLoading: tagsLoading } = useTags();
@@ -46,6 +54,7 @@ export default function BoardPage() {
         <Typography component="h1" variant="h6" sx={{ flex: 1 }}>
           {t("board.title")}
         </Typography>
+        <MyCustomersToggle value={myCustomers} onChange={setMyCustomers} />
         <Typography variant="body2" color="text.secondary">
           {t("board.total", { count: query.data?.pages[0]?.count ?? 0 })}
         </Typography>

@@ -18,6 +18,7 @@ export const getTickets = (params: TicketListParams, pageNumber: number) =>
     tagIds: params.tagIds?.length ? JSON.stringify(params.tagIds) : undefined,
     pageNumber,
     sort: params.sort,
+    myCustomers: params.myCustomers || undefined,
   });
 
 export function useTickets(params: TicketListParams, enabled = true) {

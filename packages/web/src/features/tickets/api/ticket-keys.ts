@@ -14,6 +14,8 @@ export interface TicketListParams {
   tagIds?: number[];
   /** Issue 13: the Waiting list oldest first (the server's `sort=oldest`); absent is newest first. */
   sort?: "oldest";
+  /** Issue 23 §5: only the tickets of the user's own customers (the server's `myCustomers=true`). */
+  myCustomers?: boolean;
 }
 
 export const ticketKeys = {

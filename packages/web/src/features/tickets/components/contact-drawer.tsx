@@ -13,6 +13,7 @@ import { useTranslation } from "react-i18next";
 import { PhoneNumber } from "../../../components/phone-number";
 import { useAuth } from "../../../lib/auth";
 import { pictureOf } from "../../../lib/capabilities";
+import { ContactOwnerField } from "../../contact-owner";
 import { ContactDataDialog, MergeContactDialog } from "../../contacts";
 import { ContactConsent, LegalHoldControl } from "../../privacy";
 import { ScheduleButton } from "../../schedules";
@@ -80,6 +81,8 @@ export function ContactDrawer({
           {t("tickets.contactDrawer.edit")}
         </Button>
         <ScheduleButton variant="button" target={{ contactId: contact.id }} />
+        {/* Issue 23 §5: whose customer this is (their new conversations go to them first). */}
+        {!isGroup && <ContactOwnerField contactId={contact.id} contactName={contact.name} ownerId={contact.ownerId} />}
         {/* Issue 18: a second contact of this person (e.g. the other ninth-digit form) folds into another. */}
         {can(user, "contacts:merge") && (
           <Button variant="text" size="small" onClick={() => setMerging(true)}>

@@ -21,6 +21,7 @@ import { Link as RouterLink } from "react-router";
 import { lazyNamed, OnDemand } from "../../../components/ui/on-demand";
 import { useAuth } from "../../../lib/auth";
 import { useDebounce } from "../../../lib/use-debounce";
+import { MyCustomersToggle } from "../../contact-owner";
 import { TagFilter } from "../../tags/components/tag-filter";
 import { MIN_SEARCH_LENGTH } from "../api/lookups";
 import type { TicketListParams } from "../api/ticket-keys";
@@ -67,7 +68,11 @@ export function TicketsManager({ selectedId }: { selectedId?: number }) {
   });
 
   const [tagIds, setTagIds] = useState<number[]>([]);
-  const base = useMemo(() => ({ searchParam: "", showAll, queueIds, tagIds }), [showAll, queueIds, tagIds]);
+  const [myCustomers, setMyCustomers] = useState(false);
+  const base = useMemo(
+    () => ({ searchParam: "", showAll, queueIds, tagIds, ...(myCustomers ? { myCustomers } : {}) }),
+    [showAll, queueIds, tagIds, myCustomers],
+  );
   const openParams: TicketListParams = useMemo(() => ({ ...base, status: "open" }), [base]);
   const pendingParams: TicketListParams = useMemo(
     () => ({ ...base, status: "pending", ...(oldestFirst ? { sort: "oldest" as const } : {}) }),
@@ -121,6 +126,7 @@ export function TicketsManager({ selectedId }: { selectedId?: number }) {
         {tab === "open" && inboxTab === "pending" && <WaitingSortToggle value={oldestFirst} onChange={setOldestFirst} />}
         <TicketQueueFilter queues={user?.queues ?? []} value={queueIds ?? []} onChange={setQueueIds} />
         <TagFilter value={tagIds} onChange={setTagIds} />
+        <MyCustomersToggle value={myCustomers} onChange={setMyCustomers} />
         <Tooltip title={t("board.title")}>
           <IconButton size="small" component={RouterLink} to="/board" aria-label={t("board.title")}>
             <ViewKanbanOutlined fontSize="small" />

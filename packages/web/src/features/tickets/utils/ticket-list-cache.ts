@@ -13,6 +13,8 @@ import { type TicketListParams, ticketKeys } from "../api/ticket-keys";
 export function belongsInList(ticket: Ticket, params: TicketListParams, userId: number): boolean {
   if (params.searchParam || ticket.status !== params.status) return false;
   if (params.tagIds?.length && !ticket.tags.some((tag) => params.tagIds?.includes(tag.id))) return false;
+  // Issue 23 §5: "my customers"; an owner not known (a batch of inbound messages leaves it out) is not the user.
+  if (params.myCustomers && ticket.contact.ownerId !== userId) return false;
   if (ticket.userId === userId) return true;
   if (!(ticket.userId === null || params.showAll)) return false;
   const { queueIds } = params;
@@ -49,8 +51,19 @@ function withCount(data: Lists, pages: TicketPage[], delta: number): Lists {
   return { ...data, pages: [{ ...first, count: Math.max(0, first.count + delta) }, ...rest] };
 }
 
+/** The ticket with its contact's owner from a cached copy when the event left it out (issue 23 §5). */
+function withKnownOwner(client: QueryClient, ticket: Ticket): Ticket {
+  if (ticket.contact.ownerId !== undefined) return ticket;
+  for (const [, data] of client.getQueriesData<Lists>({ queryKey: ticketKeys.lists() })) {
+    const old = data?.pages?.flatMap((p) => p.tickets).find((t) => t.id === ticket.id && t.contact.ownerId !== undefined);
+    if (old) return { ...ticket, contact: { ...ticket.contact, ownerId: old.contact.ownerId } };
+  }
+  return ticket;
+}
+
 /** A changed ticket moves to the top of the lists it belongs in and leaves the others. */
-export function upsertTicket(client: QueryClient, ticket: Ticket, userId: number): void {
+export function upsertTicket(client: QueryClient, changed: Ticket, userId: number): void {
+  const ticket = withKnownOwner(client, changed);
   eachList(client, (data, params) => {
     const present = contains(data, ticket.id);
     if (params.searchParam) {
