@@ -373,13 +373,6 @@ export const quickAnswers = pgTable(
   ],
 );
 
-export const settings = pgTable("settings", {
-  key: text("key").primaryKey(),
-  value: text("value").notNull(),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
-
 // The channels' tables (inbound log, LID mappings, Cloud templates) live beside this file.
 export * from "./schema-channels.js";
 export * from "./schema-closing-reasons.js";
@@ -397,6 +390,7 @@ export * from "./schema-push.js";
 export * from "./schema-retention.js";
 export * from "./schema-routing.js";
 export * from "./schema-schedules.js";
+export * from "./schema-settings.js";
 export * from "./schema-tags.js";
 export * from "./schema-two-factor.js";
 export * from "./schema-webhooks.js";
