@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { Macro } from "@zapdesk/core";
+import { useState } from "react";
 import { describe, expect, it } from "vitest";
 import { AGENT, fakeApi, signedInAs } from "../../../testing/fake-api";
 import { renderWithProviders } from "../../../testing/render";
@@ -20,6 +21,12 @@ const MACROS = [
   macro(2, "Minha", [{ type: "returnToQueue" }], AGENT.id),
 ];
 
+/** As the ticket's options menu mounts it: the dialog is gone as soon as a macro is chosen. */
+function Host() {
+  const [open, setOpen] = useState(true);
+  return open ? <RunMacroDialog ticketId={7} open onClose={() => setOpen(false)} /> : null;
+}
+
 describe("Run macro on a ticket (issue 23 §2)", () => {
   it("lists the macros with their actions, runs the chosen one and says how many actions applied", async () => {
     const server = fakeApi({
@@ -36,12 +43,14 @@ describe("Run macro on a ticket (issue 23 §2)", () => {
       },
     });
     signedInAs(server, AGENT);
-    renderWithProviders(<RunMacroDialog ticketId={7} open onClose={() => {}} />);
+    renderWithProviders(<Host />);
     const dialog = await screen.findByRole("dialog", { name: "Executar macro" });
     expect(await within(dialog).findByText("Adicionar nota privada · Resolver")).toBeVisible();
     await userEvent.setup().click(within(dialog).getByRole("button", { name: /Pedido enviado/ }));
     await waitFor(() => expect(server.callsTo("POST", "/api/tickets/7/macros/1/run")).toHaveLength(1));
+    // Said after the dialog closed and unmounted.
     expect(await screen.findByText("Pedido enviado: 2 ações aplicadas.")).toBeVisible();
+    expect(screen.queryByRole("dialog", { name: "Executar macro" })).toBeNull();
   });
 
   it("shows the refusal: nothing was applied", async () => {
@@ -53,7 +62,7 @@ describe("Run macro on a ticket (issue 23 §2)", () => {
       },
     });
     signedInAs(server, AGENT);
-    renderWithProviders(<RunMacroDialog ticketId={7} open onClose={() => {}} />);
+    renderWithProviders(<Host />);
     await userEvent.setup().click(await screen.findByRole("button", { name: /Pedido enviado/ }));
     expect(await screen.findByRole("alert")).toHaveTextContent("motivo de encerramento");
   });

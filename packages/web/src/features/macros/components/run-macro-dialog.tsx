@@ -16,17 +16,16 @@ export function useMacroRunner(ticketId: number) {
   const run = useRunMacro();
   return {
     busy: run.isPending,
+    // mutateAsync, not mutate's own callbacks: the dialog closes (and may unmount) as the run starts,
+    // and TanStack Query drops mutate()'s callbacks once their component is gone, the toast with them.
     run: (macro: Macro) =>
-      run.mutate(
-        { ticketId, macroId: macro.id },
-        {
-          onSuccess: (result) => {
-            const done = result.results.filter((r) => r.outcome === "done").length;
-            toast.success(t("macros.run.done", { name: macro.name, count: done }));
-          },
-          // The first refusal: nothing was applied (the server's message names the action).
-          onError: (error) => toastError(error),
+      run.mutateAsync({ ticketId, macroId: macro.id }).then(
+        (result) => {
+          const done = result.results.filter((r) => r.outcome === "done").length;
+          toast.success(t("macros.run.done", { name: macro.name, count: done }));
         },
+        // The first refusal: nothing was applied (the server's message names the action).
+        (error: unknown) => toastError(error),
       ),
   };
 }
