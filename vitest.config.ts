@@ -68,6 +68,9 @@ export default defineConfig({
           // test. The optimizer bundles the entries the sources import once per run (cached in
           // node_modules/.vite until they change), so a worker loads a few files instead.
           deps: { optimizer: { client: { enabled: true, include: webDependencies() } } },
+          // A worker thread per file instead of a child process: the same isolation (a fresh module
+          // graph and jsdom per file) without starting a Node process and its runtime each time.
+          pool: "threads",
           // leak-guard.ts first: it records the timers of everything imported after it.
           setupFiles: ["src/testing/leak-guard.ts", "src/testing/setup.ts"],
           // Room for a test's 20 s waits (setup.ts) on a machine running another suite beside this one.
