@@ -1,4 +1,29 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { defineConfig } from "vitest/config";
+
+/**
+ * Packages the web project runs in Node as they are, not through the optimizer (see `deps` below):
+ * socket.io-client's browser build, bundled, calls Node's `util.deprecate`, which the bundle lacks;
+ * socket.test.ts talks to a real socket.io server with its Node build, as before.
+ */
+const NOT_BUNDLED = /^(vitest|@zapdesk\/|@testing-library\/jest-dom|socket\.io$|socket\.io-client$|node:)/;
+
+/**
+ * Every package entry the web sources and tests import (`@mui/material/Box`, `react-router`, …),
+ * plus the JSX runtime the compiler adds: the optimizer bundles exactly these.
+ */
+function webDependencies(dir = "packages/web/src"): string[] {
+  const found = new Set(["react/jsx-runtime", "react/jsx-dev-runtime"]);
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !/\.tsx?$/.test(entry.name)) continue;
+    const source = readFileSync(join(entry.parentPath, entry.name), "utf8");
+    for (const match of source.matchAll(/(?:\bfrom\s+|\bimport\s*\(?\s*)"([^".\s][^"\s]*)"/g)) {
+      if (!NOT_BUNDLED.test(match[1])) found.add(match[1]);
+    }
+  }
+  return [...found].sort();
+}
 
 export default defineConfig({
   test: {
@@ -38,6 +63,14 @@ export default defineConfig({
           root: "packages/web",
           include: ["src/**/*.test.tsx", "src/**/*.test.ts"],
           environment: "jsdom",
+          // Each file runs in a fresh worker, which used to load React, MUI, emotion and the rest
+          // from their thousands of files in node_modules again: about 1.5 s before a file's first
+          // test. The optimizer bundles the entries the sources import once per run (cached in
+          // node_modules/.vite until they change), so a worker loads a few files instead.
+          deps: { optimizer: { client: { enabled: true, include: webDependencies() } } },
+          // A worker thread per file instead of a child process: the same isolation (a fresh module
+          // graph and jsdom per file) without starting a Node process and its runtime each time.
+          pool: "threads",
           // leak-guard.ts first: it records the timers of everything imported after it.
           setupFiles: ["src/testing/leak-guard.ts", "src/testing/setup.ts"],
           // Room for a test's 20 s waits (setup.ts) on a machine running another suite beside this one.

@@ -56,7 +56,7 @@ describe("audit page", () => {
     signedInAs(server, ADMIN);
     const user = userEvent.setup();
     renderApp("/audit");
-    await screen.findByRole("heading", { name: "Audit trail" }, { timeout: 10_000 });
+    await screen.findByRole("heading", { name: "Audit trail" });
     expect(screen.getByRole("link", { name: "Audit" })).toHaveAttribute("aria-current", "page");
     const table = screen.getByRole("table", { name: "Audit trail" });
     expect(await within(table).findByText("Changed a setting")).toBeInTheDocument();
@@ -95,7 +95,7 @@ describe("audit page", () => {
     signedInAs(server, ADMIN);
     const user = userEvent.setup();
     renderApp("/audit");
-    expect(await screen.findByText("No entry matches these filters.", {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(await screen.findByText("No entry matches these filters.")).toBeInTheDocument();
     await user.type(screen.getByLabelText("From"), "2026-03-05");
     await waitFor(() => {
       const from = server.calls
@@ -115,7 +115,7 @@ describe("audit page", () => {
     const server = fakeApi({ "GET /api/tickets": { body: { tickets: [], count: 0, hasMore: false } } });
     signedInAs(server, AGENT);
     renderApp("/");
-    await screen.findByRole("button", { name: "User menu" }, { timeout: 10_000 });
+    await screen.findByRole("button", { name: "User menu" });
     expect(await screen.findByRole("link", { name: "Contacts" })).toBeInTheDocument();
     expect(screen.queryByRole("link", { name: "Audit" })).not.toBeInTheDocument();
   });
