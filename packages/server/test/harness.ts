@@ -19,7 +19,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     env: "test",
     port: 0,
     host: "127.0.0.1",
-    dataDir: mkdtempSync(join(tmpdir(), "zapdesk-data-")),
+    // A folder of its own only when the test names none (a made and unused one was left in /tmp).
+    dataDir: overrides.dataDir ?? mkdtempSync(join(tmpdir(), "zapdesk-data-")),
     jwtSecret: randomBytes(32).toString("hex"),
     jwtRefreshSecret: randomBytes(32).toString("hex"),
     adminEmail: ADMIN.email,
