@@ -22,7 +22,7 @@ import {
 import { tagsOfTickets } from "../tags/tags.repo.js";
 import type { JoinedTicket, TicketRow } from "../tickets/tickets.repo.js";
 import { replacesPlaceholder } from "./inbound-placeholder.js";
-import { type Ingest, messageValues, personNameOnConflict } from "./inbound-store.js";
+import { consentEntry, type Ingest, messageValues, personNameOnConflict } from "./inbound-store.js";
 import { type JoinedMessage, messageColumns } from "./messages.repo.js";
 import { sendOutOfHours } from "./out-of-hours.js";
 
@@ -137,18 +137,7 @@ export async function storeBatch(
       fresh.map((item) => {
         const message = insertedByWid.get(item.wid) as (typeof inserted)[number];
         const contact = contactOf.get(item.chat) as ContactLite;
-        return {
-          ticket: ticketById.get(message.ticketId) as TicketRow,
-          contactId: contact.id,
-          name: contact.name,
-          messageId: message.id,
-          wid: item.wid,
-          body: item.body,
-          type: item.type,
-          fromMe: item.fromMe,
-          isGroup: item.isGroup,
-          timestamp: item.timestamp,
-        };
+        return consentEntry(ticketById.get(message.ticketId) as TicketRow, contact, message.id, item);
       }),
     );
     const consentChanged = new Set(consent.contactIds);

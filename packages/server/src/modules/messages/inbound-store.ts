@@ -89,8 +89,8 @@ export function messageValues(
   };
 }
 
-/** What the consent step reads of a stored customer message. */
-function consentEntry(
+/** What the consent step reads of a stored customer message (both roads). */
+export function consentEntry(
   ticket: ticketsRepo.TicketRow,
   contact: { id: number; name: string },
   messageId: number,
