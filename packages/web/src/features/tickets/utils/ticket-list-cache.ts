@@ -103,18 +103,23 @@ export function removeTicket(client: QueryClient, ticketId: number): void {
   });
 }
 
-export function markTicketRead(client: QueryClient, ticketId: number): void {
+/** Some fields of a ticket, changed where the lists hold it (its place and the counts stay). */
+function patchListed(client: QueryClient, ticketId: number, patch: Partial<Ticket>): void {
   eachList(client, (data) =>
     contains(data, ticketId)
       ? {
           ...data,
           pages: data.pages.map((p) => ({
             ...p,
-            tickets: p.tickets.map((t) => (t.id === ticketId ? { ...t, unreadMessages: 0 } : t)),
+            tickets: p.tickets.map((t) => (t.id === ticketId ? { ...t, ...patch } : t)),
           })),
         }
       : data,
   );
+}
+
+export function markTicketRead(client: QueryClient, ticketId: number): void {
+  patchListed(client, ticketId, { unreadMessages: 0 });
 }
 
 /**
@@ -122,16 +127,6 @@ export function markTicketRead(client: QueryClient, ticketId: number): void {
  * text) is gone from the lists and from the open ticket, as on the server.
  */
 export function clearPreview(client: QueryClient, ticketId: number): void {
-  eachList(client, (data) =>
-    contains(data, ticketId)
-      ? {
-          ...data,
-          pages: data.pages.map((p) => ({
-            ...p,
-            tickets: p.tickets.map((t) => (t.id === ticketId ? { ...t, lastMessage: "" } : t)),
-          })),
-        }
-      : data,
-  );
+  patchListed(client, ticketId, { lastMessage: "" });
   client.setQueryData<Ticket>(ticketKeys.detail(ticketId), (old) => (old ? { ...old, lastMessage: "" } : old));
 }
