@@ -13,7 +13,8 @@ import { closedLoop, type Summary, summarize } from "./stats.js";
 export const BROAD_TERM = "de";
 const HEALTH_EVERY_MS = 25;
 
-export type Background = "dashboard+export" | "broad search";
+/** What runs beside the inbox ("dashboard+export", "broad search"), or alone beside the health probe (stall.ts). */
+export type Background = "dashboard+export" | "broad search" | "dashboard" | "metrics" | "export";
 
 export interface MixedResult extends Summary {
   background: Background;
@@ -23,7 +24,7 @@ export interface MixedResult extends Summary {
   health: { count: number; p50: number; p99: number; max: number };
 }
 
-function ok(result: HttpResult, what: string): HttpResult {
+export function ok(result: HttpResult, what: string): HttpResult {
   if (result.status !== 200) throw new Error(`${what}: ${result.status} ${result.body.slice(0, 200)}`);
   return result;
 }
@@ -37,13 +38,47 @@ async function exportConversation(t: Target, info: ReadyInfo): Promise<void> {
   }
 }
 
+/** The heavy side's operations, taken in turn: an admin's dashboard, its metrics and an export, or one agent's broad search. */
+export function heavyOperations(info: ReadyInfo, t: Target, background: Background): (() => Promise<unknown>)[] {
+  const { tokens } = info;
+  const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+  const dashboard = () => call(t, "GET", "/api/dashboard?tz=America/Sao_Paulo", tokens.admin).then((r) => ok(r, "dashboard"));
+  const metrics = () =>
+    call(t, "GET", `/api/dashboard/metrics?from=${day(29)}&to=${day(0)}&tz=UTC`, tokens.admin).then((r) => ok(r, "metrics"));
+  const search = () =>
+    call(t, "GET", `/api/tickets?searchParam=${BROAD_TERM}&pageNumber=1`, tokens.queueAgents[1] ?? tokens.admin).then((r) =>
+      ok(r, "search"),
+    );
+  switch (background) {
+    case "dashboard+export":
+      return [dashboard, metrics, () => exportConversation(t, info)];
+    case "broad search":
+      return [search];
+    case "dashboard":
+      return [dashboard];
+    case "metrics":
+      return [metrics];
+    case "export":
+      return [() => exportConversation(t, info)];
+  }
+}
+
+/** Ask /api/health every 25 ms until `done`, pushing each answer's latency (ms) to `into`. */
+export async function probeHealth(t: Target, token: string, done: () => boolean, into: number[]): Promise<void> {
+  while (!done()) {
+    const begin = performance.now();
+    ok(await call(t, "GET", "/api/health", token), "health");
+    into.push(performance.now() - begin);
+    await new Promise((r) => setTimeout(r, HEALTH_EVERY_MS));
+  }
+}
+
 export async function runMixed(info: ReadyInfo, background: Background, maxSeconds: number): Promise<MixedResult> {
   const { port, tokens, data } = info;
   const queues = encodeURIComponent(JSON.stringify([data.queueIds[0], data.queueIds[1]]));
   const inbox = target(port, 10);
   const heavyTarget = target(port, 1);
   const probe = target(port, 1);
-  const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
   const started = performance.now();
   const deadline = started + maxSeconds * 1000;
   const done = () => performance.now() >= deadline;
@@ -53,25 +88,7 @@ export async function runMixed(info: ReadyInfo, background: Background, maxSecon
   let errors = 0;
   let heavyErrors = 0;
 
-  const heavyOperations: (() => Promise<unknown>)[] =
-    background === "dashboard+export"
-      ? [
-          () => call(heavyTarget, "GET", "/api/dashboard?tz=America/Sao_Paulo", tokens.admin).then((r) => ok(r, "dashboard")),
-          () =>
-            call(heavyTarget, "GET", `/api/dashboard/metrics?from=${day(29)}&to=${day(0)}&tz=UTC`, tokens.admin).then((r) =>
-              ok(r, "metrics"),
-            ),
-          () => exportConversation(heavyTarget, info),
-        ]
-      : [
-          () =>
-            call(
-              heavyTarget,
-              "GET",
-              `/api/tickets?searchParam=${BROAD_TERM}&pageNumber=1`,
-              tokens.queueAgents[1] ?? tokens.admin,
-            ).then((r) => ok(r, "search")),
-        ];
+  const operations = heavyOperations(info, heavyTarget, background);
 
   try {
     await Promise.all([
@@ -89,7 +106,7 @@ export async function runMixed(info: ReadyInfo, background: Background, maxSecon
         for (let i = 0; !done(); i++) {
           const begin = performance.now();
           try {
-            await heavyOperations[i % heavyOperations.length]!();
+            await operations[i % operations.length]!();
             heavy.push(performance.now() - begin);
           } catch (error) {
             if (heavyErrors === 0) console.error(`  mixed ${background}: ${(error as Error).message}`);
@@ -97,14 +114,7 @@ export async function runMixed(info: ReadyInfo, background: Background, maxSecon
           }
         }
       })(),
-      (async () => {
-        while (!done()) {
-          const begin = performance.now();
-          ok(await call(probe, "GET", "/api/health", tokens.agent), "health");
-          health.push(performance.now() - begin);
-          await new Promise((r) => setTimeout(r, HEALTH_EVERY_MS));
-        }
-      })(),
+      probeHealth(probe, tokens.agent, done, health),
     ]);
   } finally {
     for (const t of [inbox, heavyTarget, probe]) t.agent.destroy();

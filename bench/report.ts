@@ -6,6 +6,7 @@ import type { IngestResult } from "./ingest.js";
 import type { LoadResult } from "./load.js";
 import type { MixedResult } from "./mixed.js";
 import type { IngestCheck, ReadyInfo } from "./protocol.js";
+import type { StallResult } from "./stall.js";
 import type { Summary } from "./stats.js";
 
 export interface EngineReport {
@@ -14,6 +15,8 @@ export interface EngineReport {
   load: LoadResult[];
   /** Issue 19: the inbox beside a heavy user (absent from older results). */
   mixed?: MixedResult[];
+  /** Issue 19: /api/health beside one heavy request at a time (absent from older results). */
+  stall?: StallResult[];
   ingest: { path: string; result: IngestResult; check: IngestCheck }[];
   /** Realtime fan-out, one entry per number of sockets (absent from older results). */
   fanout?: FanoutResult[];
@@ -81,18 +84,27 @@ export function renderEngine(report: EngineReport): string {
       "|---|---:|---:|---:|---:|---:|---|---|---:|---|---|",
     );
     for (const r of report.mixed) {
-      // "No single request stalls /api/health by more than 50 ms": the probe's worst answer, and the
-      // longest time one piece of work held the server's thread (the probe's answer also queues
-      // behind ten inbox requests on two shared cores, which is no single request's stall).
+      // The inbox's p95 beside the heavy user, and the longest time one piece of work held the
+      // server's thread. The probe's answers are shown, but here they also queue behind ten inbox
+      // requests on two shared cores; "no single request stalls /api/health" is judged by the
+      // stall table below, where one heavy request at a time runs beside the probe.
       const stall = r.serverStallMs ?? 0;
-      const met =
-        r.p95 <= TARGETS.mixed.inboxP95 &&
-        r.health.max <= TARGETS.mixed.healthMax &&
-        stall <= TARGETS.mixed.healthMax &&
-        r.errors === 0 &&
-        r.heavy.errors === 0;
+      const met = r.p95 <= TARGETS.mixed.inboxP95 && stall <= TARGETS.mixed.healthMax && r.errors === 0 && r.heavy.errors === 0;
       lines.push(
-        `| ${r.background} | ${fmt(r.count)} | ${r.errors + r.heavy.errors} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.heavy.count} · ${r.heavy.p50} · ${r.heavy.max} | ${r.health.p50} · ${r.health.p99} · ${r.health.max} | ${r.serverStallMs ?? "–"} | ${cpu(r)} | p95 ≤ ${TARGETS.mixed.inboxP95}, health and stall ≤ ${TARGETS.mixed.healthMax} ms: ${verdict(met)} |`,
+        `| ${r.background} | ${fmt(r.count)} | ${r.errors + r.heavy.errors} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.heavy.count} · ${r.heavy.p50} · ${r.heavy.max} | ${r.health.p50} · ${r.health.p99} · ${r.health.max} | ${r.serverStallMs ?? "–"} | ${cpu(r)} | p95 ≤ ${TARGETS.mixed.inboxP95}, stall ≤ ${TARGETS.mixed.healthMax} ms: ${verdict(met)} |`,
+      );
+    }
+  }
+  if (report.stall?.length) {
+    lines.push(
+      "",
+      "| /api/health every 25 ms beside one request at a time | probes | p50 ms | p99 ms | max ms | heavy requests (count · errors · p50 · max ms) | server's longest event-loop stall ms | target |",
+      "|---|---:|---:|---:|---:|---|---:|---|",
+    );
+    for (const r of report.stall) {
+      const met = r.max <= TARGETS.mixed.healthMax && r.heavy.errors === 0;
+      lines.push(
+        `| ${r.background} | ${fmt(r.count)} | ${r.p50} | ${r.p99} | ${r.max} | ${r.heavy.count} · ${r.heavy.errors} · ${r.heavy.p50} · ${r.heavy.max} | ${r.serverStallMs ?? "–"} | max ≤ ${TARGETS.mixed.healthMax} ms: ${verdict(met)} |`,
       );
     }
   }

@@ -9,7 +9,7 @@
  * BENCH_ENGINES (default "postgres,embedded"), BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_REQUESTS (2000) and BENCH_SECONDS (15) per scenario and concurrency, BENCH_INGEST_MESSAGES (5000),
  * BENCH_INGEST_SECONDS (20), BENCH_INGEST_CONTACTS (10 customers writing at once), BENCH_INGEST_BURST (10); for investigations,
- * BENCH_SCENARIOS=inbox,chat (a subset; "mixed" is the inbox beside a dashboard, an export or a broad search (mixed.ts); "fanout" is the realtime fan-out, BENCH_FANOUT_SOCKETS (50,200,500) sockets,
+ * BENCH_SCENARIOS=inbox,chat (a subset; "mixed" is the inbox beside a dashboard, an export or a broad search (mixed.ts); "stall" is /api/health beside one heavy request at a time (stall.ts); "fanout" is the realtime fan-out, BENCH_FANOUT_SOCKETS (50,200,500) sockets,
  * BENCH_FANOUT_MESSAGES (20) inbound messages each), BENCH_INGEST=0 (skip ingest), BENCH_REPORT=0 (write no results), BENCH_PROPOSED_INDEXES=1 (see proposed.ts), BENCH_PUSH=1 (web push configured, see app-config.ts), BENCH_CPU_PROF=<dir> (server CPU profile);
  * BENCH_WEB=0 skips the web first load (bundle sizes and tickets-page TTI, see web.ts), BENCH_WEB_BUILD=0 measures the existing build, BENCH_TTI_RUNS (5).
  */
@@ -27,6 +27,7 @@ import { type Bounds, call, runScenario, type Scenario, target, warmup } from ".
 import { type MixedResult, runMixed } from "./mixed.js";
 import type { Engine, FromServer, ReadyInfo, ToServer } from "./protocol.js";
 import { type EngineReport, machine, renderEngine, writeDoc } from "./report.js";
+import { runStall, STALL_BACKGROUNDS, type StallResult } from "./stall.js";
 import { type Sampler, withCpu } from "./stats.js";
 import { measureWeb, renderWeb, type WebReport } from "./web.js";
 
@@ -272,6 +273,18 @@ async function runEngine(engine: Engine): Promise<EngineReport> {
       }
     }
 
+    const stall: StallResult[] = [];
+    if (!only || only.includes("stall")) {
+      for (const background of STALL_BACKGROUNDS) {
+        const result = await withCpu(cpu, () => runStall(info, background, bounds.maxSeconds));
+        console.log(
+          `[${engine}] /api/health beside ${background}: p50 ${result.p50} p99 ${result.p99} max ${result.max} ms; ` +
+            `${result.heavy.count} heavy (p50 ${result.heavy.p50}, max ${result.heavy.max} ms); Node's longest stall ${result.serverStallMs} ms`,
+        );
+        stall.push(result);
+      }
+    }
+
     const fanout: FanoutResult[] = [];
     if (!only || only.includes("fanout")) await measureFanout(engine, info, cpu, fanout);
 
@@ -285,6 +298,7 @@ async function runEngine(engine: Engine): Promise<EngineReport> {
       scale,
       load,
       mixed,
+      stall,
       ingest,
       fanout,
       plans,
