@@ -22,6 +22,10 @@ export default async function setup(project: TestProject) {
   const runId = `${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
   const dir = join(tmpdir(), `zapdesk-test-${runId}`);
   mkdirSync(dir, { recursive: true });
+  // The temporary folder of every test process (test/setup.ts points TMPDIR at it, and the processes
+  // tests start inherit it): whatever a test leaves in it goes with the run.
+  const scratch = join(tmpdir(), `zapdesk-tmp-${runId}`);
+  mkdirSync(scratch, { recursive: true });
   // The processes some tests start (npm start, the CLIs), compiled once for the run (server-bundle.ts).
   const bundleDir = bundleDirOf(runId);
   const bundled = buildServerBundle(bundleDir);
@@ -47,8 +51,10 @@ export default async function setup(project: TestProject) {
   project.provide("pgServerUrl", serverUrl);
   project.provide("pgTemplate", template);
   project.provide("pgRunId", runId);
+  project.provide("testTmpDir", scratch);
   return async () => {
     rmSync(bundleDir, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
     if (embedded) {
       await embedded.stop();
       rmSync(dir, { recursive: true, force: true });
@@ -77,6 +83,8 @@ declare module "vitest" {
     pgServerUrl: string;
     pgTemplate: string;
     pgRunId: string;
+    /** The run's temporary folder (TMPDIR of every test process), removed at the end. */
+    testTmpDir: string;
     /** The folder of the run's compiled server processes (server-bundle.ts). */
     serverBundle: string;
   }
