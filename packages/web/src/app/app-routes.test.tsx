@@ -45,14 +45,14 @@ describe("routes and layout (spec §2, §4, §6)", () => {
 
   it("sends an anonymous visitor of a private route to /login", async () => {
     fakeApi();
-    const { router } = renderApp("/users");
+    const { router } = await renderApp("/users");
     await waitFor(() => expect(router.state.location.pathname).toBe("/login"));
   });
 
   it("restores the session on load and sends a signed-in user away from /login", async () => {
     const server = fakeApi();
     signedInAs(server, ADMIN);
-    const { router } = renderApp("/login");
+    const { router } = await renderApp("/login");
     await waitFor(() => expect(router.state.location.pathname).toBe("/"));
     expect(localStorage.getItem("token")).toBe("access-2");
   });
@@ -61,7 +61,7 @@ describe("routes and layout (spec §2, §4, §6)", () => {
     await i18n.changeLanguage("en");
     const server = fakeApi({ "GET /api/users": { body: LIST } });
     signedInAs(server, ADMIN);
-    renderApp("/users");
+    await renderApp("/users");
     const nav = await screen.findByRole("navigation", { name: "Main menu" });
     expect(within(nav).getByText("Administration")).toBeInTheDocument();
     for (const item of ["Users", "Connections", "Queues", "Settings"])
@@ -73,7 +73,7 @@ describe("routes and layout (spec §2, §4, §6)", () => {
     await i18n.changeLanguage("en");
     const server = fakeApi();
     signedInAs(server, AGENT);
-    const { router } = renderApp("/users");
+    const { router } = await renderApp("/users");
     const nav = await screen.findByRole("navigation", { name: "Main menu" });
     await waitFor(() => expect(router.state.location.pathname).toBe("/"));
     expect(within(nav).queryByText("Administration")).not.toBeInTheDocument();
@@ -86,7 +86,7 @@ describe("routes and layout (spec §2, §4, §6)", () => {
     await i18n.changeLanguage("en");
     const server = fakeApi({ "GET /api/whatsapp": { body: [connection("qrcode")] } });
     signedInAs(server, ADMIN);
-    renderApp("/");
+    await renderApp("/");
     await screen.findByRole("navigation", { name: "Main menu" });
     await waitFor(() => expect(server.callsTo("GET", "/api/whatsapp")).toHaveLength(1));
     expect(screen.queryByLabelText("Some connections need attention")).not.toBeInTheDocument();
@@ -102,7 +102,7 @@ describe("routes and layout (spec §2, §4, §6)", () => {
     };
     const server = fakeApi({ "GET /api/whatsapp": { body: [restricted] } });
     signedInAs(server, ADMIN);
-    renderApp("/");
+    await renderApp("/");
     await screen.findByRole("navigation", { name: "Main menu" });
     expect(await screen.findByLabelText("Some connections need attention", {}, { timeout: 4000 })).toHaveTextContent("!");
   });
@@ -111,7 +111,7 @@ describe("routes and layout (spec §2, §4, §6)", () => {
     await i18n.changeLanguage("en");
     const server = fakeApi({ "GET /api/whatsapp": { body: [connection("CONNECTED")] } });
     signedInAs(server, ADMIN);
-    renderApp("/");
+    await renderApp("/");
     await screen.findByRole("navigation", { name: "Main menu" });
     await new Promise((r) => setTimeout(r, 2500));
     expect(screen.queryByLabelText("Some connections need attention")).not.toBeInTheDocument();
@@ -122,7 +122,7 @@ describe("routes and layout (spec §2, §4, §6)", () => {
     const server = fakeApi({ "DELETE /api/auth/logout": { body: { message: "Logged out" } } });
     signedInAs(server, AGENT);
     const user = userEvent.setup();
-    const { router } = renderApp("/");
+    const { router } = await renderApp("/");
     await user.click(await screen.findByRole("button", { name: "User menu" }));
     await user.click(await screen.findByRole("menuitem", { name: "Profile" }));
     const dialog = await screen.findByRole("dialog", { name: "Edit user" });
@@ -141,7 +141,7 @@ describe("routes and layout (spec §2, §4, §6)", () => {
     const server = fakeApi();
     signedInAs(server, ADMIN);
     const user = userEvent.setup();
-    renderApp("/");
+    await renderApp("/");
     const nav = await screen.findByRole("navigation", { name: "Menu principal" });
     expect(within(nav).getByRole("link", { name: "Contatos" })).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Mudar idioma" }));

@@ -4,18 +4,30 @@ import { screenPermission } from "../features/shortcuts/screens";
 import { MainLayout } from "./layout/main-layout";
 import { Loading, PermissionRoute, PrivateRoute, PublicRoute } from "./routes/guards";
 
-// Pages are split per route so the first paint carries only the shell and the login screen.
-const page = (load: () => Promise<{ default: React.ComponentType }>) => {
-  const Component = lazy(load);
+type PageModule = { default: React.ComponentType };
+
+/**
+ * A page loaded when first shown. `load` stays on the element, so what a URL will show can be
+ * fetched ahead of the visit (the web tests do, see testing/render.tsx).
+ */
+function LazyPage({
+  component: Component,
+}: {
+  component: React.LazyExoticComponent<React.ComponentType>;
+  load: () => Promise<PageModule>;
+}) {
   return (
     <Suspense fallback={<Loading />}>
       <Component />
     </Suspense>
   );
-};
+}
+
+// Pages are split per route so the first paint carries only the shell and the login screen.
+const page = (load: () => Promise<PageModule>) => <LazyPage component={lazy(load)} load={load} />;
 
 /** An administration screen behind the permission the screens table gives it (the one its server routes check). */
-function adminScreen(path: string, load: () => Promise<{ default: React.ComponentType }>): RouteObject[] {
+function adminScreen(path: string, load: () => Promise<PageModule>): RouteObject[] {
   const permission = screenPermission(path);
   if (!permission) throw new Error(`${path} is not an administration screen`);
   return [{ element: <PermissionRoute permission={permission} />, children: [{ path, element: page(load) }] }];

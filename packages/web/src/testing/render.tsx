@@ -1,12 +1,20 @@
 import { render } from "@testing-library/react";
-import type { ReactNode } from "react";
-import { createMemoryRouter, MemoryRouter, RouterProvider } from "react-router";
+import type { ReactElement, ReactNode } from "react";
+import { createMemoryRouter, MemoryRouter, matchRoutes, RouterProvider } from "react-router";
 import { AppProviders } from "../app/providers";
 import { routes } from "../app/router";
 import { createQueryClient } from "../lib/query-client";
 
-/** The whole app at a given URL, as a user would meet it. */
-export function renderApp(url: string) {
+/**
+ * The whole app at a given URL, as a user would meet it. The code of the pages the URL shows is
+ * loaded first: a first visit's wait for it (seconds when the machine is busy, as the test
+ * transforms the page) belongs to no test's 20 s wait for what the page then shows.
+ */
+export async function renderApp(url: string) {
+  const matched = matchRoutes(routes, url) ?? [];
+  await Promise.all(
+    matched.map(({ route }) => (route.element as ReactElement<{ load?: () => Promise<unknown> }> | undefined)?.props.load?.()),
+  );
   const router = createMemoryRouter(routes, { initialEntries: [url] });
   const result = render(
     <AppProviders queryClient={createQueryClient()}>

@@ -12,7 +12,7 @@ describe("login page", () => {
       await i18n.changeLanguage(c.lang);
       fakeApi();
       const user = userEvent.setup();
-      renderApp("/login");
+      await renderApp("/login");
       await user.click(await screen.findByRole("button", { name: t("login.buttons.submit") }));
       expect(await screen.findAllByText(c.required)).toHaveLength(2);
     });
@@ -22,7 +22,7 @@ describe("login page", () => {
     await i18n.changeLanguage("en");
     const server = fakeApi({ "POST /api/auth/login": { body: { token: "tok", user: ADMIN } } });
     const user = userEvent.setup();
-    const { router } = renderApp("/login");
+    const { router } = await renderApp("/login");
     await fill(user, await screen.findByLabelText("Email"), "admin@zapdesk.local");
     await fill(user, screen.getByLabelText("Password"), "admin123");
     await user.click(screen.getByRole("button", { name: "Enter" }));
@@ -38,7 +38,7 @@ describe("login page", () => {
       "POST /api/auth/login": { status: 401, body: { error: "ERR_INVALID_CREDENTIALS", message: "Invalid credentials" } },
     });
     const user = userEvent.setup();
-    const { router } = renderApp("/login");
+    const { router } = await renderApp("/login");
     await fill(user, await screen.findByLabelText("Correo"), "x@y.z");
     await fill(user, screen.getByLabelText("Contraseña"), "nope");
     await user.click(screen.getByRole("button", { name: "Ingresar" }));
@@ -50,7 +50,7 @@ describe("login page", () => {
     await i18n.changeLanguage("en");
     fakeApi();
     const user = userEvent.setup();
-    renderApp("/login");
+    await renderApp("/login");
     const password = await screen.findByLabelText("Password");
     expect(password).toHaveAttribute("type", "password");
     await user.click(screen.getByRole("button", { name: "Show password" }));
@@ -61,14 +61,14 @@ describe("login page", () => {
 
   it("shows the current year in the footer", async () => {
     fakeApi();
-    renderApp("/login");
+    await renderApp("/login");
     expect(await screen.findByText(new RegExp(`© ${new Date().getFullYear()}`))).toBeInTheDocument();
   });
 
   it("offers signup only while userCreation is enabled", async () => {
     await i18n.changeLanguage("en");
     fakeApi({ "GET /api/public-settings": { body: [{ key: "userCreation", value: "disabled" }] } });
-    renderApp("/login");
+    await renderApp("/login");
     await screen.findByRole("button", { name: "Enter" });
     await new Promise((r) => setTimeout(r, 50));
     expect(screen.queryByRole("link", { name: /Register/ })).not.toBeInTheDocument();
@@ -77,7 +77,7 @@ describe("login page", () => {
   it("links to signup when userCreation is enabled", async () => {
     await i18n.changeLanguage("en");
     fakeApi();
-    renderApp("/login");
+    await renderApp("/login");
     expect(await screen.findByRole("link", { name: /Register/ })).toHaveAttribute("href", "/signup");
   });
 });

@@ -9,7 +9,7 @@ import { renderApp } from "../../../testing/render";
 async function openSignup(lang: string) {
   await i18n.changeLanguage(lang);
   const user = userEvent.setup();
-  const view = renderApp("/signup");
+  const view = await renderApp("/signup");
   const submit = await screen.findByRole("button", { name: t("signup.buttons.submit") });
   const field = (key: string) => screen.getByLabelText(t(`signup.form.${key}`));
   return { user, submit, field, ...view };
@@ -62,7 +62,7 @@ describe("signup page validation (spec §5)", () => {
   it("is not offered while user creation is disabled", async () => {
     await i18n.changeLanguage("en");
     fakeApi({ "GET /api/public-settings": { body: [{ key: "userCreation", value: "disabled" }] } });
-    renderApp("/signup");
+    await renderApp("/signup");
     expect(await screen.findByText("User creation was disabled by the administrator.")).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Register" })).not.toBeInTheDocument();
   });

@@ -1,6 +1,6 @@
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import i18n from "../../../lib/i18n";
 import { ADMIN, AGENT, fakeApi, signedInAs } from "../../../testing/fake-api";
 import { fill, LANGUAGE_CASES, t } from "../../../testing/messages";
@@ -114,7 +114,11 @@ describe("toasts above an open dialog", () => {
   it("stay perceivable when the dialog opened while an older toast was showing", async () => {
     const { toast } = await import("../../../lib/toast");
     await i18n.changeLanguage("en");
+    // The older toast's 3 s self-closing timer is taken on a clock that never runs: on a busy
+    // machine the steps below take longer than that, and the toast must still be showing at the end.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     toast.success("Earlier news");
+    vi.useRealTimers();
     const { user, field, submit } = await openModal("en", {
       "POST /api/contacts": { status: 409, body: { error: "ERR_DUPLICATED_CONTACT" } },
     });

@@ -25,7 +25,7 @@ describe("contacts page", () => {
     const server = fakeApi({ "GET /api/contacts": LIST, "POST /api/tickets": { body: { id: 77 } } });
     signedInAs(server, AGENT);
     const user = userEvent.setup();
-    const { router } = renderApp("/contacts");
+    const { router } = await renderApp("/contacts");
     await user.click(await screen.findByRole("button", { name: "Start ticket with Maria" }));
     await waitFor(() => expect(router.state.location.pathname).toBe("/tickets/77"));
     expect(server.callsTo("POST", "/api/tickets")[0].body).toEqual({ contactId: 5, userId: AGENT.id, status: "open" });
@@ -39,7 +39,7 @@ describe("contacts page", () => {
     });
     signedInAs(server, AGENT);
     const user = userEvent.setup();
-    renderApp("/contacts");
+    await renderApp("/contacts");
     await user.click(await screen.findByRole("button", { name: "Iniciar ticket com Maria" }));
     expect(await screen.findByRole("alert")).toHaveTextContent("Já existe um ticket aberto para este contato.");
   });
@@ -48,7 +48,7 @@ describe("contacts page", () => {
     await i18n.changeLanguage("en");
     const server = fakeApi({ "GET /api/contacts": LIST });
     signedInAs(server, AGENT);
-    renderApp("/contacts");
+    await renderApp("/contacts");
     expect(await screen.findByRole("button", { name: "Edit Maria" })).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Delete Maria" })).not.toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Import contacts" })).not.toBeInTheDocument();
@@ -64,7 +64,7 @@ describe("contacts page", () => {
     });
     signedInAs(server, ADMIN);
     const user = userEvent.setup();
-    renderApp("/contacts");
+    await renderApp("/contacts");
     await user.click(await screen.findByRole("button", { name: "Import contacts" }));
     await user.click(await screen.findByRole("button", { name: "Ok" }));
     expect(await screen.findByRole("progressbar", { name: "Importing contacts from the phone…" })).toBeInTheDocument();
@@ -80,7 +80,7 @@ describe("contacts page", () => {
       "GET /api/whatsapp": { body: [aCloudConnection({ isDefault: true }), aConnection({ id: 4, isDefault: false })] },
     });
     signedInAs(server, ADMIN);
-    renderApp("/contacts");
+    await renderApp("/contacts");
     expect(await screen.findByRole("button", { name: "Delete Maria" })).toBeInTheDocument();
     await waitFor(() => expect(server.callsTo("GET", "/api/whatsapp").length).toBeGreaterThan(0));
     expect(screen.queryByRole("button", { name: "Import contacts" })).not.toBeInTheDocument();
@@ -95,7 +95,7 @@ describe("contacts page", () => {
       "GET /api/whatsapp": { body: [aCloudConnection({ isDefault: true })] },
     });
     signedInAs(server, ADMIN);
-    const view = renderApp("/contacts");
+    const view = await renderApp("/contacts");
     const row = (await screen.findByRole("cell", { name: "Lia" })).closest("tr") as HTMLElement;
     expect(row).toHaveTextContent("Private number");
     expect(row).not.toHaveTextContent("184467440737095");
@@ -104,7 +104,7 @@ describe("contacts page", () => {
 
     server.set("GET /api/whatsapp", { body: [aConnection({ provider: "baileys" })] });
     view.unmount();
-    renderApp("/contacts");
+    await renderApp("/contacts");
     await screen.findByRole("cell", { name: "Lia" });
     await waitFor(() => expect(document.querySelector('img[src="https://pps.whatsapp.net/maria.jpg"]')).not.toBeNull());
   });
@@ -114,7 +114,7 @@ describe("contacts page", () => {
     const server = fakeApi({ "GET /api/contacts": LIST });
     signedInAs(server, AGENT);
     const user = userEvent.setup();
-    renderApp("/contacts");
+    await renderApp("/contacts");
     await screen.findByRole("button", { name: "Edit Maria" });
     await user.type(screen.getByRole("searchbox", { name: "Search" }), "m");
     expect(await screen.findByText("Type at least 2 characters to search.")).toBeInTheDocument();
@@ -137,7 +137,7 @@ describe("contacts page", () => {
     });
     signedInAs(server, ADMIN);
     const user = userEvent.setup();
-    renderApp("/contacts");
+    await renderApp("/contacts");
     await user.click(await screen.findByRole("button", { name: "Merge Rita 2 into another contact" }));
     const dialog = await screen.findByRole("dialog", { name: "Merge Rita 2 into another contact" });
     await user.type(within(dialog).getByRole("combobox", { name: "Contact that stays" }), "rita");
@@ -155,7 +155,7 @@ describe("contacts page", () => {
     const bruna = { ...maria, id: 8, name: "Bruna", number: "BR.1502576394655843", username: "bruna.s" };
     const server = fakeApi({ "GET /api/contacts": { body: { contacts: [bruna], count: 1, hasMore: false } } });
     signedInAs(server, AGENT);
-    renderApp("/contacts");
+    await renderApp("/contacts");
     const row = (await screen.findByRole("cell", { name: "Bruna" })).closest("tr") as HTMLElement;
     expect(row).toHaveTextContent("@bruna.s");
     expect(row).not.toHaveTextContent("BR.1502576394655843");

@@ -55,7 +55,7 @@ describe("audit page", () => {
     });
     signedInAs(server, ADMIN);
     const user = userEvent.setup();
-    renderApp("/audit");
+    await renderApp("/audit");
     await screen.findByRole("heading", { name: "Audit trail" });
     expect(screen.getByRole("link", { name: "Audit" })).toHaveAttribute("aria-current", "page");
     const table = screen.getByRole("table", { name: "Audit trail" });
@@ -94,7 +94,7 @@ describe("audit page", () => {
     });
     signedInAs(server, ADMIN);
     const user = userEvent.setup();
-    renderApp("/audit");
+    await renderApp("/audit");
     expect(await screen.findByText("No entry matches these filters.")).toBeInTheDocument();
     await user.type(screen.getByLabelText("From"), "2026-03-05");
     await waitFor(() => {
@@ -114,7 +114,7 @@ describe("audit page", () => {
     await i18n.changeLanguage("en");
     const server = fakeApi({ "GET /api/tickets": { body: { tickets: [], count: 0, hasMore: false } } });
     signedInAs(server, AGENT);
-    renderApp("/");
+    await renderApp("/");
     await screen.findByRole("button", { name: "User menu" });
     expect(await screen.findByRole("link", { name: "Contacts" })).toBeInTheDocument();
     expect(screen.queryByRole("link", { name: "Audit" })).not.toBeInTheDocument();

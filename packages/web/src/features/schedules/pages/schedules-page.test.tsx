@@ -47,7 +47,7 @@ describe("Agendamento: the scheduled messages list", () => {
     });
     signedInAs(server, AGENT);
     const user = userEvent.setup();
-    renderApp("/ZDGAgendamento");
+    await renderApp("/ZDGAgendamento");
     // The page is its route's lazy chunk: on a loaded machine its first transform alone can take seconds.
     const rows = await screen.findAllByTestId("schedule-row", {}, { timeout: 25_000 });
     expect(rows).toHaveLength(2);

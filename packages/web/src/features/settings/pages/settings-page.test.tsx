@@ -24,7 +24,7 @@ async function openSettings() {
   });
   signedInAs(server, ADMIN);
   const user = userEvent.setup();
-  renderApp("/Settings");
+  await renderApp("/Settings");
   await screen.findByRole("heading", { name: "Settings" });
   return { server, user };
 }

@@ -10,7 +10,7 @@ async function openTool(path: string, routes = {}) {
   const server = fakeApi(routes);
   signedInAs(server, ADMIN);
   const user = userEvent.setup();
-  renderApp(path);
+  await renderApp(path);
   return { server, user };
 }
 

@@ -29,7 +29,7 @@ describe("login, second step", () => {
           : { status: 400, body: { error: "ERR_TOTP_INVALID" } },
     });
     const user = userEvent.setup();
-    const { router } = renderApp("/login");
+    const { router } = await renderApp("/login");
     await signIn(user);
 
     expect(await screen.findByRole("heading", { name: "Two-factor sign-in" })).toBeInTheDocument();
@@ -58,7 +58,7 @@ describe("login, second step", () => {
       "POST /api/auth/login/two-factor": { status: 401, body: { error: "ERR_TOTP_CHALLENGE_EXPIRED" } },
     });
     const user = userEvent.setup();
-    renderApp("/login");
+    await renderApp("/login");
     await signIn(user, { email: "Email", password: "Senha", enter: "Entrar" });
     await fill(user, await screen.findByLabelText("Código do aplicativo ou de recuperação"), "654321");
     await user.click(screen.getByRole("button", { name: "Verificar" }));
@@ -80,7 +80,7 @@ describe("login, second step", () => {
       },
     });
     const user = userEvent.setup();
-    const { router } = renderApp("/login");
+    const { router } = await renderApp("/login");
     await signIn(user);
 
     expect(await screen.findByRole("heading", { name: "Set up two-factor sign-in" })).toBeInTheDocument();

@@ -29,7 +29,7 @@ describe("users page → reset two-factor sign-in", () => {
     });
     signedInAs(server, ADMIN);
     const user = userEvent.setup();
-    renderApp("/users");
+    await renderApp("/users");
     // The page and its rows first (a cold start of the lazily loaded page is slow on a busy machine).
     await screen.findByRole("button", { name: "End all sessions: Ana" });
     const reset = await screen.findByRole("button", { name: "Reset two-factor sign-in: Ana" });

@@ -29,7 +29,7 @@ describe("users page", () => {
     });
     signedInAs(server, ADMIN);
     const user = userEvent.setup();
-    renderApp("/users");
+    await renderApp("/users");
     expect(await screen.findByRole("cell", { name: "Ana" })).toBeInTheDocument();
 
     fireEvent.scroll(screen.getByTestId("page-content"));
@@ -52,7 +52,7 @@ describe("users page", () => {
     });
     signedInAs(server, ADMIN);
     const user = userEvent.setup();
-    renderApp("/users");
+    await renderApp("/users");
     await user.click(await screen.findByRole("button", { name: "Delete Ana" }));
     const dialog = await screen.findByRole("dialog", { name: "Delete Ana?" });
     await user.click(within(dialog).getByRole("button", { name: "Ok" }));
@@ -69,7 +69,7 @@ describe("users page", () => {
     });
     signedInAs(server, ADMIN);
     const user = userEvent.setup();
-    renderApp("/users");
+    await renderApp("/users");
     await user.click(await screen.findByRole("button", { name: `Delete ${ADMIN.name}` }));
     const dialog = await screen.findByRole("dialog", { name: `Delete ${ADMIN.name}?` });
     await user.click(within(dialog).getByRole("button", { name: "Ok" }));
@@ -85,7 +85,7 @@ describe("users page", () => {
     });
     signedInAs(server, ADMIN);
     const user = userEvent.setup();
-    renderApp("/users");
+    await renderApp("/users");
     await user.click(await screen.findByRole("button", { name: "End all sessions: Ana" }));
     const dialog = await screen.findByRole("dialog", { name: "End every session of Ana?" });
     expect(server.callsTo("DELETE", "/api/users/10/sessions")).toHaveLength(0);

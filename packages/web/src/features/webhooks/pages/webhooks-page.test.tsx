@@ -50,7 +50,7 @@ async function openWebhooks() {
   });
   signedInAs(server, ADMIN);
   const user = userEvent.setup();
-  renderApp("/webhooks");
+  await renderApp("/webhooks");
   await screen.findByRole("heading", { name: "Webhooks" });
   return { server, user };
 }
