@@ -4,6 +4,7 @@ import { afterEach, vi } from "vitest";
 import i18n, { i18nReady } from "../lib/i18n";
 import { clearToasts } from "../lib/toast";
 import { settleAsyncWork } from "./leak-guard";
+import "./computed-style-cache";
 
 // As in main: components render once the active language is loaded.
 await i18nReady;

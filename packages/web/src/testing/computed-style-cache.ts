@@ -1,0 +1,32 @@
+/**
+ * jsdom computes a style by matching every rule of every stylesheet (emotion writes hundreds) against
+ * the element, and Testing Library's role queries ask for the style of each element and of each of
+ * its ancestors, on every retry of every wait: most of the web tests' CPU. The answers are kept per
+ * element until anything in the document changes: a node, an attribute (inline styles included), a
+ * character of text (stylesheets included), or a rule inserted or deleted through the CSSOM. The
+ * observer's records are taken before each answer, synchronously, so a change made just before a
+ * query is never answered with the old style.
+ */
+const original = window.getComputedStyle.bind(window);
+let known = new WeakMap<Element, CSSStyleDeclaration>();
+const forget = () => {
+  known = new WeakMap();
+};
+const observer = new MutationObserver(forget);
+observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+
+for (const method of ["insertRule", "deleteRule"] as const) {
+  const change = CSSStyleSheet.prototype[method] as (...args: unknown[]) => unknown;
+  CSSStyleSheet.prototype[method] = function (this: CSSStyleSheet, ...args: unknown[]) {
+    forget();
+    return change.apply(this, args);
+  } as never;
+}
+
+window.getComputedStyle = (element: Element, pseudo?: string | null): CSSStyleDeclaration => {
+  if (observer.takeRecords().length > 0) forget();
+  if (pseudo) return original(element, pseudo);
+  const style = known.get(element) ?? original(element);
+  known.set(element, style);
+  return style;
+};
