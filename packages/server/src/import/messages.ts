@@ -1,6 +1,7 @@
 import type { Db } from "../db/client.js";
 import { failure, type Pair, q, type Run } from "./context.js";
 import { bool, date, int, MEDIA_TYPE, originalTimestamp, str } from "./convert.js";
+import { copyClient, insertMessages } from "./copy.js";
 import { copyMedia } from "./media.js";
 import type { Row } from "./source.js";
 
@@ -150,15 +151,9 @@ export async function importMessages(run: Run) {
       values.forEach((v, i) => {
         v.unshift(Number((newIds[i] as { id: string }).id));
       });
-      const column = (i: number) => values.map((v) => v[i]);
-      const inserted = await q<{ id: string }>(
-        tx,
-        `insert into messages (id, wid, whatsapp_id, ticket_id, contact_id, user_id, body, from_me, read, ack, media_type, media_path, media_name, media_error, is_deleted, is_edited, is_note, created_at, updated_at)
-           select * from unnest($1::bigint[], $2::text[], $3::int[], $4::int[], $5::int[], $6::int[], $7::text[], $8::boolean[], $9::boolean[], $10::int[], $11::text[], $12::text[], $13::text[], $14::text[], $15::boolean[], $16::boolean[], $17::boolean[], $18::timestamptz[], $19::timestamptz[])
-           on conflict do nothing returning id`,
-        Array.from({ length: 19 }, (_, i) => column(i)),
-      );
-      const created = new Set(inserted.map((r) => Number(r.id)));
+      // A whole batch is copied (COPY into a staging table, then one INSERT … SELECT); a row retried
+      // alone after its batch failed takes the multi-row insert.
+      const created = await insertMessages(tx, values, batch.length > 1 ? copyClient(tx) : undefined);
       const pairs: Pair[] = [];
       for (let i = 0; i < values.length; i++) {
         const v = values[i] as unknown[];
