@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, fillPlaceholders, inArray, isNull, notInArray, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, fillPlaceholders, inArray, isNull, notInArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { prepared } from "../../db/prepared.js";
 import { contactChanges, contactExtraInfo, contacts, tickets } from "../../db/schema.js";
@@ -13,13 +13,20 @@ export type ExtraInfoRow = typeof contactExtraInfo.$inferSelect;
  */
 const contactSearchKey = sql`zapdesk_contact_search_key(${contacts.name}, ${contacts.number})`;
 
+/**
+ * A contact whose search key holds `pattern` (a LIKE pattern, lowercased here): the contact
+ * search's predicate, and the contacts leg of the ticket search (issue 24 item 3). It is planned on
+ * contacts_search_trgm at any table size (migration 0040: the key's cost makes a scan lose).
+ */
+export const contactSearchMatch = (pattern: unknown): SQL => sql`${contactSearchKey} like lower(${pattern})`;
+
 /** Issue 23 §5: the owner filter's shape: one user's contacts, or the contacts without an owner. */
 type OwnerShape = "user" | "none" | undefined;
 
 /** The contact list's page and count, with or without a search; values are placeholders. */
 function contactQueries(db: Db, search: boolean, owner?: OwnerShape) {
   const where = and(
-    search ? sql`${contactSearchKey} like lower(${sql.placeholder("pattern")})` : undefined,
+    search ? contactSearchMatch(sql.placeholder("pattern")) : undefined,
     owner === "user"
       ? eq(contacts.ownerUserId, sql.placeholder("owner"))
       : owner === "none"

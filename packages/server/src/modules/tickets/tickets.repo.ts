@@ -3,6 +3,7 @@ import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client.js";
 import { prepared } from "../../db/prepared.js";
 import { closingReasons, contacts, messages, queues, tickets, users, whatsapps } from "../../db/schema.js";
+import { contactSearchMatch } from "../contacts/contacts.repo.js";
 import { escapeLike } from "../users/users.repo.js";
 import { type Binder, literals, placeholders, ticketVisibleWhere } from "./access.js";
 import { tagFilter, withTicketTags } from "./ticket-tags.js";
@@ -145,7 +146,8 @@ const searchQuery = (search: string, bind: Binder): SQL => sql`(select zapdesk_s
 const searchWords = (search: string, bind: Binder): SQL => sql`${messages.search} @@ ${searchQuery(search, bind)}`;
 
 /**
- * A search finds the contact's name or number anywhere in them (trigram: a small table), or
+ * A search finds the contact's name or number anywhere in them (the contact search's own predicate
+ * and trigram index, contacts.repo contactSearchMatch), or
  * messages by word prefixes (the body is too big to rescan): the ids of the matching tickets, from
  * both indexes, before any other condition.
  */
@@ -153,7 +155,7 @@ function searchMatchIds(search: string, bind: Binder): SQL {
   const pattern = bind.value("pattern", `%${escapeLike(search)}%`);
   return sql`select ${messages.ticketId} as id from ${messages} where ${searchWords(search, bind)}
       union select ${tickets.id} from ${tickets} where ${tickets.contactId} in
-      (select ${contacts.id} from ${contacts} where ${contacts.name} ilike ${pattern} or ${contacts.number} ilike ${pattern})`;
+      (select ${contacts.id} from ${contacts} where ${contactSearchMatch(pattern)})`;
 }
 
 const searchCondition = (search: string): SQL => inArray(tickets.id, sql`(${searchMatchIds(search, literals)})`);
