@@ -6,6 +6,7 @@ import { closingReasons, contacts, messages, queues, tickets, users, whatsapps }
 import { contactSearchMatch } from "../contacts/contacts.repo.js";
 import { escapeLike } from "../users/users.repo.js";
 import { type Binder, literals, placeholders, ticketVisibleWhere } from "./access.js";
+import { cappedCount, countCapOf, countUpTo } from "./search-count.js";
 import { tagFilter, withTicketTags } from "./ticket-tags.js";
 
 export type TicketRow = typeof tickets.$inferSelect;
@@ -146,8 +147,7 @@ const searchQuery = (search: string, bind: Binder): SQL => sql`(select zapdesk_s
 const searchWords = (search: string, bind: Binder): SQL => sql`${messages.search} @@ ${searchQuery(search, bind)}`;
 
 /**
- * A search finds the contact's name or number anywhere in them (the contact search's own predicate
- * and trigram index, contacts.repo contactSearchMatch), or
+ * A search finds the contact's name or number anywhere in them (contactSearchMatch, trigram), or
  * messages by word prefixes (the body is too big to rescan): the ids of the matching tickets, from
  * both indexes, before any other condition.
  */
@@ -242,9 +242,7 @@ export async function listTickets(
   db: Db,
   filter: TicketFilter,
   page: { limit: number; offset: number },
-): Promise<{ rows: JoinedTicket[]; count: number }> {
-  const countAll = async () =>
-    (await db.select({ value: sql<number>`count(*)::int` }).from(tickets).where(ticketListWhere(filter)))[0].value;
+): Promise<{ rows: JoinedTicket[]; count: number; countCapped: boolean }> {
   if (filter.search) {
     const search = { ...filter, search: filter.search };
     const rows = await searchStatement(db, search).execute({
@@ -252,14 +250,15 @@ export async function listTickets(
       search: filter.search,
       pattern: `%${escapeLike(filter.search)}%`,
     });
-    const count = rows.length ? rows[0].total : page.offset ? await countAll() : 0;
-    return { rows: (await withTicketTags(db, rows)).map(({ total: _total, ...row }) => row), count };
+    const total = rows.length ? rows[0].total : page.offset ? await countUpTo(db, ticketListWhere(filter), countCapOf(page)) : 0;
+    const tagged = (await withTicketTags(db, rows)).map(({ total: _total, ...row }) => row);
+    return { rows: tagged, ...cappedCount(total, countCapOf(page)) };
   }
   // The inbox walks an index in order for the page; the count is an index-only scan.
   const statement = inboxStatements(db, filter);
   const params = listParams(filter, page);
   const [rows, [{ value: count }]] = await Promise.all([statement.page.execute(params), statement.count.execute(params)]);
-  return { rows: await withTicketTags(db, rows), count };
+  return { rows: await withTicketTags(db, rows), count, countCapped: false };
 }
 
 /**
