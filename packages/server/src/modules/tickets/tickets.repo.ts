@@ -7,6 +7,7 @@ import { contactSearchMatch } from "../contacts/contacts.repo.js";
 import { escapeLike } from "../users/users.repo.js";
 import { type Binder, literals, placeholders, ticketVisibleWhere } from "./access.js";
 import { cappedCount, countCapOf, countUpTo } from "./search-count.js";
+import { searchHits } from "./search-hits.js";
 import { tagFilter, withTicketTags } from "./ticket-tags.js";
 
 export type TicketRow = typeof tickets.$inferSelect;
@@ -190,15 +191,13 @@ function ticketConditions(filter: TicketFilter, bind: Binder = literals): SQL | 
 }
 
 /**
- * A search's page. The match is the expensive part, so it runs once, counting in the same pass, and
- * the contact, queue, user and connection are joined to the page's rows only.
+ * A search's page. The match is the expensive part, so it runs once (search-hits.ts: the page and
+ * the capped count from it), and the contact, queue, user and connection are joined to the page's rows only.
  *
- * The matched ticket ids drive the query: each is looked up by primary key and checked against the
- * access and the filters (`offset 0` keeps the lookup a nested loop, which the planner would
- * otherwise flatten into a hash join over every ticket the actor may see). For a word in 1% of
- * messages that is 4,600 lookups instead of a scan of 27,000 accessible tickets (docs/benchmarks.md,
- * "Search: the access check, and the floor"). The fence also gives a generic plan the custom plan's
- * shape, so the statement is prepared safely (PostgreSQL still re-plans it per call, by its costs).
+ * A matched ticket looked up is checked against the access and the filters (`offset 0` keeps the
+ * lookup a nested loop, which the planner would otherwise flatten into a hash join over every
+ * ticket the actor may see: docs/benchmarks.md, "Search: the access check, and the floor"). The
+ * fence also gives a generic plan the custom plan's shape, so the statement is prepared safely.
  */
 export function searchPage(
   db: Db,
@@ -206,19 +205,12 @@ export function searchPage(
   page: { limit: number; offset: number },
   bind: Binder = literals,
 ) {
-  const conditions = ticketConditions(filter, bind);
-  const hits = db
-    // Written out: drizzle refuses a column of a table missing from its FROM (`hit` is a subquery there).
-    .select({ id: sql<number>`hit.id`.as("hit_id"), total: sql<number>`(count(*) over ())::int`.as("total") })
-    .from(
-      sql`(${searchMatchIds(filter.search, bind)}) as matched cross join lateral
-        (select ${tickets.id}, ${tickets.updatedAt}, ${tickets.waitingSince} from ${tickets}
-          where ${tickets.id} = matched.id${conditions ? sql` and ${conditions}` : sql``} offset 0) as hit`,
-    )
-    .orderBy(...listOrder(filter.sort, hit))
-    .limit(bind.value("limit", page.limit))
-    .offset(bind.value("offset", page.offset))
-    .as("hits");
+  const order = listOrder(filter.sort, hit);
+  const hits = searchHits(db, {
+    matchIds: searchMatchIds(filter.search, bind),
+    conditions: ticketConditions(filter, bind),
+    ...{ order, newestFirst: filter.sort !== "oldest", bind, page },
+  });
   // The ticket's newest message with the words, for the page's rows only: its messages newest first
   // from the (ticket, time) index, each checked against the words. `coalesce` keeps the words off the
   // GIN index here: not knowing the words, the planner would AND the whole search's bitmap (5,000
@@ -249,6 +241,7 @@ export async function listTickets(
       ...listParams(filter, page),
       search: filter.search,
       pattern: `%${escapeLike(filter.search)}%`,
+      countLimit: countCapOf(page) + 1,
     });
     const total = rows.length ? rows[0].total : page.offset ? await countUpTo(db, ticketListWhere(filter), countCapOf(page)) : 0;
     const tagged = (await withTicketTags(db, rows)).map(({ total: _total, ...row }) => row);
