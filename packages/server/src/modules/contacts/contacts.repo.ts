@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, fillPlaceholders, inArray, isNull, notInArra
 import type { Db } from "../../db/client.js";
 import { prepared } from "../../db/prepared.js";
 import { contactChanges, contactExtraInfo, contacts, tickets } from "../../db/schema.js";
+import { cappedCount, countCapOf } from "../tickets/search-count.js";
 import { escapeLike } from "../users/users.repo.js";
 
 export type ContactRow = typeof contacts.$inferSelect;
@@ -41,7 +42,12 @@ function contactQueries(db: Db, search: boolean, owner?: OwnerShape) {
       .orderBy(sql`lower(${contacts.name})`, asc(contacts.id))
       .limit(sql.placeholder("limit"))
       .offset(sql.placeholder("offset")),
-    count: db.select({ value: count() }).from(contacts).where(where),
+    // Issue 24: a search counts up to a cap (tickets/search-count.ts); the plain list counts them all.
+    count: search
+      ? db
+          .select({ value: count() })
+          .from(db.select({ id: contacts.id }).from(contacts).where(where).limit(sql.placeholder("countLimit")).as("matching"))
+      : db.select({ value: count() }).from(contacts).where(where),
   };
 }
 
@@ -49,6 +55,7 @@ const contactParams = (search: string, limit: number, offset: number) => ({
   pattern: `%${escapeLike(search)}%`,
   limit,
   offset,
+  countLimit: countCapOf({ limit, offset }) + 1,
 });
 
 /** The first page's statements of a search, with their values (bench/explain-contacts.ts shows their plans). */
@@ -78,7 +85,7 @@ export async function listContacts(db: Db, options: { search: string; limit: num
     ...(typeof options.owner === "number" ? { owner: options.owner } : {}),
   };
   const [rows, [total]] = await Promise.all([statement.page.execute(params), statement.count.execute(params)]);
-  return { rows, count: total.value };
+  return { rows, ...(search ? cappedCount(total.value, countCapOf(options)) : { count: total.value, countCapped: false }) };
 }
 
 export async function findContactById(db: Db, id: number): Promise<ContactRow | undefined> {

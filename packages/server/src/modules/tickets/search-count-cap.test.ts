@@ -56,6 +56,26 @@ describe("search count cap", () => {
     expect(await search("capword", page + 1)).toMatchObject({ tickets: [] });
   });
 
+  it("caps the contact search's count the same way", async () => {
+    await matches("ctword", SEARCH_COUNT_CAP + 5, 93);
+    const contacts = async (searchParam: string, pageNumber = 1) => {
+      const res = await t.app.inject({
+        method: "GET",
+        url: "/api/contacts",
+        headers: admin.auth,
+        query: { searchParam, pageNumber: String(pageNumber) },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as { contacts: unknown[]; count: number; hasMore: boolean; countCapped?: boolean };
+    };
+    expect(await contacts("ctword")).toMatchObject({ count: SEARCH_COUNT_CAP, countCapped: true, hasMore: true });
+    const lastPage = Math.ceil((SEARCH_COUNT_CAP + 5) / PAGE_SIZE.contacts);
+    const last = await contacts("ctword", lastPage);
+    expect(last).toMatchObject({ count: SEARCH_COUNT_CAP + 5, countCapped: false, hasMore: false });
+    expect(last.contacts.length).toBe(SEARCH_COUNT_CAP + 5 - (lastPage - 1) * PAGE_SIZE.contacts);
+    expect(await contacts("Cliente fewword")).toMatchObject({ countCapped: false });
+  });
+
   it("counts exactly below the cap, with the flag down", async () => {
     await matches("fewword", 3, 92);
     expect(await search("fewword")).toMatchObject({ count: 3, countCapped: false, hasMore: false });
