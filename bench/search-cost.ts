@@ -5,7 +5,7 @@
  * looking for the probe word) runs BENCH_SEARCH_RUNS times (default 200) as a prepared statement,
  * and the backend's own CPU time (/proc/<pid>/stat) is divided by the runs. Each stage is the
  * previous one plus one step, so the differences are the steps' costs. The last rows are the
- * server's own statement (tickets.repo searchPage) and the whole listTickets call.
+ * server's own statement (tickets.repo searchPage, with its plan) and the whole listTickets call.
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -38,6 +38,18 @@ const stages: [string, string][] = [
     `select hit.id, count(*) over () from (${matched}) m cross join lateral
       (select tickets.id, tickets.updated_at from tickets where tickets.id = m.id and ${access} offset 0) hit
       order by hit.updated_at desc, hit.id desc limit 40`,
+  ],
+  // Issue 24: the matched ids once, then the count up to the cap, and the page walked newest first.
+  [
+    "issue 24: the count, matched tickets looked up until 1,001 pass (search-hits.ts)",
+    `with matched as materialized (${matched}) select count(*) from (select 1 from matched cross join lateral
+      (select tickets.id from tickets where tickets.id = matched.id and ${access} offset 0) hit limit 1001) x`,
+  ],
+  [
+    "issue 24: the page, tickets walked newest first until 40 are in the matches (search-hits.ts)",
+    `with matched as materialized (${matched}) select tickets.id from tickets
+      where (tickets.id in (select id from matched)) is true and ${access}
+      order by tickets.updated_at desc nulls first, tickets.id desc nulls first limit 40`,
   ],
 ];
 
@@ -77,6 +89,11 @@ async function main() {
       "the server's whole list call (statement and tags)",
       await perRun(() => listTickets(database.db, filter, { limit: 40, offset: 0 })),
     ]);
+    const plan = await database.query<{ "QUERY PLAN": string }>(
+      `explain (analyze, costs off) ${statement.sql}`,
+      statement.params,
+    );
+    console.log(`\nThe server's search statement:\n${plan.map((r) => r["QUERY PLAN"]).join("\n")}`);
     console.log(`\nScale ${scale}, "${PROBE_WORD}", ${runs} runs each, database CPU per run:\n`);
     console.log("| stage | CPU ms |\n|---|---:|");
     for (const [label, ms] of rows) console.log(`| ${label} | ${ms.toFixed(2)} |`);

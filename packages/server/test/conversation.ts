@@ -64,7 +64,7 @@ export async function customerWrites(
 export async function listTickets(t: TestApp, user: TestUser, query: Record<string, string> = {}) {
   const res = await t.app.inject({ method: "GET", url: "/api/tickets", headers: user.auth, query });
   expect(res.statusCode, res.body).toBe(200);
-  return res.json() as { tickets: Ticket[]; count: number; hasMore: boolean };
+  return res.json() as { tickets: Ticket[]; count: number; hasMore: boolean; countCapped?: boolean };
 }
 
 export async function ticketMessages(t: TestApp, user: TestUser, ticketId: number, pageNumber = 1) {

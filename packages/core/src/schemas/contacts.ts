@@ -84,6 +84,13 @@ export const contactListSchema = z.object({
   contacts: z.array(contactSchema),
   count: z.number(),
   hasMore: z.boolean(),
+  /** Issue 24: a search counts up to a cap; true: there are more than `count`. */
+  countCapped: z
+    .boolean()
+    .optional()
+    .describe(
+      "Searches only: the count stopped at its cap, so there are more than `count` matches (hasMore still pages to the end).",
+    ),
 });
 
 /** One recorded change of a contact's number (GET /contacts/:id/changes, admins only). */

@@ -109,6 +109,13 @@ export const ticketListSchema = z.object({
   tickets: z.array(ticketSchema),
   count: z.number(),
   hasMore: z.boolean(),
+  /** Issue 24: a search counts up to a cap; true: there are more than `count` (shown "1,000+"). */
+  countCapped: z
+    .boolean()
+    .optional()
+    .describe(
+      "Searches only: the count stopped at its cap, so there are more than `count` matches (hasMore still pages to the end).",
+    ),
 });
 
 /** Issue 13: `GET /tickets/next`, the ticket to handle after `after` (the one just left). */

@@ -114,7 +114,7 @@ export function createContactService(deps: { db: Db; events: Publisher; heavy?: 
       checkSearchTerm(query.searchParam);
       const limit = PAGE_SIZE.contacts;
       // A search scans names and numbers: the heavy-read pool (issue 19); the plain page is cheap.
-      const { rows, count } = await repo.listContacts(query.searchParam ? (deps.heavy ?? db) : db, {
+      const { rows, count, countCapped } = await repo.listContacts(query.searchParam ? (deps.heavy ?? db) : db, {
         search: query.searchParam,
         owner: query.owner === "me" ? actor.id : query.owner,
         limit,
@@ -128,7 +128,9 @@ export function createContactService(deps: { db: Db; events: Publisher; heavy?: 
       return {
         contacts: rows.map((r) => presentContact(r, undefined, tags.get(r.id) ?? [], owners)),
         count,
-        hasMore: count > query.pageNumber * limit,
+        // A capped count (issue 24) is at least the end of this page, so more pages follow.
+        hasMore: countCapped || count > query.pageNumber * limit,
+        ...(query.searchParam ? { countCapped } : {}),
       };
     },
 

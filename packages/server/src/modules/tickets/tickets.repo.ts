@@ -3,8 +3,11 @@ import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client.js";
 import { prepared } from "../../db/prepared.js";
 import { closingReasons, contacts, messages, queues, tickets, users, whatsapps } from "../../db/schema.js";
+import { contactSearchMatch } from "../contacts/contacts.repo.js";
 import { escapeLike } from "../users/users.repo.js";
 import { type Binder, literals, placeholders, ticketVisibleWhere } from "./access.js";
+import { cappedCount, countCapOf, countUpTo } from "./search-count.js";
+import { searchHits } from "./search-hits.js";
 import { tagFilter, withTicketTags } from "./ticket-tags.js";
 
 export type TicketRow = typeof tickets.$inferSelect;
@@ -145,7 +148,7 @@ const searchQuery = (search: string, bind: Binder): SQL => sql`(select zapdesk_s
 const searchWords = (search: string, bind: Binder): SQL => sql`${messages.search} @@ ${searchQuery(search, bind)}`;
 
 /**
- * A search finds the contact's name or number anywhere in them (trigram: a small table), or
+ * A search finds the contact's name or number anywhere in them (contactSearchMatch, trigram), or
  * messages by word prefixes (the body is too big to rescan): the ids of the matching tickets, from
  * both indexes, before any other condition.
  */
@@ -153,7 +156,7 @@ function searchMatchIds(search: string, bind: Binder): SQL {
   const pattern = bind.value("pattern", `%${escapeLike(search)}%`);
   return sql`select ${messages.ticketId} as id from ${messages} where ${searchWords(search, bind)}
       union select ${tickets.id} from ${tickets} where ${tickets.contactId} in
-      (select ${contacts.id} from ${contacts} where ${contacts.name} ilike ${pattern} or ${contacts.number} ilike ${pattern})`;
+      (select ${contacts.id} from ${contacts} where ${contactSearchMatch(pattern)})`;
 }
 
 const searchCondition = (search: string): SQL => inArray(tickets.id, sql`(${searchMatchIds(search, literals)})`);
@@ -188,15 +191,13 @@ function ticketConditions(filter: TicketFilter, bind: Binder = literals): SQL | 
 }
 
 /**
- * A search's page. The match is the expensive part, so it runs once, counting in the same pass, and
- * the contact, queue, user and connection are joined to the page's rows only.
+ * A search's page. The match is the expensive part, so it runs once (search-hits.ts: the page and
+ * the capped count from it), and the contact, queue, user and connection are joined to the page's rows only.
  *
- * The matched ticket ids drive the query: each is looked up by primary key and checked against the
- * access and the filters (`offset 0` keeps the lookup a nested loop, which the planner would
- * otherwise flatten into a hash join over every ticket the actor may see). For a word in 1% of
- * messages that is 4,600 lookups instead of a scan of 27,000 accessible tickets (docs/benchmarks.md,
- * "Search: the access check, and the floor"). The fence also gives a generic plan the custom plan's
- * shape, so the statement is prepared safely (PostgreSQL still re-plans it per call, by its costs).
+ * A matched ticket looked up is checked against the access and the filters (`offset 0` keeps the
+ * lookup a nested loop, which the planner would otherwise flatten into a hash join over every
+ * ticket the actor may see: docs/benchmarks.md, "Search: the access check, and the floor"). The
+ * fence also gives a generic plan the custom plan's shape, so the statement is prepared safely.
  */
 export function searchPage(
   db: Db,
@@ -204,19 +205,12 @@ export function searchPage(
   page: { limit: number; offset: number },
   bind: Binder = literals,
 ) {
-  const conditions = ticketConditions(filter, bind);
-  const hits = db
-    // Written out: drizzle refuses a column of a table missing from its FROM (`hit` is a subquery there).
-    .select({ id: sql<number>`hit.id`.as("hit_id"), total: sql<number>`(count(*) over ())::int`.as("total") })
-    .from(
-      sql`(${searchMatchIds(filter.search, bind)}) as matched cross join lateral
-        (select ${tickets.id}, ${tickets.updatedAt}, ${tickets.waitingSince} from ${tickets}
-          where ${tickets.id} = matched.id${conditions ? sql` and ${conditions}` : sql``} offset 0) as hit`,
-    )
-    .orderBy(...listOrder(filter.sort, hit))
-    .limit(bind.value("limit", page.limit))
-    .offset(bind.value("offset", page.offset))
-    .as("hits");
+  const order = listOrder(filter.sort, hit);
+  const hits = searchHits(db, {
+    matchIds: searchMatchIds(filter.search, bind),
+    conditions: ticketConditions(filter, bind),
+    ...{ order, newestFirst: filter.sort !== "oldest", bind, page },
+  });
   // The ticket's newest message with the words, for the page's rows only: its messages newest first
   // from the (ticket, time) index, each checked against the words. `coalesce` keeps the words off the
   // GIN index here: not knowing the words, the planner would AND the whole search's bitmap (5,000
@@ -240,24 +234,24 @@ export async function listTickets(
   db: Db,
   filter: TicketFilter,
   page: { limit: number; offset: number },
-): Promise<{ rows: JoinedTicket[]; count: number }> {
-  const countAll = async () =>
-    (await db.select({ value: sql<number>`count(*)::int` }).from(tickets).where(ticketListWhere(filter)))[0].value;
+): Promise<{ rows: JoinedTicket[]; count: number; countCapped: boolean }> {
   if (filter.search) {
     const search = { ...filter, search: filter.search };
     const rows = await searchStatement(db, search).execute({
       ...listParams(filter, page),
       search: filter.search,
       pattern: `%${escapeLike(filter.search)}%`,
+      countLimit: countCapOf(page) + 1,
     });
-    const count = rows.length ? rows[0].total : page.offset ? await countAll() : 0;
-    return { rows: (await withTicketTags(db, rows)).map(({ total: _total, ...row }) => row), count };
+    const total = rows.length ? rows[0].total : page.offset ? await countUpTo(db, ticketListWhere(filter), countCapOf(page)) : 0;
+    const tagged = (await withTicketTags(db, rows)).map(({ total: _total, ...row }) => row);
+    return { rows: tagged, ...cappedCount(total, countCapOf(page)) };
   }
   // The inbox walks an index in order for the page; the count is an index-only scan.
   const statement = inboxStatements(db, filter);
   const params = listParams(filter, page);
   const [rows, [{ value: count }]] = await Promise.all([statement.page.execute(params), statement.count.execute(params)]);
-  return { rows: await withTicketTags(db, rows), count };
+  return { rows: await withTicketTags(db, rows), count, countCapped: false };
 }
 
 /**

@@ -103,7 +103,7 @@ export function createTicketService(deps: TicketServiceDeps) {
       if (query.showAll && !can(actor, "tickets-manager:showall")) throw new AppError("ERR_NO_PERMISSION");
       checkSearchTerm(query.searchParam);
       const limit = PAGE_SIZE.tickets;
-      const { rows, count } = await repo.listTickets(
+      const { rows, count, countCapped } = await repo.listTickets(
         // A search reads the messages' history: the heavy-read pool (issue 19); the lists themselves stay on the main one.
         query.searchParam ? (deps.heavy ?? db) : db,
         {
@@ -125,7 +125,13 @@ export function createTicketService(deps: TicketServiceDeps) {
         },
         { limit, offset: (query.pageNumber - 1) * limit },
       );
-      return { tickets: rows.map(presentTicket), count, hasMore: count > query.pageNumber * limit };
+      // A capped count (issue 24) is at least the end of this page, so more pages follow.
+      return {
+        tickets: rows.map(presentTicket),
+        count,
+        hasMore: countCapped || count > query.pageNumber * limit,
+        ...(query.searchParam ? { countCapped } : {}),
+      };
     },
 
     /** Issue 13: the ticket to land on after handling `after` (see next-ticket.ts); null when all are handled. */

@@ -7,6 +7,8 @@ export interface TicketPage {
   tickets: Ticket[];
   count: number;
   hasMore: boolean;
+  /** Issue 24: a search's count stopped at the server's cap: there are more than `count`. */
+  countCapped?: boolean;
 }
 
 export const getTickets = (params: TicketListParams, pageNumber: number) =>

@@ -133,3 +133,20 @@ export function useTicketCount(params: TicketListParams, enabled = true): number
   const query = useTickets(params, enabled && !!user);
   return query.data?.pages[0]?.count ?? 0;
 }
+
+/**
+ * Issue 24: a search's total, from the first page (the list's own query, no second request). The
+ * server stops counting at a cap; `countCapped` then says there are more: "1.000+ tickets".
+ */
+export function SearchTotal({ params, enabled }: { params: TicketListParams; enabled: boolean }) {
+  const { t, i18n } = useTranslation();
+  const { user } = useAuth();
+  const first = useTickets(params, enabled && !!user).data?.pages[0];
+  if (!enabled || !first) return null;
+  const n = first.count.toLocaleString(i18n.language);
+  return (
+    <Typography variant="caption" color="text.secondary" role="status" sx={{ px: 2, py: 0.5 }}>
+      {first.countCapped ? t("tickets.search.countCapped", { n }) : t("tickets.search.count", { count: first.count, n })}
+    </Typography>
+  );
+}

@@ -145,6 +145,29 @@ describe("the tickets list pane", () => {
     expect(screen.getByRole("status", { name: "location" })).toHaveTextContent(/^\/tickets\/5$/);
   });
 
+  it("shows a search's total, and a capped one as what it is: at least that many (issue 24)", async () => {
+    const api = fakeApi({
+      "GET /api/tickets": (request) => {
+        const term = request.query.get("searchParam");
+        if (term === "pedido") return { body: { tickets: [makeTicket(4)], count: 1000, hasMore: true, countCapped: true } };
+        if (term === "troca") return { body: { tickets: [makeTicket(5)], count: 1, hasMore: false, countCapped: false } };
+        return { body: { tickets: [], count: 0, hasMore: false } };
+      },
+    });
+    signedInAs(api, ME);
+    renderWithProviders(<TicketsManager />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("tab", { name: "Busca" }));
+    const field = screen.getByRole("searchbox", { name: "Pesquisar tickets e mensagens" });
+    await user.type(field, "pedido");
+    expect(await screen.findByText("1.000+ tickets", {}, { timeout: 2000 })).toBeVisible();
+    await user.clear(field);
+    await user.click(await screen.findByRole("tab", { name: "Busca" }));
+    await user.type(screen.getByRole("searchbox", { name: "Pesquisar tickets e mensagens" }), "troca");
+    expect(await screen.findByText("1 ticket", {}, { timeout: 2000 })).toBeVisible();
+    expect(screen.queryByText(/\+ tickets/)).toBeNull();
+  });
+
   it("asks for the user's own tickets only once every queue is unticked (issue 12, item 20)", async () => {
     const api = setup(() => []);
     const user = userEvent.setup();

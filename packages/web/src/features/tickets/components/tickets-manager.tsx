@@ -27,7 +27,7 @@ import { MIN_SEARCH_LENGTH } from "../api/lookups";
 import type { TicketListParams } from "../api/ticket-keys";
 import { useInboxRequests } from "../hooks/use-inbox-requests";
 import { TicketQueueFilter } from "./ticket-queue-filter";
-import { TicketsList, useTicketCount } from "./tickets-list";
+import { SearchTotal, TicketsList, useTicketCount } from "./tickets-list";
 import { useWaitingOldestFirst, WaitingSortToggle } from "./waiting-sort-toggle";
 
 const NewTicketModal = lazyNamed(() => import("./new-ticket-modal"), "NewTicketModal");
@@ -171,6 +171,7 @@ export function TicketsManager({ selectedId }: { selectedId?: number }) {
         label={t("tickets.tabs.waiting")}
       />
       {tab === "closed" && <TicketsList params={closedParams} selectedId={selectedId} label={t("tickets.tabs.closed")} />}
+      {tab === "search" && <SearchTotal params={searchParams} enabled={search.length >= MIN_SEARCH_LENGTH} />}
       {tab === "search" && (
         <TicketsList
           params={searchParams}
