@@ -1,7 +1,7 @@
 import { type ConsentConfig, type ConsentRecord, DEFAULT_OPT_OUT_WORDS } from "@zapdesk/core";
 import { and, eq, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { consentConfigs, consentRecords, settings, tickets } from "../../db/schema.js";
+import { consentConfigs, consentRecords, settings } from "../../db/schema.js";
 
 export type ConsentConfigRow = typeof consentConfigs.$inferSelect;
 export type NewConsentRecord = typeof consentRecords.$inferInsert;
@@ -97,9 +97,9 @@ export function consentColumns(whatsappId: number) {
   return {
     consentWords: sql<string | null>`(select value from ${settings} where key = ${OPT_OUT_WORDS_KEY})`,
     consentOptedOut: sql<boolean | null>`(select x.kind = 'opted_out' from ${consentRecords} x
-      where x.contact_id = ${tickets.contactId} and x.kind in ('opted_out', 'opted_in') order by x.id desc limit 1)`,
+      where x.contact_id = "tickets"."contact_id" and x.kind in ('opted_out', 'opted_in') order by x.id desc limit 1)`,
     consentConfigIds: sql<number[]>`coalesce((select json_agg(c.id) from ${consentConfigs} c
-      where c.enabled and (c.whatsapp_id = ${whatsappId} or c.queue_id = ${tickets.queueId})), '[]'::json)`,
+      where c.enabled and (c.whatsapp_id = ${whatsappId} or c.queue_id = "tickets"."queue_id")), '[]'::json)`,
   };
 }
 

@@ -140,7 +140,7 @@ async function writeBatch(
         profilePicUrl: contacts.profilePicUrl,
         twin: createdBesideTwin,
         // Issue 11 CSAT: an answer to a satisfaction question is read by the one-message path.
-        ratingPending: sql<boolean>`exists (select 1 from ${ticketRatings} r where r.contact_id = ${contacts.id}
+        ratingPending: sql<boolean>`exists (select 1 from ${ticketRatings} r where r.contact_id = "contacts"."id"
           and r.whatsapp_id = ${whatsappId} and r.status = 'pending')`,
         connection: sql<BatchConnection | null>`(select json_build_object('id', w.id, 'name', w.name, 'provider', w.provider,
           'queues', coalesce((select json_agg(json_build_object('id', q.id, 'name', q.name, 'color', q.color) order by q.id)
@@ -352,7 +352,7 @@ async function touchTickets(
       ...(onlyQueueId !== undefined
         ? {
             queueId:
-              sql`case when ${tickets.queueId} is null and ${tickets.userId} is null then ${onlyQueueId}::int else ${tickets.queueId} end` as unknown as number,
+              sql`case when "tickets"."queue_id" is null and "tickets"."user_id" is null then ${onlyQueueId}::int else "tickets"."queue_id" end` as unknown as number,
           }
         : {}),
     })
@@ -362,12 +362,12 @@ async function touchTickets(
       extra: sql<TicketExtra>`json_build_object(
         'tags', coalesce((select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color)
           order by lower(tg.name), tg.id) from ${ticketTags} tt join ${tags} tg on tg.id = tt.tag_id
-          where tt.ticket_id = ${tickets.id}), '[]'::json),
+          where tt.ticket_id = "tickets"."id"), '[]'::json),
         'queue', (select json_build_object('id', q.id, 'name', q.name, 'color', q.color, 'schedule', q.schedule)
-          from ${queues} q where q.id = ${tickets.queueId}),
-        'user', (select json_build_object('id', u.id, 'name', u.name) from ${users} u where u.id = ${tickets.userId}),
+          from ${queues} q where q.id = "tickets"."queue_id"),
+        'user', (select json_build_object('id', u.id, 'name', u.name) from ${users} u where u.id = "tickets"."user_id"),
         'closingReason', (select json_build_object('id', r.id, 'name', r.name, 'archived', r.archived)
-          from ${closingReasons} r where r.id = ${tickets.closingReasonId}))`,
+          from ${closingReasons} r where r.id = "tickets"."closing_reason_id"))`,
       ...consentColumns(whatsappId),
     });
 }
