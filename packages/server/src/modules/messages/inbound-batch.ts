@@ -1,37 +1,15 @@
-import type { BusinessSchedule } from "@zapdesk/core";
-import { and, eq, getTableColumns, gte, inArray, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import {
-  closingReasons,
-  contacts,
-  messages,
-  queues,
-  tags,
-  ticketRatings,
-  tickets,
-  ticketTags,
-  users,
-  whatsappQueues,
-  whatsapps,
-} from "../../db/schema.js";
+import { contacts, messages, queues, ticketRatings, whatsappQueues, whatsapps } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import { withoutNul } from "../../lib/pg-safe.js";
 import type { TicketScope } from "../../realtime/publisher.js";
-import { consentColumns, inboundStateOf } from "../consent/consent.repo.js";
+import { inboundStateOf } from "../consent/consent.repo.js";
 import { applyConsent } from "../consent/consent-inbound.js";
 import { createdBesideTwin } from "../contacts/contact-addresses.js";
-import {
-  connectionBatches,
-  type InboundTally,
-  movedScope,
-  pickTicket,
-  REOPENED,
-  reopenWindowStart,
-  scopeOfTicket,
-  tallyInbound,
-  ticketSetAfterInbound,
-} from "../inbound/ticket-rules.js";
+import { connectionBatches, movedScope, scopeOfTicket } from "../inbound/ticket-rules.js";
 import type { JoinedTicket, TicketRow } from "../tickets/tickets.repo.js";
+import { type BatchConnection, findOrCreateTickets, joinTickets, touchTickets } from "./inbound-batch-tickets.js";
 import { replacesPlaceholder } from "./inbound-placeholder.js";
 import { consentEntry, type Ingest, messageValues, personNameOnConflict } from "./inbound-store.js";
 import { type JoinedMessage, messageColumns } from "./messages.repo.js";
@@ -66,14 +44,6 @@ const replaces = (stored: { mediaType: string } | undefined, item: Ingest) => !!
 
 /** Thrown inside the transaction when a message of the batch was stored before: the batch is written again, checking first. */
 class AlreadyStored extends Error {}
-
-/** The connection as the batch reads it, inside its contacts upsert. */
-interface BatchConnection {
-  id: number;
-  name: string;
-  provider: string;
-  queues: { id: number; name: string; color: string }[];
-}
 
 /**
  * Store a batch in one transaction with a fixed number of statements whatever its size: contacts
@@ -240,166 +210,4 @@ async function writeBatch(
     });
     return results;
   });
-}
-
-/**
- * Each contact's ticket, as the one-message path finds it: the active one, else the latest moved
- * within the window (reopened pending and unassigned), else a new one. `before` holds the tickets
- * as they were.
- */
-async function findOrCreateTickets(tx: Db, whatsappId: number, contactRows: ContactLite[], clock: Clock, windowSeconds: number) {
-  const since = reopenWindowStart(clock.now(), windowSeconds, false);
-  const ids = contactRows.map((c) => c.id);
-  const candidates = await tx
-    .select()
-    .from(tickets)
-    .where(
-      and(
-        eq(tickets.whatsappId, whatsappId),
-        inArray(tickets.contactId, ids),
-        or(inArray(tickets.status, ["pending", "open"]), gte(tickets.updatedAt, since)),
-      ),
-    )
-    .for("update");
-  const before = new Map<number, TicketRow>();
-  const current = new Map<number, TicketRow>();
-  const reopen: number[] = [];
-  const missing: number[] = [];
-  for (const contactId of ids) {
-    const found = pickTicket(
-      candidates.filter((t) => t.contactId === contactId),
-      since,
-    );
-    if (found) {
-      before.set(contactId, found.ticket);
-      current.set(contactId, found.ticket);
-      if (found.reopen) reopen.push(found.ticket.id);
-    } else missing.push(contactId);
-  }
-  if (reopen.length > 0) {
-    const reopened = await tx
-      .update(tickets)
-      .set({ ...REOPENED, updatedAt: new Date() })
-      .where(inArray(tickets.id, reopen))
-      .returning();
-    for (const t of reopened) current.set(t.contactId, t);
-  }
-  if (missing.length > 0) {
-    const created = await tx
-      .insert(tickets)
-      .values(
-        missing.map((contactId) => ({
-          contactId,
-          whatsappId,
-          status: "pending",
-          isGroup: false,
-          // The contact's last message on this connection, read in the same statement (issue 24).
-          lastInboundAt: sql`(select max(t.last_inbound_at) from ${tickets} t
-            where t.contact_id = ${contactId} and t.whatsapp_id = ${whatsappId})` as unknown as Date,
-        })),
-      )
-      .onConflictDoNothing({ target: [tickets.contactId, tickets.whatsappId], where: sql`status in ('pending', 'open')` })
-      .returning();
-    // Another process opened one of them meanwhile: the one-message path joins it.
-    if (created.length < missing.length) throw new NotBatchable("ticket opened concurrently");
-    for (const t of created) current.set(t.contactId, t);
-  }
-  return { before, current };
-}
-
-/** What the events present of a ticket besides its row, and its queue's business hours. */
-interface TicketExtra {
-  tags: JoinedTicket["tags"];
-  queue: { id: number; name: string; color: string; schedule: BusinessSchedule | null } | null;
-  user: { id: number; name: string } | null;
-  closingReason: { id: number; name: string; archived: boolean } | null;
-}
-
-/**
- * Preview (the ticket's last message of the batch), unread count and last inbound time, in one
- * statement that also returns what the events, business hours and consent read of each ticket.
- */
-async function touchTickets(
-  tx: Db,
-  whatsappId: number,
-  fresh: Ingest[],
-  inserted: { wid: string | null; ticketId: number }[],
-  onlyQueueId: number | undefined,
-) {
-  const ticketOfWid = new Map(inserted.map((m) => [m.wid, m.ticketId]));
-  const itemsOf = new Map<number, Ingest[]>();
-  for (const item of fresh) {
-    const id = ticketOfWid.get(item.wid) as number;
-    itemsOf.set(id, [...(itemsOf.get(id) ?? []), item]);
-  }
-  const per = new Map([...itemsOf].map(([id, items]) => [id, tallyInbound(items)]));
-  const ids = [...per.keys()];
-  const caseOf = (value: (tally: InboundTally) => SQL) =>
-    sql`case ${tickets.id} ${sql.join(
-      ids.map((id) => sql`when ${id} then ${value(per.get(id) as InboundTally)}`),
-      sql` `,
-    )} end`;
-  return tx
-    .update(tickets)
-    .set({
-      ...ticketSetAfterInbound({
-        preview: caseOf((e) => sql`${e.preview}::text`),
-        unread: caseOf((e) => sql`${e.unread}::int`),
-        latest: caseOf((e) => sql`${e.latest?.toISOString() ?? null}::timestamptz`),
-      }),
-      updatedAt: new Date(),
-      // A connection with a single queue routes every unassigned ticket to it (no menu).
-      ...(onlyQueueId !== undefined
-        ? {
-            queueId:
-              sql`case when "tickets"."queue_id" is null and "tickets"."user_id" is null then ${onlyQueueId}::int else "tickets"."queue_id" end` as unknown as number,
-          }
-        : {}),
-    })
-    .where(inArray(tickets.id, ids))
-    .returning({
-      ...getTableColumns(tickets),
-      extra: sql<TicketExtra>`json_build_object(
-        'tags', coalesce((select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color)
-          order by lower(tg.name), tg.id) from ${ticketTags} tt join ${tags} tg on tg.id = tt.tag_id
-          where tt.ticket_id = "tickets"."id"), '[]'::json),
-        'queue', (select json_build_object('id', q.id, 'name', q.name, 'color', q.color, 'schedule', q.schedule)
-          from ${queues} q where q.id = "tickets"."queue_id"),
-        'user', (select json_build_object('id', u.id, 'name', u.name) from ${users} u where u.id = "tickets"."user_id"),
-        'closingReason', (select json_build_object('id', r.id, 'name', r.name, 'archived', r.archived)
-          from ${closingReasons} r where r.id = "tickets"."closing_reason_id"))`,
-      ...consentColumns(whatsappId),
-    });
-}
-
-/** The tickets as the realtime events present them, from the rows the ticket update returned. */
-function joinTickets(
-  rows: (TicketRow & { extra: TicketExtra })[],
-  connection: BatchConnection,
-  contactRows: ContactLite[],
-): Map<number, JoinedTicket> {
-  const whatsapp = { id: connection.id, name: connection.name, provider: connection.provider };
-  return new Map(
-    rows.map(({ extra, ...ticket }) => {
-      const {
-        consentWords: _w,
-        consentOptedOut: _o,
-        consentConfigIds: _c,
-        ...row
-      } = ticket as typeof ticket & Record<"consentWords" | "consentOptedOut" | "consentConfigIds", unknown>;
-      const queue = extra.queue && { id: extra.queue.id, name: extra.queue.name, color: extra.queue.color };
-      return [
-        row.id,
-        {
-          ticket: row,
-          contact: contactRows.find((c) => c.id === row.contactId) as ContactLite,
-          queue,
-          user: extra.user,
-          whatsapp,
-          tags: extra.tags,
-          closingReason: extra.closingReason,
-        },
-      ];
-    }),
-  );
 }
