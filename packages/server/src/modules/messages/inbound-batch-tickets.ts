@@ -13,7 +13,6 @@ import {
   ticketSetAfterInbound,
 } from "../inbound/ticket-rules.js";
 import type { JoinedTicket, TicketRow } from "../tickets/tickets.repo.js";
-import { NotBatchable } from "./inbound-batch.js";
 import type { Ingest } from "./inbound-store.js";
 
 /**
@@ -83,8 +82,8 @@ export async function findOrCreateTickets(
     } else missing += 1;
   }
   const created = rows.filter((r) => r.created).map((r) => r.ticket);
-  // Another process opened one of them meanwhile: the one-message path joins it.
-  if (created.length < missing) throw new NotBatchable("ticket opened concurrently");
+  // Another process opened one of them meanwhile: the caller rolls back, the one-message path joins it.
+  if (created.length < missing) return { before, current, openedConcurrently: true };
   for (const t of created) current.set(t.contactId, t);
   if (reopen.length > 0) {
     const reopened = await tx
@@ -94,7 +93,7 @@ export async function findOrCreateTickets(
       .returning();
     for (const t of reopened) current.set(t.contactId, t);
   }
-  return { before, current };
+  return { before, current, openedConcurrently: false };
 }
 
 const ticketColumns = Object.entries(getTableColumns(tickets));

@@ -133,7 +133,8 @@ async function writeBatch(
     }));
     const contactOf = new Map<string, ContactLite>(contactRows.map((c) => [c.number, c]));
 
-    const { before, current } = await findOrCreateTickets(tx, whatsappId, contactRows, clock, windowSeconds);
+    const { before, current, openedConcurrently } = await findOrCreateTickets(tx, whatsappId, contactRows, clock, windowSeconds);
+    if (openedConcurrently) throw new NotBatchable("ticket opened concurrently");
 
     const inserted = await tx
       .insert(messages)
