@@ -5,7 +5,14 @@ import { PLACEHOLDER_TYPE } from "../messages/inbound-placeholder.js";
 import { enqueueOutbound } from "../messages/outbound.js";
 import { personalise } from "../messages/queue-menu.js";
 import type { TicketRow } from "../tickets/tickets.repo.js";
-import { type ConsentConfigRow, inboundState, insertRecords, type NewConsentRecord, scopeRecords } from "./consent.repo.js";
+import {
+  type ConsentConfigRow,
+  type InboundConsentState,
+  inboundState,
+  insertRecords,
+  type NewConsentRecord,
+  scopeRecords,
+} from "./consent.repo.js";
 
 /** A customer's stored message, as the consent step reads it (both roads into the store). */
 export interface ConsentEntry {
@@ -56,13 +63,15 @@ export function consentText(config: Pick<ConsentConfigRow, "message" | "privacyU
  * an answer to a pending consent question is recorded; a conversation whose connection or queue
  * asks for consent, from a customer who has not answered there, gets the question once per ticket.
  * `prompt: false` records opt-outs and answers only (a rating's answer, which stays on its closed ticket).
+ * `state`: the words, opt-outs and consent messages when the caller read them already (issue 24: the
+ * batch reads them in its ticket update, `consentColumns`); read here otherwise.
  */
 export async function applyConsent(
   tx: Db,
   clock: Clock,
   whatsappId: number,
   input: ConsentEntry[],
-  options: { prompt?: boolean } = {},
+  options: { prompt?: boolean; state?: InboundConsentState } = {},
 ): Promise<ConsentOutcome> {
   const outcome: ConsentOutcome = { prompts: new Map(), contactIds: [] };
   const entries = input.filter((e) => !e.fromMe && !e.isGroup && e.type !== PLACEHOLDER_TYPE);
@@ -86,7 +95,7 @@ export async function applyConsent(
   };
 
   const queueIds = [...new Set(entries.flatMap((e) => (e.ticket.queueId === null ? [] : [e.ticket.queueId])))];
-  const { words, optedOut: out, configs } = await inboundState(tx, whatsappId, contactIds, queueIds);
+  const { words, optedOut: out, configs } = options.state ?? (await inboundState(tx, whatsappId, contactIds, queueIds));
 
   // Opt-out and opt-in, contact by contact in order.
   const stillOut = new Set<number>();

@@ -69,13 +69,37 @@ export async function inboundState(db: Db, whatsappId: number, contactIds: numbe
         where c.enabled and (c.whatsapp_id = ${whatsappId} or c.queue_id = any(${sql.param(queueIds)}::int[]))) as configs`,
   );
   const json = (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value) as number[];
-  const configIds = json(row.configs);
+  return inboundStateOf(db, { words: row.words, optedOut: json(row.out).map(Number), configIds: json(row.configs) });
+}
+
+export type InboundConsentState = Awaited<ReturnType<typeof inboundState>>;
+
+/**
+ * Issue 24: the inbound state from the raw values another statement read (the batch's ticket
+ * update returns them, `consentColumns`); the enabled consent messages' rows are read only when there are some.
+ */
+export async function inboundStateOf(db: Db, raw: { words: string | null; optedOut: number[]; configIds: number[] }) {
   return {
-    words: parseWords(row.words),
-    optedOut: new Set(json(row.out).map(Number)),
-    configs: configIds.length
-      ? await db.select().from(consentConfigs).where(inArray(consentConfigs.id, configIds))
+    words: parseWords(raw.words),
+    optedOut: new Set(raw.optedOut),
+    configs: raw.configIds.length
+      ? await db.select().from(consentConfigs).where(inArray(consentConfigs.id, raw.configIds))
       : ([] as ConsentConfigRow[]),
+  };
+}
+
+/**
+ * Issue 24: `inboundState`'s reads as columns of a statement over `tickets` (the batch's ticket
+ * update): the opt-out words, whether the ticket's contact is opted out, and the enabled consent
+ * messages of the connection and of the ticket's queue.
+ */
+export function consentColumns(whatsappId: number) {
+  return {
+    consentWords: sql<string | null>`(select value from ${settings} where key = ${OPT_OUT_WORDS_KEY})`,
+    consentOptedOut: sql<boolean | null>`(select x.kind = 'opted_out' from ${consentRecords} x
+      where x.contact_id = "tickets"."contact_id" and x.kind in ('opted_out', 'opted_in') order by x.id desc limit 1)`,
+    consentConfigIds: sql<number[]>`coalesce((select json_agg(c.id) from ${consentConfigs} c
+      where c.enabled and (c.whatsapp_id = ${whatsappId} or c.queue_id = "tickets"."queue_id")), '[]'::json)`,
   };
 }
 

@@ -219,6 +219,18 @@ describe("opt-out words", () => {
     expect((await consentOf(b)).optedOutSince).toBeNull();
   });
 
+  it("on the batch: one customer's opt-out is theirs only, another customer's message records nothing", async () => {
+    const connection = await connectionFor(0);
+    const [a, b] = [customerNumber(), customerNumber()];
+    await customerWrites(t, admin, connection.id, { from: a, body: "SAIR" });
+    expect((await consentOf(a)).optedOutSince).not.toBeNull();
+    await customerWrites(t, admin, connection.id, { from: b, body: "oi" });
+    const other = await consentOf(b);
+    expect(other.records).toEqual([]);
+    expect(other.optedOutSince).toBeNull();
+    expect((await consentOf(a)).optedOutSince).not.toBeNull();
+  });
+
   it("takes the words an admin sets, install-wide", async () => {
     const res = await t.app.inject({
       method: "PUT",

@@ -1,6 +1,4 @@
-import { AsyncLocalStorage } from "node:async_hooks";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   customerNumber,
   customerWrites,
@@ -10,32 +8,19 @@ import {
 } from "../../../test/conversation.js";
 import { makeAdmin, makeQueue, makeUser, type TestUser } from "../../../test/factories.js";
 import { createTestApp, type TestApp } from "../../../test/harness.js";
+import { countStatements, statementsOf } from "../../../test/statements.js";
 
 // Issue 24: opening a chat (its newest page, the ticket and the count) is at most three statements,
 // the signed-in user's lookup included. This test pins the number so it cannot creep back.
 let t: TestApp;
 let admin: TestUser;
-const request = new AsyncLocalStorage<{ statements: string[] }>();
 
 beforeAll(async () => {
   t = await createTestApp();
   admin = await makeAdmin(t);
-  // Only the statements sent on behalf of the request under test count: the app's own timers (the
-  // outbox, the connection leases) run outside it.
-  const original = pg.Client.prototype.query;
-  vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client, ...args: unknown[]) {
-    const text = args[0] as string | { name?: string; text: string };
-    request.getStore()?.statements.push(typeof text === "string" ? text : (text.name ?? text.text));
-    return Reflect.apply(original, this, args);
-  } as typeof original);
+  countStatements();
 });
 afterAll(() => t.close());
-
-async function statementsOf<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
-  const store = { statements: [] as string[] };
-  const result = await request.run(store, work);
-  return { result, statements: store.statements };
-}
 
 async function tag(name: string): Promise<{ id: number; name: string; color: string }> {
   const res = await t.app.inject({ method: "POST", url: "/api/tags", headers: admin.auth, payload: { name, color: "#336699" } });

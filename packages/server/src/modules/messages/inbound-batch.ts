@@ -1,26 +1,15 @@
-import { and, eq, gte, inArray, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { closingReasons, contacts, messages, queues, tickets, users } from "../../db/schema.js";
+import { contacts, messages, queues, ticketRatings, whatsappQueues, whatsapps } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import { withoutNul } from "../../lib/pg-safe.js";
 import type { TicketScope } from "../../realtime/publisher.js";
-import { findConnection } from "../connections/connections.repo.js";
+import { inboundStateOf } from "../consent/consent.repo.js";
 import { applyConsent } from "../consent/consent-inbound.js";
 import { createdBesideTwin } from "../contacts/contact-addresses.js";
-import { anyPendingRating } from "../csat/ratings.js";
-import {
-  connectionBatches,
-  type InboundTally,
-  movedScope,
-  pickTicket,
-  REOPENED,
-  reopenWindowStart,
-  scopeOfTicket,
-  tallyInbound,
-  ticketSetAfterInbound,
-} from "../inbound/ticket-rules.js";
-import { tagsOfTickets } from "../tags/tags.repo.js";
+import { connectionBatches, movedScope, scopeOfTicket } from "../inbound/ticket-rules.js";
 import type { JoinedTicket, TicketRow } from "../tickets/tickets.repo.js";
+import { type BatchConnection, findOrCreateTickets, joinTickets, touchTickets } from "./inbound-batch-tickets.js";
 import { replacesPlaceholder } from "./inbound-placeholder.js";
 import { consentEntry, type Ingest, messageValues, personNameOnConflict } from "./inbound-store.js";
 import { type JoinedMessage, messageColumns } from "./messages.repo.js";
@@ -53,12 +42,17 @@ export class HasQueueMenu extends NotBatchable {
 type ContactLite = JoinedTicket["contact"];
 const replaces = (stored: { mediaType: string } | undefined, item: Ingest) => !!stored && replacesPlaceholder(stored, item);
 
+/** Thrown inside the transaction when a message of the batch was stored before: the batch is written again, checking first. */
+class AlreadyStored extends Error {}
+
 /**
- * Store a batch in one transaction with a fixed number of statements whatever its size: the
- * duplicates check, contacts upserted in one, tickets found in one (then reopened and created in
- * one each when needed), messages inserted in one, tickets' preview/unread/last inbound updated in
- * one. The same outcome as storing the items one by one in order; undefined for an item already
- * stored (or repeated in the batch).
+ * Store a batch in one transaction with a fixed number of statements whatever its size: contacts
+ * upserted in one (with the connection, its queues and any pending rating, issue 24), tickets found
+ * in one (then reopened and created in one each when needed), messages inserted in one (a message
+ * stored before makes the batch run again with a duplicates check first: redeliveries are rare),
+ * tickets' preview/unread/last inbound updated in one (returning what the events and the consent
+ * and business-hours steps read). The same outcome as storing the items one by one in order;
+ * undefined for an item already stored (or repeated in the batch).
  */
 export async function storeBatch(
   db: Db,
@@ -68,18 +62,29 @@ export async function storeBatch(
   windowSeconds: number,
 ): Promise<(BatchStored | undefined)[]> {
   const items = input.map((item) => withoutNul(item));
-  return db.transaction(async (tx) => {
-    const connection = await findConnection(tx, whatsappId);
-    // The queue menu and greetings are per-ticket conversations: the one-message path runs them.
-    // Decided before the batch (inbound.ts); a connection given a second queue since then falls back here.
-    if (!connection || !connectionBatches(connection.queues.length)) throw new HasQueueMenu();
-    // Issue 11 CSAT: an answer to a satisfaction question is read by the one-message path.
-    if (await anyPendingRating(tx, whatsappId, [...new Set(items.map((i) => i.chat))])) throw new NotBatchable("rating pending");
+  try {
+    return await writeBatch(db, clock, whatsappId, items, windowSeconds, false);
+  } catch (error) {
+    if (!(error instanceof AlreadyStored)) throw error;
+    return writeBatch(db, clock, whatsappId, items, windowSeconds, true);
+  }
+}
 
-    const existing = await tx
-      .select({ wid: messages.wid, mediaType: messages.mediaType })
-      .from(messages)
-      .where(and(eq(messages.whatsappId, whatsappId), inArray(messages.wid, [...new Set(items.map((i) => i.wid))])));
+async function writeBatch(
+  db: Db,
+  clock: Clock,
+  whatsappId: number,
+  items: Ingest[],
+  windowSeconds: number,
+  checkFirst: boolean,
+): Promise<(BatchStored | undefined)[]> {
+  return db.transaction(async (tx) => {
+    const existing = checkFirst
+      ? await tx
+          .select({ wid: messages.wid, mediaType: messages.mediaType })
+          .from(messages)
+          .where(and(eq(messages.whatsappId, whatsappId), inArray(messages.wid, [...new Set(items.map((i) => i.wid))])))
+      : [];
     // The real copy of a placeholder replaces it, as the one-message path does (inbound-placeholder.ts).
     const stored = new Map(existing.map((r) => [r.wid, r]));
     if (items.some((item) => replaces(stored.get(item.wid), item))) throw new NotBatchable("replaces a placeholder");
@@ -104,14 +109,32 @@ export async function storeBatch(
         number: contacts.number,
         profilePicUrl: contacts.profilePicUrl,
         twin: createdBesideTwin,
+        // Issue 11 CSAT: an answer to a satisfaction question is read by the one-message path.
+        ratingPending: sql<boolean>`exists (select 1 from ${ticketRatings} r where r.contact_id = "contacts"."id"
+          and r.whatsapp_id = ${whatsappId} and r.status = 'pending')`,
+        connection: sql<BatchConnection | null>`(select json_build_object('id', w.id, 'name', w.name, 'provider', w.provider,
+          'queues', coalesce((select json_agg(json_build_object('id', q.id, 'name', q.name, 'color', q.color) order by q.id)
+            from ${whatsappQueues} wq join ${queues} q on q.id = wq.queue_id where wq.whatsapp_id = w.id), '[]'::json))
+          from ${whatsapps} w where w.id = ${whatsappId})`,
       });
+    // The queue menu and greetings are per-ticket conversations: the one-message path runs them.
+    // Decided before the batch (inbound.ts); a connection given a second queue since then falls back here.
+    const connection = upserted[0]?.connection;
+    if (!connection || !connectionBatches(connection.queues.length)) throw new HasQueueMenu();
+    if (upserted.some((c) => c.ratingPending)) throw new NotBatchable("rating pending");
     // Issue 18: a new contact whose ninth-digit twin exists is one person: the identity module
     // (one-message path) moves the twin to this form. Checked inside the upsert, no extra statement.
     if (upserted.some((c) => c.twin)) throw new NotBatchable("ninth-digit twin");
-    const contactRows: ContactLite[] = upserted.map(({ twin: _twin, ...contact }) => contact);
+    const contactRows: ContactLite[] = upserted.map(({ id, name, number, profilePicUrl }) => ({
+      id,
+      name,
+      number,
+      profilePicUrl,
+    }));
     const contactOf = new Map<string, ContactLite>(contactRows.map((c) => [c.number, c]));
 
-    const { before, current } = await findOrCreateTickets(tx, whatsappId, contactRows, clock, windowSeconds);
+    const { before, current, openedConcurrently } = await findOrCreateTickets(tx, whatsappId, contactRows, clock, windowSeconds);
+    if (openedConcurrently) throw new NotBatchable("ticket opened concurrently");
 
     const inserted = await tx
       .insert(messages)
@@ -123,10 +146,19 @@ export async function storeBatch(
       )
       .onConflictDoNothing({ target: [messages.whatsappId, messages.wid] })
       .returning(messageColumns);
-    // A copy stored by someone else since the check: the one-message path treats it as the duplicate it is.
-    if (inserted.length < fresh.length) throw new NotBatchable("stored concurrently");
+    // Stored before (a redelivery): once more, checking first. A copy stored by someone else since
+    // the check: the one-message path treats it as the duplicate it is.
+    if (inserted.length < fresh.length) throw checkFirst ? new NotBatchable("stored concurrently") : new AlreadyStored();
 
-    const updated = await touchTickets(tx, fresh, inserted, connection.queues[0]?.id);
+    const touched = await touchTickets(tx, whatsappId, fresh, inserted, connection.queues[0]?.id);
+    const updated: TicketRow[] = touched.map(
+      ({ extra: _extra, consentWords: _w, consentOptedOut: _o, consentConfigIds: _c, ...t }) => t,
+    );
+    const consentState = await inboundStateOf(tx, {
+      words: touched[0]?.consentWords ?? null,
+      optedOut: touched.flatMap((t) => (t.consentOptedOut ? [t.contactId] : [])),
+      configIds: [...new Set(touched.flatMap((t) => t.consentConfigIds))],
+    });
     // Issue 22 §3: opt-out words, consent answers and questions, the same step as one message's.
     const insertedByWid = new Map(inserted.map((m) => [m.wid, m]));
     const ticketById = new Map(updated.map((t) => [t.id, t]));
@@ -139,6 +171,7 @@ export async function storeBatch(
         const contact = contactOf.get(item.chat) as ContactLite;
         return consentEntry(ticketById.get(message.ticketId) as TicketRow, contact, message.id, item);
       }),
+      { state: consentState },
     );
     const consentChanged = new Set(consent.contactIds);
     // Business hours, after the batch as after one message: a closed queue's message, once a day per ticket.
@@ -146,8 +179,9 @@ export async function storeBatch(
       tx,
       clock,
       updated.map((ticket) => ({ ticket, name: contactRows.find((c) => c.id === ticket.contactId)?.name ?? "" })),
+      new Map(touched.flatMap((t) => (t.extra.queue ? [[t.extra.queue.id, t.extra.queue.schedule] as const] : []))),
     );
-    const joined = await joinTickets(tx, updated, connection, contactRows);
+    const joined = joinTickets(touched, connection, contactRows);
     const byWid = new Map(inserted.map((m) => [m.wid, m]));
     const announcedMove = new Set<number>();
     items.forEach((item, i) => {
@@ -177,163 +211,4 @@ export async function storeBatch(
     });
     return results;
   });
-}
-
-/**
- * Each contact's ticket, as the one-message path finds it: the active one, else the latest moved
- * within the window (reopened pending and unassigned), else a new one. `before` holds the tickets
- * as they were.
- */
-async function findOrCreateTickets(tx: Db, whatsappId: number, contactRows: ContactLite[], clock: Clock, windowSeconds: number) {
-  const since = reopenWindowStart(clock.now(), windowSeconds, false);
-  const ids = contactRows.map((c) => c.id);
-  const candidates = await tx
-    .select()
-    .from(tickets)
-    .where(
-      and(
-        eq(tickets.whatsappId, whatsappId),
-        inArray(tickets.contactId, ids),
-        or(inArray(tickets.status, ["pending", "open"]), gte(tickets.updatedAt, since)),
-      ),
-    )
-    .for("update");
-  const before = new Map<number, TicketRow>();
-  const current = new Map<number, TicketRow>();
-  const reopen: number[] = [];
-  const missing: number[] = [];
-  for (const contactId of ids) {
-    const found = pickTicket(
-      candidates.filter((t) => t.contactId === contactId),
-      since,
-    );
-    if (found) {
-      before.set(contactId, found.ticket);
-      current.set(contactId, found.ticket);
-      if (found.reopen) reopen.push(found.ticket.id);
-    } else missing.push(contactId);
-  }
-  if (reopen.length > 0) {
-    const reopened = await tx
-      .update(tickets)
-      .set({ ...REOPENED, updatedAt: new Date() })
-      .where(inArray(tickets.id, reopen))
-      .returning();
-    for (const t of reopened) current.set(t.contactId, t);
-  }
-  if (missing.length > 0) {
-    const latest = await tx
-      .select({ contactId: tickets.contactId, at: sql<Date | string | null>`max(${tickets.lastInboundAt})` })
-      .from(tickets)
-      .where(and(eq(tickets.whatsappId, whatsappId), inArray(tickets.contactId, missing)))
-      .groupBy(tickets.contactId);
-    const lastInbound = new Map(latest.map((r) => [r.contactId, r.at ? new Date(r.at) : null]));
-    const created = await tx
-      .insert(tickets)
-      .values(
-        missing.map((contactId) => ({
-          contactId,
-          whatsappId,
-          status: "pending",
-          isGroup: false,
-          lastInboundAt: lastInbound.get(contactId) ?? null,
-        })),
-      )
-      .onConflictDoNothing({ target: [tickets.contactId, tickets.whatsappId], where: sql`status in ('pending', 'open')` })
-      .returning();
-    // Another process opened one of them meanwhile: the one-message path joins it.
-    if (created.length < missing.length) throw new NotBatchable("ticket opened concurrently");
-    for (const t of created) current.set(t.contactId, t);
-  }
-  return { before, current };
-}
-
-/** Preview (the ticket's last message of the batch), unread count and last inbound time, in one statement. */
-async function touchTickets(
-  tx: Db,
-  fresh: Ingest[],
-  inserted: { wid: string | null; ticketId: number }[],
-  onlyQueueId: number | undefined,
-) {
-  const ticketOfWid = new Map(inserted.map((m) => [m.wid, m.ticketId]));
-  const itemsOf = new Map<number, Ingest[]>();
-  for (const item of fresh) {
-    const id = ticketOfWid.get(item.wid) as number;
-    itemsOf.set(id, [...(itemsOf.get(id) ?? []), item]);
-  }
-  const per = new Map([...itemsOf].map(([id, items]) => [id, tallyInbound(items)]));
-  const ids = [...per.keys()];
-  const caseOf = (value: (tally: InboundTally) => SQL) =>
-    sql`case ${tickets.id} ${sql.join(
-      ids.map((id) => sql`when ${id} then ${value(per.get(id) as InboundTally)}`),
-      sql` `,
-    )} end`;
-  return tx
-    .update(tickets)
-    .set({
-      ...ticketSetAfterInbound({
-        preview: caseOf((e) => sql`${e.preview}::text`),
-        unread: caseOf((e) => sql`${e.unread}::int`),
-        latest: caseOf((e) => sql`${e.latest?.toISOString() ?? null}::timestamptz`),
-      }),
-      updatedAt: new Date(),
-      // A connection with a single queue routes every unassigned ticket to it (no menu).
-      ...(onlyQueueId !== undefined
-        ? {
-            queueId:
-              sql`case when ${tickets.queueId} is null and ${tickets.userId} is null then ${onlyQueueId}::int else ${tickets.queueId} end` as unknown as number,
-          }
-        : {}),
-    })
-    .where(inArray(tickets.id, ids))
-    .returning();
-}
-
-/** The tickets as the realtime events present them, from the rows in hand (agents' and foreign queues' names read when needed). */
-async function joinTickets(
-  tx: Db,
-  rows: TicketRow[],
-  connection: { id: number; name: string; provider: string; queues: { id: number; name: string; color: string }[] },
-  contactRows: ContactLite[],
-): Promise<Map<number, JoinedTicket>> {
-  const userIds = [...new Set(rows.flatMap((t) => (t.userId === null ? [] : [t.userId])))];
-  const agents = userIds.length
-    ? await tx.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, userIds))
-    : [];
-  const known = new Map(connection.queues.map((q) => [q.id, { id: q.id, name: q.name, color: q.color }]));
-  const foreign = [...new Set(rows.flatMap((t) => (t.queueId === null || known.has(t.queueId) ? [] : [t.queueId])))];
-  if (foreign.length > 0) {
-    const found = await tx
-      .select({ id: queues.id, name: queues.name, color: queues.color })
-      .from(queues)
-      .where(inArray(queues.id, foreign));
-    for (const q of found) known.set(q.id, q);
-  }
-  const whatsapp = { id: connection.id, name: connection.name, provider: connection.provider };
-  // Issue 23 §6: a reopened ticket keeps the reason of its last close (read only when one has it).
-  const reasonIds = [...new Set(rows.flatMap((t) => (t.closingReasonId === null ? [] : [t.closingReasonId])))];
-  const reasons = reasonIds.length
-    ? await tx
-        .select({ id: closingReasons.id, name: closingReasons.name, archived: closingReasons.archived })
-        .from(closingReasons)
-        .where(inArray(closingReasons.id, reasonIds))
-    : [];
-  const tags = await tagsOfTickets(
-    tx,
-    rows.map((t) => t.id),
-  );
-  return new Map(
-    rows.map((ticket) => [
-      ticket.id,
-      {
-        ticket,
-        contact: contactRows.find((c) => c.id === ticket.contactId) as ContactLite,
-        queue: ticket.queueId === null ? null : (known.get(ticket.queueId) ?? null),
-        user: agents.find((u) => u.id === ticket.userId) ?? null,
-        whatsapp,
-        tags: tags.get(ticket.id) ?? [],
-        closingReason: reasons.find((r) => r.id === ticket.closingReasonId) ?? null,
-      },
-    ]),
-  );
 }

@@ -22,17 +22,25 @@ export interface OutOfHoursCandidate {
  * waiting for an agent (no assignee) gets it; a one-to-one chat only. Returns the bot messages'
  * ids by ticket id.
  */
-export async function sendOutOfHours(tx: Db, clock: Clock, candidates: OutOfHoursCandidate[]): Promise<Map<number, number>> {
+export async function sendOutOfHours(
+  tx: Db,
+  clock: Clock,
+  candidates: OutOfHoursCandidate[],
+  /** Issue 24: the queues' schedules when the caller read them already (the batch's ticket update); read here otherwise. */
+  known?: Map<number, BusinessSchedule | null>,
+): Promise<Map<number, number>> {
   const sent = new Map<number, number>();
   const waiting = candidates.filter(
     ({ ticket }) => ticket.queueId !== null && ticket.userId === null && ticket.whatsappId !== null && !ticket.isGroup,
   );
   if (waiting.length === 0) return sent;
   const queueIds = [...new Set(waiting.map(({ ticket }) => ticket.queueId as number))];
-  const rows = await tx
-    .select({ id: queues.id, schedule: queues.schedule })
-    .from(queues)
-    .where(and(inArray(queues.id, queueIds), isNotNull(queues.schedule)));
+  const rows = known
+    ? [...known].flatMap(([id, schedule]) => (schedule ? [{ id, schedule }] : []))
+    : await tx
+        .select({ id: queues.id, schedule: queues.schedule })
+        .from(queues)
+        .where(and(inArray(queues.id, queueIds), isNotNull(queues.schedule)));
   if (rows.length === 0) return sent;
   const schedules = new Map(rows.map((r) => [r.id, r.schedule as BusinessSchedule]));
   const now = clock.now();

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  customerNumber,
+  customerWrites,
+  listTickets,
+  makeSimulatorConnection,
+  ticketMessages,
+} from "../../../test/conversation.js";
+import { makeAdmin, makeQueue, type TestUser } from "../../../test/factories.js";
+import { createTestApp, type TestApp } from "../../../test/harness.js";
+import { countStatements, statementsOf } from "../../../test/statements.js";
+
+// Issue 24: a lone customer message through the simulator API is at most seven statements, the
+// signed-in user's lookup and the transaction's begin and commit included. This pins the number.
+// Web push is configured here (the test env makes VAPID keys; production has it only when an admin
+// sets them): "who has push on" is then one more read after commit, shared by the messages in
+// flight (push.service.ts), counted apart.
+let t: TestApp;
+let admin: TestUser;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await makeAdmin(t);
+  countStatements();
+});
+afterAll(() => t.close());
+
+const isPushRead = (statement: string) => statement.includes(' from "push_subscriptions"');
+
+/** The message's statements, apart from web push's read (at most one). */
+async function messageStatements(work: () => Promise<unknown>): Promise<string[]> {
+  const { statements } = await statementsOf(work);
+  expect(statements.filter(isPushRead).length).toBeLessThanOrEqual(1);
+  return statements.filter((s) => !isPushRead(s));
+}
+
+describe("a lone inbound message", () => {
+  it("is at most seven statements, for a new customer and for the next message of a known one", async () => {
+    const queue = await makeQueue(t);
+    const connection = await makeSimulatorConnection(t, admin, { queueIds: [queue.id] });
+    await customerWrites(t, admin, connection.id, { from: customerNumber(), body: "warm up" });
+
+    const from = customerNumber();
+    const first = await messageStatements(() =>
+      customerWrites(t, admin, connection.id, { from, body: "hello", id: `${from}-1` }),
+    );
+    expect(first.length, first.join("\n---\n")).toBeLessThanOrEqual(7);
+    const next = await messageStatements(() => customerWrites(t, admin, connection.id, { from, body: "again", id: `${from}-2` }));
+    expect(next.length, next.join("\n---\n")).toBeLessThanOrEqual(7);
+
+    // The same rules: one ticket in the connection's only queue, both messages once, unread 2.
+    const redelivered = await statementsOf(() =>
+      customerWrites(t, admin, connection.id, { from, body: "hello", id: `${from}-1` }),
+    );
+    expect(redelivered.result).toBe(`${from}-1`);
+    const tickets = (await listTickets(t, admin, { status: "pending", showAll: "true" })).tickets.filter(
+      (x) => x.contact.number === from,
+    );
+    expect(tickets).toHaveLength(1);
+    expect(tickets[0]).toMatchObject({ queueId: queue.id, unreadMessages: 2, lastMessage: "again" });
+    const page = await ticketMessages(t, admin, tickets[0].id);
+    expect(page.messages.map((m) => m.body)).toEqual(["hello", "again"]);
+  });
+});

@@ -1,0 +1,31 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import pg from "pg";
+import { vi } from "vitest";
+
+/**
+ * Issue 24: counts the SQL statements sent on behalf of one piece of work (a request, a message),
+ * by spying on `pg.Client.prototype.query` and keeping only the calls made inside `statementsOf`'s
+ * async context; the app's own timers (the outbox, the connection leases) run outside it. A named
+ * (prepared) query counts by its name, any other by its text. Call `countStatements()` once per file
+ * (in `beforeAll`), before the work to count.
+ */
+const current = new AsyncLocalStorage<{ statements: string[] }>();
+let installed = false;
+
+export function countStatements(): void {
+  if (installed) return;
+  installed = true;
+  const original = pg.Client.prototype.query;
+  vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+    const text = args[0] as string | { name?: string; text: string };
+    current.getStore()?.statements.push(typeof text === "string" ? text : (text.name ?? text.text));
+    return Reflect.apply(original, this, args);
+  } as typeof original);
+}
+
+/** The statements `work` sent, in order, with its result. */
+export async function statementsOf<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+  const store = { statements: [] as string[] };
+  const result = await current.run(store, work);
+  return { result, statements: store.statements };
+}
