@@ -9,7 +9,6 @@ import { applyConsent } from "../consent/consent-inbound.js";
 import { createdBesideTwin } from "../contacts/contact-addresses.js";
 import { anyPendingRating } from "../csat/ratings.js";
 import {
-  connectionBatches,
   type InboundTally,
   movedScope,
   pickTicket,
@@ -19,6 +18,8 @@ import {
   tallyInbound,
   ticketSetAfterInbound,
 } from "../inbound/ticket-rules.js";
+import { menuBatch } from "../menus/menu-batch.js";
+import { hasMenu, loadMenu } from "../menus/menu-step.js";
 import { tagsOfTickets } from "../tags/tags.repo.js";
 import type { JoinedTicket, TicketRow } from "../tickets/tickets.repo.js";
 import { replacesPlaceholder } from "./inbound-placeholder.js";
@@ -35,6 +36,8 @@ export interface BatchStored {
   moved?: { from: TicketScope; to: TicketScope };
   /** The out-of-hours message queued for the ticket by this batch (business hours), on its first message only. */
   notice?: number;
+  /** Issue 23 §3: the menu messages queued for the ticket by this batch (menus/menu-step.ts), on its first message only. */
+  menuMessages?: number[];
   /** Issue 22 §3: the consent question queued for the ticket by this batch, on its first message only. */
   consentPrompt?: number;
   /** Issue 22 §3: the contact's consent records changed (opt-out, opt-in, an answer), on its first message only. */
@@ -43,12 +46,6 @@ export interface BatchStored {
 
 /** Thrown inside the transaction (everything rolled back) when the batch must go one message at a time. */
 export class NotBatchable extends Error {}
-/** A connection with several queues: its customers get the menu, one message at a time. */
-export class HasQueueMenu extends NotBatchable {
-  constructor() {
-    super("queue menu");
-  }
-}
 
 type ContactLite = JoinedTicket["contact"];
 const replaces = (stored: { mediaType: string } | undefined, item: Ingest) => !!stored && replacesPlaceholder(stored, item);
@@ -70,9 +67,9 @@ export async function storeBatch(
   const items = input.map((item) => withoutNul(item));
   return db.transaction(async (tx) => {
     const connection = await findConnection(tx, whatsappId);
-    // The queue menu and greetings are per-ticket conversations: the one-message path runs them.
-    // Decided before the batch (inbound.ts); a connection given a second queue since then falls back here.
-    if (!connection || !connectionBatches(connection.queues.length)) throw new HasQueueMenu();
+    if (!connection) throw new NotBatchable("no connection");
+    // Issue 23 §3: the menu (a tree, or the one-level menu of two or more queues) is the same step as one message's.
+    const menu = await loadMenu(tx, connection);
     // Issue 11 CSAT: an answer to a satisfaction question is read by the one-message path.
     if (await anyPendingRating(tx, whatsappId, [...new Set(items.map((i) => i.chat))])) throw new NotBatchable("rating pending");
 
@@ -126,7 +123,22 @@ export async function storeBatch(
     // A copy stored by someone else since the check: the one-message path treats it as the duplicate it is.
     if (inserted.length < fresh.length) throw new NotBatchable("stored concurrently");
 
-    const updated = await touchTickets(tx, fresh, inserted, connection.queues[0]?.id);
+    const touched = await touchTickets(tx, fresh, inserted, hasMenu(menu) ? undefined : connection.queues[0]?.id);
+    const menus = hasMenu(menu)
+      ? await menuBatch(
+          tx,
+          clock,
+          menu,
+          fresh.map((item) => ({
+            item,
+            ticketId: inserted.find((m) => m.wid === item.wid)?.ticketId as number,
+            name: contactOf.get(item.chat)?.name ?? "",
+          })),
+          touched,
+          new Map([...current.values()].map((t) => [t.id, t.lastMessage])),
+        )
+      : { tickets: touched, botIds: new Map<number, number[]>() };
+    const updated = menus.tickets;
     // Issue 22 §3: opt-out words, consent answers and questions, the same step as one message's.
     const insertedByWid = new Map(inserted.map((m) => [m.wid, m]));
     const ticketById = new Map(updated.map((t) => [t.id, t]));
@@ -162,6 +174,8 @@ export async function storeBatch(
         : movedScope(was && scopeOfTicket(was), scopeOfTicket(ticket.ticket));
       const notice = notices.get(ticket.ticket.id);
       notices.delete(ticket.ticket.id);
+      const menuMessages = menus.botIds.get(ticket.ticket.id);
+      menus.botIds.delete(ticket.ticket.id);
       const consentPrompt = consent.prompts.get(ticket.ticket.id);
       consent.prompts.delete(ticket.ticket.id);
       const changedConsent = consentChanged.delete(ticket.ticket.contactId);
@@ -171,6 +185,7 @@ export async function storeBatch(
         message: { message, contact: ticket.contact, user: null, quoted: null, quotedContact: null },
         moved,
         notice,
+        ...(menuMessages ? { menuMessages } : {}),
         ...(consentPrompt !== undefined ? { consentPrompt } : {}),
         ...(changedConsent ? { consentChanged: true } : {}),
       };
