@@ -1,4 +1,4 @@
-import { DEFAULT_PERSON_WORDS, type MenuOptionInput, type MenuTree, type MenuTreeInput, menuLevelText } from "@zapdesk/core";
+import { DEFAULT_PERSON_WORDS, type MenuOptionInput, type MenuTreeInput, menuLevelText } from "@zapdesk/core";
 
 /** A path to an option: its index at each level from the root's options. */
 export type OptionPath = number[];
@@ -12,10 +12,6 @@ export function startingTree(queues: { id: number; name: string }[]): MenuTreeIn
     personWords: [...DEFAULT_PERSON_WORDS],
     options: queues.length ? queues.map((q) => ({ ...newOption(q.name), queueId: q.id })) : [newOption()],
   };
-}
-
-export function fromServer(tree: MenuTree): MenuTreeInput {
-  return tree as MenuTreeInput;
 }
 
 type Level = { options?: MenuOptionInput[] };
