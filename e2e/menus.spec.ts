@@ -37,7 +37,7 @@ test("an admin builds a two-level menu; a customer navigates it and the ticket l
   await page.getByRole("option", { name: "Um submenu" }).click();
   await first.getByLabel("Texto do submenu").fill("Financeiro:");
   const sub = dialog.getByTestId("menu-option-1.1");
-  await sub.getByLabel("Opção 1.1").fill("Segunda via de boleto");
+  await sub.getByLabel("Opção 1.1", { exact: true }).fill("Segunda via de boleto");
   await sub.getByRole("combobox", { name: "Fila" }).click();
   await page.getByRole("option", { name: `Boletos ${run}` }).click();
   await first.getByLabel("Opção 1", { exact: true }).fill("Financeiro");
@@ -45,7 +45,7 @@ test("an admin builds a two-level menu; a customer navigates it and the ticket l
   // A second first-level option: a person.
   await dialog.getByRole("button", { name: "Adicionar opção" }).last().click();
   const second = dialog.getByTestId("menu-option-2");
-  await second.getByLabel("Opção 2").fill("Falar com alguém");
+  await second.getByLabel("Opção 2", { exact: true }).fill("Falar com alguém");
   await second.getByRole("combobox", { name: "Leva a" }).click();
   await page.getByRole("option", { name: "Uma pessoa" }).click();
   await expect(dialog.getByTestId("menu-preview")).toHaveText("Olá {{name}}! Escolha:\n*1* - Financeiro\n*2* - Falar com alguém");
