@@ -121,6 +121,13 @@ export const ERROR_STATUS = {
   // Issue 23 §5: contact owners
   ERR_CONTACT_OWNER_TAKEN: 409,
   ERR_CONTACT_OWNER_ADMIN_ONLY: 403,
+  // Issue 23 §3: menus that branch
+  ERR_MENU_TOO_DEEP: 400,
+  ERR_MENU_TOO_MANY_OPTIONS: 400,
+  ERR_MENU_EMPTY_LEVEL: 400,
+  ERR_MENU_TARGET_MISSING: 400,
+  ERR_MENU_TARGET_NOT_FOUND: 400,
+  ERR_MENU_MEDIA_NOT_FOUND: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -233,6 +240,12 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_MACRO_NAME_EXISTS: "A macro with this name already exists.",
   ERR_CONTACT_OWNER_TAKEN: "This contact already has an owner: only an administrator gives it to someone else.",
   ERR_CONTACT_OWNER_ADMIN_ONLY: "Only an administrator makes another agent a contact's owner.",
+  ERR_MENU_TOO_DEEP: "A menu has at most 5 levels of options.",
+  ERR_MENU_TOO_MANY_OPTIONS: "A menu level has at most 20 options.",
+  ERR_MENU_EMPTY_LEVEL: "An option that opens a sub-menu needs at least one option of its own.",
+  ERR_MENU_TARGET_MISSING: "An option that hands over to a queue or an agent needs that queue or agent.",
+  ERR_MENU_TARGET_NOT_FOUND: "A queue or agent chosen in the menu does not exist.",
+  ERR_MENU_MEDIA_NOT_FOUND: "A file chosen in the menu was not uploaded here: upload it again.",
 };
 
 export interface ErrorDetail {

@@ -2,6 +2,7 @@ import type { ClosingReason } from "./schemas/closing-reasons.js";
 import type { Connection } from "./schemas/connections.js";
 import type { Contact } from "./schemas/contacts.js";
 import type { Macro } from "./schemas/macros.js";
+import type { MenuResponse } from "./schemas/menus.js";
 import type { Message } from "./schemas/messages.js";
 import type { NoteMention } from "./schemas/notes.js";
 import type { PresenceStatus } from "./schemas/presence.js";
@@ -28,6 +29,8 @@ export interface RealtimePayloads {
   closingReason: { action: Upsert; closingReason: ClosingReason } | { action: "delete"; closingReasonId: number };
   /** Issue 23 §2: a macro changed; a personal one reaches its owner only (and the admins). */
   macro: { action: Upsert; macro: Macro } | { action: "delete"; macroId: number; ownerId: number | null };
+  /** Issue 23 §3: a connection's menu tree was replaced (admins only; the editor refetches). */
+  menu: { action: "update"; menu: MenuResponse };
   whatsapp: { action: "update"; whatsapp: Connection } | { action: "delete"; whatsappId: number };
   whatsappSession: { action: "update"; session: Connection };
   /** WhatsApp restricted the number or warned about its cap on new chats (admins only; the web and push tell them). */

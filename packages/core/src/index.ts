@@ -21,6 +21,7 @@ export * from "./schemas/contacts.js";
 export * from "./schemas/csat.js";
 export * from "./schemas/dashboard.js";
 export * from "./schemas/macros.js";
+export * from "./schemas/menus.js";
 export * from "./schemas/messages.js";
 export * from "./schemas/metrics.js";
 export * from "./schemas/notes.js";

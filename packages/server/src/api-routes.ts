@@ -20,6 +20,7 @@ import { dashboardRoutes } from "./modules/dashboard/dashboard.routes.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
 import { macroRoutes } from "./modules/macros/macros.routes.js";
 import type { MacroService } from "./modules/macros/macros.service.js";
+import { menuRoutes } from "./modules/menus/menus.routes.js";
 import { messageRoutes } from "./modules/messages/messages.routes.js";
 import { noteRoutes } from "./modules/notes/notes.routes.js";
 import { type OutboundWebhooks, outboundWebhookRoutes } from "./modules/outbound-webhooks/index.js";
@@ -80,6 +81,7 @@ export async function registerApiRoutes(api: FastifyInstance, deps: ApiRouteDeps
     closingReasonRoutes,
     consentRoutes,
     contactOwnerRoutes,
+    menuRoutes,
   ]) {
     await api.register(routes, context);
   }

@@ -44,6 +44,7 @@ import { createContactDataService } from "./modules/contact-data/contact-data.se
 import { createContactOwnerService } from "./modules/contact-owner/contact-owner.service.js";
 import { createContactService } from "./modules/contacts/contacts.service.js";
 import { createCsatDashboard } from "./modules/csat/csat.dashboard.js";
+import { createMenuService } from "./modules/menus/menus.service.js";
 import { API_SEND_PER_MINUTE, rateLimitApiSend } from "./modules/messages/api-send.js";
 import type { InboundPipeline } from "./modules/messages/inbound.js";
 import { MAX_UPLOAD_REQUEST_BYTES, UPLOAD_LIMITS } from "./modules/messages/uploads.js";
@@ -256,6 +257,9 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
       notifyAssignee: async (id, userId) => events.publish("ticketAssigned", { ticket: await tickets.present(id), userId }),
       logger: app.log,
       pollMs: options.outboxPollMs,
+    }),
+    menus: Object.assign(createMenuService({ db, events, storage: conversations.storage }), {
+      sweep: conversations.menuTimeouts.sweep,
     }),
     closingReasons: createClosingReasonService({ db, events }),
     closingReport: createClosingReport({ db: database.heavy, clock }),

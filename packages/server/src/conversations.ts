@@ -28,6 +28,7 @@ import { createContactWhatsApp } from "./modules/contacts/contacts-whatsapp.js";
 import { createNumberLookup } from "./modules/contacts/whatsapp-number.js";
 import { createDashboardService } from "./modules/dashboard/dashboard.service.js";
 import { createMetricsService } from "./modules/dashboard/metrics.service.js";
+import { createMenuTimeoutSweeper } from "./modules/menus/menu-timeout.js";
 import { createApiSend } from "./modules/messages/api-send.js";
 import { createInboundPipeline } from "./modules/messages/inbound.js";
 import { createMessageService } from "./modules/messages/messages.service.js";
@@ -135,6 +136,19 @@ export function createConversations(options: ConversationOptions) {
         .catch((error) => logger.debug({ err: error }, "could not publish a schedule"));
     },
   });
+  // Issue 23 §3: a menu level not answered in time hands the ticket over (once, whatever the processes).
+  const menuTimeouts = createMenuTimeoutSweeper({
+    db,
+    clock,
+    logger,
+    pollMs: options.outboxPollMs,
+    onTimedOut: async (result) => {
+      events.ticketMoved(result.ticketId, result.from, result.to);
+      if (result.messageIds.length === 0) return tickets.announce(result.ticketId);
+      notifyOutbox();
+      await messages.announceCreated(result.ticketId, result.messageIds);
+    },
+  });
   identity = createContactIdentity({
     db,
     events,
@@ -238,6 +252,7 @@ export function createConversations(options: ConversationOptions) {
     messages,
     schedules: Object.assign(schedules, { sweep: scheduleSweeper.sweep }),
     scheduleSweeper,
+    menuTimeouts,
     protocol: createProtocolService({ db, tickets, clock, logger, outbound }),
     apiSend: createApiSend({ db, numbers, outbound, present: messages.present }),
     contactWhatsApp: createContactWhatsApp({ db, events, session, numbers }),
@@ -255,6 +270,7 @@ export function createConversations(options: ConversationOptions) {
       await sessions.startAll();
       outbox.start();
       scheduleSweeper.start();
+      menuTimeouts.start();
       mediaRetry.start();
       cloudWebhooks.start();
       housekeeping.start();
@@ -264,6 +280,7 @@ export function createConversations(options: ConversationOptions) {
       housekeeping.stop();
       await cloudWebhooks.stop();
       await scheduleSweeper.stop();
+      await menuTimeouts.stop();
       await outbox.stop();
       await mediaRetry.stop();
       await sessions.stopAll();

@@ -16,6 +16,7 @@ import type { ContactWhatsApp } from "./modules/contacts/contacts-whatsapp.js";
 import type { CsatDashboard } from "./modules/csat/csat.dashboard.js";
 import type { createDashboardService } from "./modules/dashboard/dashboard.service.js";
 import type { createMetricsService } from "./modules/dashboard/metrics.service.js";
+import type { MenuService } from "./modules/menus/menus.service.js";
 import type { ApiSend } from "./modules/messages/api-send.js";
 import type { MessageService } from "./modules/messages/messages.service.js";
 import type { NoteService } from "./modules/notes/notes.service.js";
@@ -74,6 +75,8 @@ export interface Services {
   consent: ConsentService;
   /** Issue 23 §5: contact owners set by hand. */
   contactOwner: ContactOwnerService;
+  /** Issue 23 §3: connections' menu trees; `sweep()` hands timed-out menus over now (tests). */
+  menus: MenuService & { sweep(): Promise<number> };
 }
 
 /** What every route plugin is registered with. */

@@ -54,6 +54,7 @@ export const AUDIT_ACTIONS = [
   "legalHold.placed",
   "legalHold.released",
   "consent.settingsChanged",
+  "menu.updated",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -1,6 +1,7 @@
 import type { BusinessSchedule, ClosingReasonMode, ConnectionRestriction } from "@zapdesk/core";
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -19,6 +20,7 @@ import {
 } from "drizzle-orm/pg-core";
 import { closingReasons } from "./schema-closing-reasons.js";
 import { createdAt, tz, updatedAt } from "./schema-columns.js";
+import { menuNodes } from "./schema-menus.js";
 /** A reaction as stored on its message; `by` identifies the participant (their number, or "me"). */
 export interface StoredReaction {
   by: string;
@@ -255,6 +257,10 @@ export const tickets = pgTable(
     whatsappId: integer("whatsapp_id").references(() => whatsapps.id, { onDelete: "set null" }),
     /** When the queue menu was last sent, so a chatty customer is not flooded. */
     menuSentAt: tz("menu_sent_at"),
+    /** Issue 23 §3 (0036_menus): where the customer is in the connection's menu tree, their invalid answers there, when the level times out. */
+    menuNodeId: integer("menu_node_id").references((): AnyPgColumn => menuNodes.id, { onDelete: "set null" }),
+    menuRetries: integer("menu_retries").notNull().default(0),
+    menuDeadlineAt: tz("menu_deadline_at"),
     protocol: text("protocol"),
     /** When the customer last wrote (the Cloud API's 24-hour window runs from it). */
     lastInboundAt: tz("last_inbound_at"),
@@ -284,6 +290,7 @@ export const tickets = pgTable(
   },
   (t) => [
     index("tickets_rated_at_idx").on(t.ratedAt).where(sql`${t.ratedAt} is not null`),
+    index("tickets_menu_deadline_idx").on(t.menuDeadlineAt).where(sql`${t.menuDeadlineAt} is not null`),
     // one active ticket per contact and connection (design §4)
     uniqueIndex("tickets_one_active").on(t.contactId, t.whatsappId).where(sql`${t.status} in ('pending', 'open')`),
     // Plain DESC (nulls first) is what `order by ... desc` asks for; drizzle's default, DESC NULLS
@@ -383,6 +390,7 @@ export * from "./schema-csat.js";
 // Issue 21: the importer's source-id mapping.
 export * from "./schema-import.js";
 export * from "./schema-macros.js";
+export * from "./schema-menus.js";
 export * from "./schema-notes.js";
 export * from "./schema-outbox.js";
 export * from "./schema-privacy.js";

@@ -36,11 +36,6 @@ export function isBatchable(item: Pick<InboundItem, "fromMe" | "isGroup" | "quot
   return !item.fromMe && !item.isGroup && !item.quotedWid && !isAliasAddress(item.chat);
 }
 
-/** A connection with several queues greets each customer with the menu: one message at a time. */
-export function connectionBatches(queueCount: number): boolean {
-  return queueCount <= 1;
-}
-
 // --- Window reopen --------------------------------------------------------------------------
 
 /** Since when a closed ticket is reopened by a customer's message (a group's, whatever its age). */

@@ -28,6 +28,8 @@ export interface BatchConnection {
   name: string;
   provider: string;
   queues: { id: number; name: string; color: string }[];
+  /** Issue 23 §3: its customers get a menu (a tree, or two or more queues): one message at a time. */
+  hasMenu: boolean;
 }
 
 /**

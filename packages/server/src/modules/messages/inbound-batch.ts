@@ -1,13 +1,13 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { contacts, messages, queues, ticketRatings, whatsappQueues, whatsapps } from "../../db/schema.js";
+import { contacts, menuNodes, messages, queues, ticketRatings, whatsappQueues, whatsapps } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import { withoutNul } from "../../lib/pg-safe.js";
 import type { TicketScope } from "../../realtime/publisher.js";
 import { inboundStateOf } from "../consent/consent.repo.js";
 import { applyConsent } from "../consent/consent-inbound.js";
 import { createdBesideTwin } from "../contacts/contact-addresses.js";
-import { connectionBatches, movedScope, scopeOfTicket } from "../inbound/ticket-rules.js";
+import { movedScope, scopeOfTicket } from "../inbound/ticket-rules.js";
 import type { JoinedTicket, TicketRow } from "../tickets/tickets.repo.js";
 import { type BatchConnection, findOrCreateTickets, joinTickets, touchTickets } from "./inbound-batch-tickets.js";
 import { replacesPlaceholder } from "./inbound-placeholder.js";
@@ -32,12 +32,6 @@ export interface BatchStored {
 
 /** Thrown inside the transaction (everything rolled back) when the batch must go one message at a time. */
 export class NotBatchable extends Error {}
-/** A connection with several queues: its customers get the menu, one message at a time. */
-export class HasQueueMenu extends NotBatchable {
-  constructor() {
-    super("queue menu");
-  }
-}
 
 type ContactLite = JoinedTicket["contact"];
 const replaces = (stored: { mediaType: string } | undefined, item: Ingest) => !!stored && replacesPlaceholder(stored, item);
@@ -114,13 +108,16 @@ async function writeBatch(
           and r.whatsapp_id = ${whatsappId} and r.status = 'pending')`,
         connection: sql<BatchConnection | null>`(select json_build_object('id', w.id, 'name', w.name, 'provider', w.provider,
           'queues', coalesce((select json_agg(json_build_object('id', q.id, 'name', q.name, 'color', q.color) order by q.id)
-            from ${whatsappQueues} wq join ${queues} q on q.id = wq.queue_id where wq.whatsapp_id = w.id), '[]'::json))
+            from ${whatsappQueues} wq join ${queues} q on q.id = wq.queue_id where wq.whatsapp_id = w.id), '[]'::json),
+          'hasMenu', (select count(*) from ${whatsappQueues} wq where wq.whatsapp_id = w.id) >= 2
+            or exists (select 1 from ${menuNodes} m where m.whatsapp_id = w.id and m.parent_id is null))
           from ${whatsapps} w where w.id = ${whatsappId})`,
       });
-    // The queue menu and greetings are per-ticket conversations: the one-message path runs them.
-    // Decided before the batch (inbound.ts); a connection given a second queue since then falls back here.
+    // Issue 23 §3: a connection's menu (a tree, or the one-level menu of two or more queues) is a
+    // conversation per ticket, which the one-message path walks (menus/menu-step.ts).
     const connection = upserted[0]?.connection;
-    if (!connection || !connectionBatches(connection.queues.length)) throw new HasQueueMenu();
+    if (!connection) throw new NotBatchable("no connection");
+    if (connection.hasMenu) throw new NotBatchable("menu");
     if (upserted.some((c) => c.ratingPending)) throw new NotBatchable("rating pending");
     // Issue 18: a new contact whose ninth-digit twin exists is one person: the identity module
     // (one-message path) moves the twin to this form. Checked inside the upsert, no extra statement.

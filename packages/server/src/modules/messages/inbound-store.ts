@@ -19,12 +19,11 @@ import {
   tallyInbound,
   ticketSetAfterInbound,
 } from "../inbound/ticket-rules.js";
+import { loadMenu, menuStep } from "../menus/menu-step.js";
 import * as ticketsRepo from "../tickets/tickets.repo.js";
 import { PLACEHOLDER_TYPE, type Replaced, replacePlaceholder, replacesPlaceholder } from "./inbound-placeholder.js";
 import * as repo from "./messages.repo.js";
 import { sendOutOfHours } from "./out-of-hours.js";
-import { enqueueOutbound } from "./outbound.js";
-import { MENU_MIN_INTERVAL_MS, menuText, personalise, pickQueue } from "./queue-menu.js";
 
 /** What the pipeline stores for one inbound message (a channel message or a call). */
 export interface Ingest {
@@ -186,43 +185,14 @@ export function createInboundStore(deps: { db: Db; clock: Clock; identity: Conta
   }
 
   /**
-   * Queue menu and greetings (design §4): the ids of the bot messages it queued, and the queue it chose.
+   * Queue menu and greetings (design §4, issue 23 §3: modules/menus/menu-step.ts, shared with the batch).
    * An answer that picks a queue ("2") is no preview: the ticket keeps `preview`, what the customer wrote before.
    */
-  async function routeToQueue(
-    tx: Db,
-    ticket: ticketsRepo.TicketRow,
-    name: string,
-    body: string,
-    preview: string,
-  ): Promise<{ botIds: number[]; queueId?: number }> {
-    if (ticket.queueId !== null || ticket.userId !== null || ticket.whatsappId === null) return { botIds: [] };
+  async function routeToQueue(tx: Db, ticket: ticketsRepo.TicketRow, name: string, body: string, preview: string) {
+    if (ticket.queueId !== null || ticket.userId !== null || ticket.whatsappId === null) return { ticket, botIds: [] };
     const connection = await findConnection(tx, ticket.whatsappId);
-    if (!connection || connection.queues.length === 0) return { botIds: [] };
-    if (connection.queues.length === 1) {
-      await ticketsRepo.updateTicket(tx, ticket.id, { queueId: connection.queues[0].id });
-      return { botIds: [], queueId: connection.queues[0].id };
-    }
-    const chosen = ticket.menuSentAt ? pickQueue(body, connection.queues) : undefined;
-    if (chosen) {
-      const updated = await ticketsRepo.updateTicket(tx, ticket.id, { queueId: chosen.id, lastMessage: preview });
-      if (!updated || !chosen.greetingMessage.trim()) return { botIds: [], queueId: chosen.id };
-      const greeting = await enqueueOutbound(tx, {
-        ticket: updated,
-        body: personalise(chosen.greetingMessage, name),
-        fromBot: true,
-      });
-      return { botIds: [greeting.id], queueId: chosen.id };
-    }
-    const now = deps.clock.now();
-    if (ticket.menuSentAt && now.getTime() - ticket.menuSentAt.getTime() < MENU_MIN_INTERVAL_MS) return { botIds: [] };
-    const menu = await enqueueOutbound(tx, {
-      ticket,
-      body: menuText(personalise(connection.greetingMessage, name), connection.queues),
-      fromBot: true,
-    });
-    await ticketsRepo.updateTicket(tx, ticket.id, { menuSentAt: now });
-    return { botIds: [menu.id] };
+    if (!connection) return { ticket, botIds: [] };
+    return menuStep(tx, deps.clock, await loadMenu(tx, connection), { ticket, name, body, preview });
   }
 
   /**
@@ -297,9 +267,11 @@ export function createInboundStore(deps: { db: Db; clock: Clock; identity: Conta
         ticket = await ticketsRepo.updateTicket(tx, ticket.id, ticketSetAfterInbound(tallyInbound([item])));
         if (!ticket) throw new Error("ticket vanished");
         const routed =
-          item.fromMe || item.isGroup ? { botIds: [] } : await routeToQueue(tx, ticket, contact.name, item.body, previewBefore);
+          item.fromMe || item.isGroup
+            ? { ticket, botIds: [] }
+            : await routeToQueue(tx, ticket, contact.name, item.body, previewBefore);
         // Business hours: the queue now settled may be closed (its out-of-hours message, once a day).
-        const settled = { ...ticket, queueId: routed.queueId ?? ticket.queueId };
+        const settled = routed.ticket;
         // Issue 22 §3: opt-out words, consent answers, and the consent question before the conversation is handled.
         const consent = item.isGroup
           ? { prompts: new Map<number, number>(), contactIds: [] }
@@ -309,10 +281,8 @@ export function createInboundStore(deps: { db: Db; clock: Clock; identity: Conta
             ? new Map()
             : await sendOutOfHours(tx, deps.clock, [{ ticket: settled, name: contact.name }]);
         const botIds: number[] = [...routed.botIds, ...consent.prompts.values(), ...closed.values()];
-        const queueId = routed.queueId ?? ticket.queueId;
         // Issue 13: at the greeting menu (the menu sent now or before) the ticket reaches admins only by default.
-        const menuSent = ticket.menuSentAt !== null || (queueId === null && routed.botIds.length > 0);
-        const to = scopeOfTicket({ ...ticket, queueId, choosingQueue: menuSent });
+        const to = scopeOfTicket(settled);
         const moved = movedScope(found.before && scopeOfTicket(found.before), to);
         return {
           ticketId: ticket.id,

@@ -1,5 +1,5 @@
 import { MEDIA_STATE } from "@zapdesk/core";
-import { count, eq, inArray } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import {
   CALL_WID_PREFIX,
@@ -10,7 +10,7 @@ import {
   type MessageUpdate,
 } from "../../channels/channel.js";
 import type { Db } from "../../db/client.js";
-import { contacts, settings, whatsappQueues } from "../../db/schema.js";
+import { contacts, settings } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import { isUniqueViolation } from "../../lib/pg-errors.js";
 import { createTaskLimiter } from "../../lib/task-limiter.js";
@@ -18,12 +18,11 @@ import { type MediaStorage, MediaTooLargeError } from "../../media/storage.js";
 import { storeStream } from "../../media/store-stream.js";
 import type { Publisher } from "../../realtime/publisher.js";
 import type { ContactIdentity } from "../contacts/contact-identity.js";
-import { connectionBatches } from "../inbound/ticket-rules.js";
 import { presentTicket } from "../tickets/tickets.presenter.js";
 import * as ticketsRepo from "../tickets/tickets.repo.js";
 import { scopeOf } from "../tickets/tickets.service.js";
 import { findUpdateTarget } from "./inbound-adopt.js";
-import { type BatchStored, HasQueueMenu, isBatchable, NotBatchable, storeBatch } from "./inbound-batch.js";
+import { type BatchStored, isBatchable, NotBatchable, storeBatch } from "./inbound-batch.js";
 import { callLine } from "./inbound-calls.js";
 import { createBatchQueue } from "./inbound-queue.js";
 import { isReadElsewhere, readElsewhere } from "./inbound-read.js";
@@ -61,8 +60,6 @@ const SETTINGS_TTL_MS = 1000;
 const DOWNLOADS_AT_ONCE = 3;
 /** Most messages of one connection written in one transaction. */
 const BATCH_MAX = 200;
-/** How long whether a connection has a queue menu is believed without looking. */
-const MENU_TTL_MS = 5000;
 
 /** A channel message on its way to the store: what is stored, and the media to fetch afterwards. */
 interface Arrival {
@@ -221,57 +218,19 @@ export function createInboundPipeline(deps: InboundDeps) {
   }
 
   /**
-   * Whether a connection's customers may take the batch (no queue menu: see connectionBatches),
-   * decided once per connection and believed for a while; a connection given a second queue
-   * meanwhile makes its next batch roll back and go one message at a time.
-   */
-  const batching = new Map<number, { until: number; value: Promise<boolean> }>();
-  function connectionBatchable(whatsappId: number): Promise<boolean> {
-    const known = batching.get(whatsappId);
-    if (known && known.until > Date.now()) return known.value;
-    const value = db
-      .select({ queues: count() })
-      .from(whatsappQueues)
-      .where(eq(whatsappQueues.whatsappId, whatsappId))
-      .then(([row]) => connectionBatches(row?.queues ?? 0));
-    batching.set(whatsappId, { until: Date.now() + MENU_TTL_MS, value });
-    value.catch(() => batching.delete(whatsappId));
-    return value;
-  }
-
-  /** Messages the batch does not take, each chat in order (chats side by side). */
-  async function storeEach(whatsappId: number, batch: Arrival[]): Promise<undefined[]> {
-    const chats = new Map<string, Arrival[]>();
-    for (const arrival of batch) chats.set(arrival.item.chat, [...(chats.get(arrival.item.chat) ?? []), arrival]);
-    await Promise.all(
-      [...chats.values()].map(async (arrivals) => {
-        for (const arrival of arrivals) await storeOne(whatsappId, arrival);
-      }),
-    );
-    return batch.map(() => undefined);
-  }
-
-  /**
    * Consecutive plain customer messages of a connection, in one transaction; events from the rows
    * in hand. A lone message too: the set-based statements are fewer round trips than the
    * one-message path (about 12 against 20), which is most of a quiet connection's latency.
    */
   async function storeMany(whatsappId: number, batch: Arrival[]): Promise<undefined[]> {
-    if (!(await connectionBatchable(whatsappId))) return storeEach(whatsappId, batch);
     const config = await readSettings();
-    let stored: Awaited<ReturnType<typeof storeBatch>>;
-    try {
-      stored = await storeBatch(
-        db,
-        deps.clock,
-        whatsappId,
-        batch.map((a) => a.item),
-        config.windowSeconds,
-      );
-    } catch (error) {
-      if (error instanceof HasQueueMenu) batching.delete(whatsappId);
-      throw error;
-    }
+    const stored = await storeBatch(
+      db,
+      deps.clock,
+      whatsappId,
+      batch.map((a) => a.item),
+      config.windowSeconds,
+    );
     publishBatch(stored);
     for (const row of stored) {
       // Issue 22 §3: the consent question before the out-of-hours notice, as the outbox sends them.
@@ -279,7 +238,9 @@ export function createInboundPipeline(deps: InboundDeps) {
       if (row?.notice !== undefined) await deps.announce(row.ticket.ticket.id, row.notice);
       if (row?.consentChanged) deps.events.publish("contactConsent", { contactId: row.ticket.contact.id });
     }
-    if (stored.some((row) => row?.notice !== undefined || row?.consentPrompt !== undefined)) deps.notifyOutbox();
+    if (stored.some((row) => row?.notice !== undefined || row?.consentPrompt !== undefined)) {
+      deps.notifyOutbox();
+    }
     stored.forEach((row, i) => {
       if (!row) return;
       if (batch[i].download) scheduleDownload(row.message.message.id, batch[i].message);

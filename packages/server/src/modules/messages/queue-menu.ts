@@ -1,10 +1,14 @@
+import { menuLevelText } from "@zapdesk/core";
+
 /** The queue menu a customer gets from a connection with two or more queues (design §4). */
 
 export const MENU_MIN_INTERVAL_MS = 5000;
 
 export function menuText(greeting: string, queues: { name: string }[]): string {
-  const options = queues.map((q, index) => `*${index + 1}* - ${q.name}`).join("\n");
-  return `${greeting.trim()}\n${options}`;
+  return menuLevelText(
+    greeting,
+    queues.map((q) => q.name),
+  );
 }
 
 /** The queue picked by an answer like "2" or " 2 ", or undefined. */

@@ -1,3 +1,4 @@
+import AccountTree from "@mui/icons-material/AccountTree";
 import DeleteOutline from "@mui/icons-material/DeleteOutlined";
 import Edit from "@mui/icons-material/Edit";
 import SmsOutlined from "@mui/icons-material/SmsOutlined";
@@ -31,6 +32,8 @@ export interface ConnectionRowActions {
   onChoosePairing(connection: Connection): void;
   /** Issue 20: play a customer of a simulator connection (absent: not offered). */
   onSimulate?(connection: Connection): void;
+  /** Issue 23 §3: edit the connection's menu tree (absent: not offered). */
+  onEditMenu?(connection: Connection): void;
 }
 
 /**
@@ -66,6 +69,15 @@ export function ConnectionRow({
           onClick={() => actions.onSimulate?.(connection)}
         >
           <SmsOutlined />
+        </IconButton>
+      )}
+      {actions.onEditMenu && (
+        <IconButton
+          size="small"
+          aria-label={t("menus.open", { name: connection.name })}
+          onClick={() => actions.onEditMenu?.(connection)}
+        >
+          <AccountTree />
         </IconButton>
       )}
       <IconButton

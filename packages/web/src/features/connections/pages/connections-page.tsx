@@ -14,6 +14,7 @@ import { ROW_ACTIONS_SX } from "../../../components/ui/row-actions";
 import { TableLoadingRow } from "../../../components/ui/table-loading-row";
 import { useAuth } from "../../../lib/auth";
 import { toast } from "../../../lib/toast";
+import { MenuEditorDialog } from "../../menus/components/menu-editor-dialog";
 import { useDeleteWhatsapp } from "../api/delete-whatsapp";
 import { useDisconnectSession } from "../api/disconnect-session";
 import { useWhatsapps } from "../api/get-whatsapps";
@@ -36,6 +37,7 @@ export default function ConnectionsPage() {
   const [pairingFor, setPairingFor] = useState<Connection | undefined>();
   const [confirm, setConfirm] = useState<Confirm>(null);
   const [simulating, setSimulating] = useState<number | null>(null);
+  const [menuFor, setMenuFor] = useState<number | null>(null);
   const { user } = useAuth();
   // A phone: the session's buttons sit in the pinned actions column (ConnectionRow).
   const narrow = !useMediaQuery("(min-width:600px)", { noSsr: true });
@@ -60,6 +62,7 @@ export default function ConnectionsPage() {
     onShowQr: (connection) => setQrFor(connection.id),
     onChoosePairing: setPairingFor,
     onSimulate: can(user, "simulator:use") ? (connection) => setSimulating(connection.id) : undefined,
+    onEditMenu: (connection) => setMenuFor(connection.id),
   };
 
   return (
@@ -74,6 +77,7 @@ export default function ConnectionsPage() {
       <ConnectionModal open={modal.open} connectionId={modal.id} onClose={() => setModal({ open: false })} onSaved={onSaved} />
       <QrCodeDialog connection={connections.find((c) => c.id === qrFor)} onClose={() => setQrFor(null)} />
       <CustomerSimulator connection={connections.find((c) => c.id === simulating)} onClose={() => setSimulating(null)} />
+      <MenuEditorDialog connection={connections.find((c) => c.id === menuFor)} onClose={() => setMenuFor(null)} />
       <NewSessionDialog
         connection={pairingFor}
         onClose={() => setPairingFor(undefined)}
