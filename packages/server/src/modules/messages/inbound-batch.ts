@@ -4,6 +4,7 @@ import { closingReasons, contacts, messages, queues, tickets, users } from "../.
 import type { Clock } from "../../lib/clock.js";
 import { withoutNul } from "../../lib/pg-safe.js";
 import type { TicketScope } from "../../realtime/publisher.js";
+import { findBot } from "../bots/bots.repo.js";
 import { findConnection } from "../connections/connections.repo.js";
 import { applyConsent } from "../consent/consent-inbound.js";
 import { createdBesideTwin } from "../contacts/contact-addresses.js";
@@ -73,6 +74,8 @@ export async function storeBatch(
     // The queue menu and greetings are per-ticket conversations: the one-message path runs them.
     // Decided before the batch (inbound.ts); a connection given a second queue since then falls back here.
     if (!connection || !connectionBatches(connection.queues.length)) throw new HasQueueMenu();
+    // Issue 23 §4: a queue with a bot talks with each customer in turn: one message at a time too.
+    if (connection.queues[0] && (await findBot(tx, connection.queues[0].id))) throw new HasQueueMenu();
     // Issue 11 CSAT: an answer to a satisfaction question is read by the one-message path.
     if (await anyPendingRating(tx, whatsappId, [...new Set(items.map((i) => i.chat))])) throw new NotBatchable("rating pending");
 

@@ -10,7 +10,7 @@ import {
   type MessageUpdate,
 } from "../../channels/channel.js";
 import type { Db } from "../../db/client.js";
-import { contacts, settings, whatsappQueues } from "../../db/schema.js";
+import { contacts, queueBots, settings, whatsappQueues } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import { isUniqueViolation } from "../../lib/pg-errors.js";
 import { createTaskLimiter } from "../../lib/task-limiter.js";
@@ -230,10 +230,11 @@ export function createInboundPipeline(deps: InboundDeps) {
     const known = batching.get(whatsappId);
     if (known && known.until > Date.now()) return known.value;
     const value = db
-      .select({ queues: count() })
+      .select({ queues: count(), bots: count(queueBots.queueId) })
       .from(whatsappQueues)
+      .leftJoin(queueBots, eq(queueBots.queueId, whatsappQueues.queueId))
       .where(eq(whatsappQueues.whatsappId, whatsappId))
-      .then(([row]) => connectionBatches(row?.queues ?? 0));
+      .then(([row]) => connectionBatches(row?.queues ?? 0, row?.bots ?? 0));
     batching.set(whatsappId, { until: Date.now() + MENU_TTL_MS, value });
     value.catch(() => batching.delete(whatsappId));
     return value;
