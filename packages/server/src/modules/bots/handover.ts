@@ -23,7 +23,7 @@ export function parseHandover(value: string | undefined): HandoverInput | undefi
  * The bot lets go of a ticket, in the caller's transaction: its session ends (messages it had not
  * answered stay on the ticket for the agents) and the ticket goes where the handover says, through
  * the ticket service every click goes through (as the API's system actor): to a queue's waiting
- * list (its own by default), to an agent, or closed. A target the ticket cannot take (an unknown
+ * list (its own by default), to an agent, or closed (a plain close: it was never an agent's). A target the ticket cannot take (an unknown
  * agent, a queue that requires a closing reason) falls back to the queue's waiting list.
  * Returns where it went, or undefined when no bot held the ticket.
  */
@@ -54,7 +54,10 @@ export async function handOver(
       return "agent";
     }
     if (target.to === "close") {
-      await services.tickets.update(SYSTEM_ACTOR, ticketId, { status: "closed" });
+      // A waiting ticket no agent had: closed as it is (the ticket rules resolve open tickets only),
+      // without the farewell, the satisfaction question or a closing reason, which are an agent's.
+      await ticketsRepo.updateTicket(tx, ticketId, { status: "closed", unreadMessages: 0 });
+      await services.tickets.announce(ticketId);
       return "close";
     }
     return await toQueue(target.queueId ?? ticket.queueId);
