@@ -11,7 +11,6 @@ import { makeAdmin, makeQueue, type TestUser } from "../../../test/factories.js"
 import { createTestApp, type TestApp } from "../../../test/harness.js";
 import { startTypebotFake, type TypebotFake } from "../../../test/typebot-fake/server.js";
 import { botJobs, botSessions, contacts, tickets } from "../../db/schema.js";
-import { connectionBatches } from "../inbound/ticket-rules.js";
 import { HasQueueMenu, storeBatch } from "../messages/inbound-batch.js";
 
 // Issue 23 §4: both inbound roads reach the bot — the one-message road (the queue menu's choice, a
@@ -74,8 +73,6 @@ describe("inbound roads", () => {
   });
 
   it("a connection that batched takes the one-message road once its queue gets a bot", async () => {
-    expect(connectionBatches(1)).toBe(true);
-    expect(connectionBatches(1, 1)).toBe(false);
     const queue = await makeQueue(t);
     const connection = await makeSimulatorConnection(t, admin, { queueIds: [queue.id] });
     // A first customer while the queue has no bot: the batch road, no bot.

@@ -36,12 +36,9 @@ export function isBatchable(item: Pick<InboundItem, "fromMe" | "isGroup" | "quot
   return !item.fromMe && !item.isGroup && !item.quotedWid && !isAliasAddress(item.chat);
 }
 
-/**
- * A connection with several queues greets each customer with the menu: one message at a time; so
- * does one whose queue hands new conversations to a bot (issue 23 §4: bots/bot-inbound.ts).
- */
-export function connectionBatches(queueCount: number, bots = 0): boolean {
-  return queueCount <= 1 && bots === 0;
+/** A connection with several queues greets each customer with the menu: one message at a time. */
+export function connectionBatches(queueCount: number): boolean {
+  return queueCount <= 1;
 }
 
 // --- Window reopen --------------------------------------------------------------------------

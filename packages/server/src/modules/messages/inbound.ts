@@ -234,7 +234,8 @@ export function createInboundPipeline(deps: InboundDeps) {
       .from(whatsappQueues)
       .leftJoin(queueBots, eq(queueBots.queueId, whatsappQueues.queueId))
       .where(eq(whatsappQueues.whatsappId, whatsappId))
-      .then(([row]) => connectionBatches(row?.queues ?? 0, row?.bots ?? 0));
+      // Issue 23 §4: so does one whose queue hands new conversations to a bot (bots/bot-inbound.ts).
+      .then(([row]) => connectionBatches(row?.queues ?? 0) && !row?.bots);
     batching.set(whatsappId, { until: Date.now() + MENU_TTL_MS, value });
     value.catch(() => batching.delete(whatsappId));
     return value;
