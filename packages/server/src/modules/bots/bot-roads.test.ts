@@ -13,6 +13,9 @@ import { startTypebotFake, type TypebotFake } from "../../../test/typebot-fake/s
 import { botJobs, botSessions, contacts, tickets } from "../../db/schema.js";
 import { HasQueueMenu, storeBatch } from "../messages/inbound-batch.js";
 
+/** A bot exchange is a worker poll, an HTTP round trip and the outbox: the 20 s other slow waits use. */
+const BOT_WAIT = 20_000;
+
 // Issue 23 §4: both inbound roads reach the bot — the one-message road (the queue menu's choice, a
 // single queue) and the batch road, which hands a bot's connection to the one-message road.
 let t: TestApp;
@@ -61,12 +64,13 @@ describe("inbound roads", () => {
     const connection = await makeSimulatorConnection(t, admin, { queueIds: [plain.id, withBot.id], greetingMessage: "Escolha" });
     const from = customerNumber();
     await customerWrites(t, admin, connection.id, { from, body: "oi" });
-    await eventually(async () => expect(await phoneReceived(t, admin, connection.id, from)).toHaveLength(1));
+    await eventually(async () => expect(await phoneReceived(t, admin, connection.id, from)).toHaveLength(1), BOT_WAIT);
     const ticket = await ticketOf(from);
     expect(await held(ticket!.id)).toBe(false);
     await customerWrites(t, admin, connection.id, { from, body: "2" });
-    await eventually(async () =>
-      expect((await phoneReceived(t, admin, connection.id, from)).map((m) => m.body)).toContain("Sou o robô"),
+    await eventually(
+      async () => expect((await phoneReceived(t, admin, connection.id, from)).map((m) => m.body)).toContain("Sou o robô"),
+      BOT_WAIT,
     );
     expect(await ticketOf(from)).toMatchObject({ queueId: withBot.id, status: "pending", userId: null });
     expect(await held(ticket!.id)).toBe(true);
@@ -82,7 +86,7 @@ describe("inbound roads", () => {
       const row = await ticketOf(first);
       expect(row).toBeDefined();
       return row!;
-    });
+    }, BOT_WAIT);
     expect(await held(before.id)).toBe(false);
 
     await setBot(queue.id);
@@ -102,8 +106,9 @@ describe("inbound roads", () => {
     // ... and the pipeline, which believed the connection batchable, stores it one message at a time for the bot.
     const second = customerNumber();
     await customerWrites(t, admin, connection.id, { from: second, body: "oi" });
-    await eventually(async () =>
-      expect((await phoneReceived(t, admin, connection.id, second)).map((m) => m.body)).toContain("Sou o robô"),
+    await eventually(
+      async () => expect((await phoneReceived(t, admin, connection.id, second)).map((m) => m.body)).toContain("Sou o robô"),
+      BOT_WAIT,
     );
     const ticket = await ticketOf(second);
     expect(await held(ticket!.id)).toBe(true);
@@ -115,7 +120,7 @@ describe("inbound roads", () => {
     const connection = await makeSimulatorConnection(t, admin, { queueIds: [queue.id] });
     const from = customerNumber();
     await customerWrites(t, admin, connection.id, { from, body: "oi" });
-    await eventually(async () => expect(await phoneReceived(t, admin, connection.id, from)).toHaveLength(1));
+    await eventually(async () => expect(await phoneReceived(t, admin, connection.id, from)).toHaveLength(1), BOT_WAIT);
     const ticket = await ticketOf(from);
     expect(await held(ticket!.id)).toBe(true);
     // Take over: the admin accepts it; the customer's next message reaches the admin, not the bot.
@@ -127,7 +132,7 @@ describe("inbound roads", () => {
     });
     expect(accepted.statusCode, accepted.body).toBe(200);
     await customerWrites(t, admin, connection.id, { from, body: "ainda aí?" });
-    await eventually(async () => expect(await held(ticket!.id)).toBe(false));
+    await eventually(async () => expect(await held(ticket!.id)).toBe(false), BOT_WAIT);
     const jobs = await t.database.db.select().from(botJobs).where(eq(botJobs.ticketId, ticket!.id));
     expect(jobs).toHaveLength(0);
     expect(await ticketOf(from)).toMatchObject({ status: "open", userId: admin.id });

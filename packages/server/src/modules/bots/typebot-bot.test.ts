@@ -15,6 +15,9 @@ import { createTestApp, type TestApp } from "../../../test/harness.js";
 import { type Step, startTypebotFake, type TypebotFake } from "../../../test/typebot-fake/server.js";
 import { botSessions, contactExtraInfo, contacts, tickets } from "../../db/schema.js";
 
+/** A bot exchange is a worker poll, an HTTP round trip and the outbox: the 20 s other slow waits use. */
+const BOT_WAIT = 20_000;
+
 // Issue 23 §4: a queue's Typebot holds new conversations, renders its answers as WhatsApp messages,
 // reads variables in and out, and hands over (variable, words, end of flow, timeout, failure).
 let t: TestApp;
@@ -80,7 +83,7 @@ describe("Typebot", () => {
     const flow = ORDER_FLOW.map((s, i) =>
       i === 0 ? { ...s, bubbles: [s.bubbles[0], { type: "image" as const, url: typebot.mediaUrl("logo.png") }] } : s,
     );
-    const { whatsappId, publicId } = await botQueue(flow, { variablesIn: [{ field: "name", variable: "Name" }] });
+    const { whatsappId, publicId, queueId } = await botQueue(flow, { variablesIn: [{ field: "name", variable: "Name" }] });
     const from = customerNumber();
     await customerWrites(t, admin, whatsappId, { from, name: "Maria", body: "oi" });
 
@@ -88,7 +91,7 @@ describe("Typebot", () => {
       const messages = await phoneReceived(t, admin, whatsappId, from);
       expect(messages).toHaveLength(3);
       return messages;
-    });
+    }, BOT_WAIT);
     expect(sent[0].body).toBe("Olá *Maria*, tudo _bem?_");
     expect(sent[1].media?.mimetype).toBe("image/png");
     expect(sent[2].body).toBe("*1* - Pedidos\n*2* - Financeiro");
@@ -101,10 +104,14 @@ describe("Typebot", () => {
     const session = await sessionOf(ticket!.id);
     expect(session?.sessionId).toBeTruthy();
     expect(session?.choices).toEqual(["Pedidos", "Financeiro"]);
+    // Agents of the queue do not see it waiting; admins do (to take over).
+    const agent = await makeUser(t, { queueIds: [queueId] });
+    expect((await listTickets(t, agent, { status: "pending" })).tickets.map((x) => x.id)).not.toContain(ticket!.id);
+    expect((await listTickets(t, admin, { status: "pending", showAll: "true" })).tickets.map((x) => x.id)).toContain(ticket!.id);
 
     // "2" is the second choice's text for Typebot.
     await customerWrites(t, admin, whatsappId, { from, body: "2" });
-    await eventually(async () => expect(await phoneReceived(t, admin, whatsappId, from)).toHaveLength(4));
+    await eventually(async () => expect(await phoneReceived(t, admin, whatsappId, from)).toHaveLength(4), BOT_WAIT);
     const cont = typebot.requests.filter((r) => r.path === `/api/v1/sessions/${session!.sessionId}/continueChat`);
     expect(cont.at(-1)?.body).toEqual({ message: { type: "text", text: "Financeiro" } });
     expect(typebot.variablesOf(session!.sessionId!)).toMatchObject({ topic: "Financeiro" });
@@ -120,12 +127,12 @@ describe("Typebot", () => {
     const { whatsappId, queueId } = await botQueue(ORDER_FLOW, { variablesOut: [{ field: "Pedido", variable: "order" }] });
     const from = customerNumber();
     await customerWrites(t, admin, whatsappId, { from, body: "oi" });
-    await eventually(async () => expect(await phoneReceived(t, admin, whatsappId, from)).toHaveLength(2));
+    await eventually(async () => expect(await phoneReceived(t, admin, whatsappId, from)).toHaveLength(2), BOT_WAIT);
     await customerWrites(t, admin, whatsappId, { from, body: "1" });
-    await eventually(async () => expect(await phoneReceived(t, admin, whatsappId, from)).toHaveLength(3));
+    await eventually(async () => expect(await phoneReceived(t, admin, whatsappId, from)).toHaveLength(3), BOT_WAIT);
     await customerWrites(t, admin, whatsappId, { from, body: "A-778" });
     const ticket = await ticketOf(from);
-    await eventually(async () => expect(await sessionOf(ticket!.id)).toBeUndefined());
+    await eventually(async () => expect(await sessionOf(ticket!.id)).toBeUndefined(), BOT_WAIT);
     const after = await ticketOf(from);
     expect(after).toMatchObject({ status: "pending", userId: null, queueId });
     const fields = await t.database.db.select().from(contactExtraInfo).where(eq(contactExtraInfo.contactId, after!.contactId));
@@ -142,18 +149,18 @@ describe("Typebot", () => {
     ]);
     const from = customerNumber();
     await customerWrites(t, admin, whatsappId, { from, body: "oi" });
-    await eventually(async () => expect(await ticketOf(from)).toMatchObject({ status: "open", userId: agent.id }));
+    await eventually(async () => expect(await ticketOf(from)).toMatchObject({ status: "open", userId: agent.id }), BOT_WAIT);
   });
 
   it("hands over when the customer asks for a person, without asking the bot", async () => {
     const { whatsappId, publicId } = await botQueue(ORDER_FLOW);
     const from = customerNumber();
     await customerWrites(t, admin, whatsappId, { from, body: "oi" });
-    await eventually(async () => expect(await phoneReceived(t, admin, whatsappId, from)).toHaveLength(2));
+    await eventually(async () => expect(await phoneReceived(t, admin, whatsappId, from)).toHaveLength(2), BOT_WAIT);
     const ticket = await ticketOf(from);
     const sessionId = (await sessionOf(ticket!.id))?.sessionId;
     await customerWrites(t, admin, whatsappId, { from, body: "Atendente!" });
-    await eventually(async () => expect(await sessionOf(ticket!.id)).toBeUndefined());
+    await eventually(async () => expect(await sessionOf(ticket!.id)).toBeUndefined(), BOT_WAIT);
     expect(typebot.requests.some((r) => r.path === `/api/v1/sessions/${sessionId}/continueChat`)).toBe(false);
     expect(publicId).toBeTruthy();
     // Now an ordinary waiting ticket: the next message reaches agents, not the bot.
@@ -166,9 +173,9 @@ describe("Typebot", () => {
     const { whatsappId, queueId } = await botQueue([{ bubbles: [{ type: "text", text: "Vou te passar para a equipe" }] }]);
     const from = customerNumber();
     await customerWrites(t, admin, whatsappId, { from, body: "oi" });
-    await eventually(async () => expect(await phoneReceived(t, admin, whatsappId, from)).toHaveLength(1));
+    await eventually(async () => expect(await phoneReceived(t, admin, whatsappId, from)).toHaveLength(1), BOT_WAIT);
     const ticket = await ticketOf(from);
-    await eventually(async () => expect(await sessionOf(ticket!.id)).toBeUndefined());
+    await eventually(async () => expect(await sessionOf(ticket!.id)).toBeUndefined(), BOT_WAIT);
     expect(await ticketOf(from)).toMatchObject({ status: "pending", queueId });
   });
 
@@ -182,7 +189,7 @@ describe("Typebot", () => {
       expect(row).toBeDefined();
       expect(await sessionOf(row!.id)).toBeUndefined();
       return row!;
-    });
+    }, BOT_WAIT);
     expect(ticket).toMatchObject({ status: "pending", queueId, userId: null });
     const { messages } = await ticketMessages(t, admin, ticket.id);
     expect(messages.map((m) => m.body)).toContain("preciso de ajuda");
@@ -192,7 +199,7 @@ describe("Typebot", () => {
     const { whatsappId, publicId } = await botQueue(ORDER_FLOW);
     const from = customerNumber();
     await customerWrites(t, admin, whatsappId, { from, body: "oi" });
-    await eventually(async () => expect(await phoneReceived(t, admin, whatsappId, from)).toHaveLength(2));
+    await eventually(async () => expect(await phoneReceived(t, admin, whatsappId, from)).toHaveLength(2), BOT_WAIT);
     const ticket = await ticketOf(from);
     const first = (await sessionOf(ticket!.id))?.sessionId;
     typebot.expire(first!);
@@ -201,7 +208,7 @@ describe("Typebot", () => {
       const session = await sessionOf(ticket!.id);
       expect(session?.sessionId).toBeTruthy();
       expect(session?.sessionId).not.toBe(first);
-    });
+    }, BOT_WAIT);
     expect(typebot.requests.filter((r) => r.path === `/api/v1/typebots/${publicId}/startChat`)).toHaveLength(2);
   });
 
@@ -209,7 +216,7 @@ describe("Typebot", () => {
     const { whatsappId } = await botQueue(ORDER_FLOW, { timeoutMinutes: 1 });
     const from = customerNumber();
     await customerWrites(t, admin, whatsappId, { from, body: "oi" });
-    await eventually(async () => expect(await phoneReceived(t, admin, whatsappId, from)).toHaveLength(2));
+    await eventually(async () => expect(await phoneReceived(t, admin, whatsappId, from)).toHaveLength(2), BOT_WAIT);
     const ticket = await ticketOf(from);
     expect(await t.bots.worker.sweep()).toBe(0);
     // Two minutes of silence (moved back rather than waited).

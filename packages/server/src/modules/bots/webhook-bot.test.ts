@@ -14,6 +14,9 @@ import { makeAdmin, makeQueue, type TestUser } from "../../../test/factories.js"
 import { createTestApp, type TestApp } from "../../../test/harness.js";
 import { botSessions, contacts, tickets } from "../../db/schema.js";
 
+/** A bot exchange is a worker poll, an HTTP round trip and the outbox: the 20 s other slow waits use. */
+const BOT_WAIT = 20_000;
+
 // Issue 23 §4: the generic webhook bot (n8n and the like): each customer message POSTed signed, the
 // bot answering and handing over through the API token.
 let t: TestApp;
@@ -87,7 +90,7 @@ describe("webhook bot", () => {
       const found = received.find((r) => r.path === "/bot" && r.raw.includes("quero meu boleto"));
       expect(found).toBeDefined();
       return found!;
-    });
+    }, BOT_WAIT);
     expect(post.headers["x-zapdesk-signature"]).toBe(`sha256=${createHmac("sha256", secret).update(post.raw).digest("hex")}`);
     const payload = JSON.parse(post.raw);
     expect(payload).toMatchObject({
@@ -107,8 +110,9 @@ describe("webhook bot", () => {
     const answer = await withToken(`/api/tickets/${ticketId}/bot/messages`, { body: "Segue seu boleto" });
     expect(answer.statusCode, answer.body).toBe(200);
     expect(answer.json()).toMatchObject({ fromMe: true, fromBot: true, body: "Segue seu boleto" });
-    await eventually(async () =>
-      expect((await phoneReceived(t, admin, whatsappId, from)).map((m) => m.body)).toEqual(["Segue seu boleto"]),
+    await eventually(
+      async () => expect((await phoneReceived(t, admin, whatsappId, from)).map((m) => m.body)).toEqual(["Segue seu boleto"]),
+      BOT_WAIT,
     );
 
     expect((await withToken(`/api/tickets/${ticketId}/bot/handover`, { to: "close" }, "wrong")).statusCode).toBe(403);
@@ -128,14 +132,14 @@ describe("webhook bot", () => {
     const { whatsappId, queueId } = await webhookQueue("/fail");
     const from = customerNumber();
     await customerWrites(t, admin, whatsappId, { from, body: "alguém?" });
-    await eventually(() => expect(received.some((r) => r.path === "/fail" && r.raw.includes("alguém?"))).toBe(true));
+    await eventually(() => expect(received.some((r) => r.path === "/fail" && r.raw.includes("alguém?"))).toBe(true), BOT_WAIT);
     const ticket = await eventually(async () => {
       const row = await ticketOf(from);
       expect(row).toBeDefined();
       const held = await t.database.db.select().from(botSessions).where(eq(botSessions.ticketId, row!.id));
       expect(held).toHaveLength(0);
       return row!;
-    });
+    }, BOT_WAIT);
     expect(ticket).toMatchObject({ status: "pending", queueId, userId: null });
   });
 
