@@ -128,6 +128,9 @@ export const ERROR_STATUS = {
   ERR_MENU_TARGET_MISSING: 400,
   ERR_MENU_TARGET_NOT_FOUND: 400,
   ERR_MENU_MEDIA_NOT_FOUND: 400,
+  // Issue 23 §4: bots that hand over
+  ERR_NO_BOT_FOUND: 404,
+  ERR_BOT_NOT_HOLDING: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -246,6 +249,8 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_MENU_TARGET_MISSING: "An option that hands over to a queue or an agent needs that queue or agent.",
   ERR_MENU_TARGET_NOT_FOUND: "A queue or agent chosen in the menu does not exist.",
   ERR_MENU_MEDIA_NOT_FOUND: "A file chosen in the menu was not uploaded here: upload it again.",
+  ERR_NO_BOT_FOUND: "This queue has no bot.",
+  ERR_BOT_NOT_HOLDING: "No bot holds this ticket.",
 };
 
 export interface ErrorDetail {

@@ -10,6 +10,7 @@ export * from "./routing.js";
 export * from "./schemas/auth.js";
 export * from "./schemas/automation.js";
 export * from "./schemas/backups.js";
+export * from "./schemas/bots.js";
 export * from "./schemas/business-hours.js";
 export * from "./schemas/closing-reasons.js";
 export * from "./schemas/common.js";

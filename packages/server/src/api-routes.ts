@@ -7,6 +7,7 @@ import { authRoutes } from "./modules/auth/auth.routes.js";
 import { sessionRoutes } from "./modules/auth/sessions.routes.js";
 import { backupRoutes } from "./modules/backups/backups.routes.js";
 import type { BackupService } from "./modules/backups/backups.service.js";
+import { type Bots, botRoutes } from "./modules/bots/index.js";
 import { closingReasonRoutes } from "./modules/closing-reasons/closing-reasons.routes.js";
 import { connectionRoutes } from "./modules/connections/connections.routes.js";
 import { consentRoutes } from "./modules/consent/consent.routes.js";
@@ -50,11 +51,13 @@ export interface ApiRouteDeps {
   contactData: ContactDataService;
   /** Issue 23 §2. */
   macros: MacroService;
+  /** Issue 23 §4. */
+  bots: Bots;
 }
 
 /** Every route under /api: the modules that take the shared RouteContext, then those with deps of their own. */
 export async function registerApiRoutes(api: FastifyInstance, deps: ApiRouteDeps): Promise<void> {
-  const { database, context, conversations, outboundWebhooks, backups, retention, contactData, macros } = deps;
+  const { database, context, conversations, outboundWebhooks, backups, retention, contactData, macros, bots } = deps;
   const { authenticate } = context;
   await api.register(healthRoutes, { database });
   for (const routes of [
@@ -103,4 +106,10 @@ export async function registerApiRoutes(api: FastifyInstance, deps: ApiRouteDeps
   await api.register(auditRoutes, { authenticate, db: database.db });
   await api.register(contactDataRoutes, { authenticate, data: contactData });
   await api.register(macroRoutes, { authenticate, macros });
+  await api.register(botRoutes, {
+    authenticate,
+    bots: bots.service,
+    authorizeToken: (header, ip) => context.services.apiSend.authorize(header, ip),
+    presentMessage: (id) => conversations.messages.present(id),
+  });
 }

@@ -36,6 +36,7 @@ import { createAuthService, loginLimiters } from "./modules/auth/auth.service.js
 import { createTokenService } from "./modules/auth/tokens.js";
 import { createAutomation } from "./modules/automation/index.js";
 import { type BackupService, createBackupService } from "./modules/backups/backups.service.js";
+import { type Bots, createBots } from "./modules/bots/index.js";
 import { createApiClose } from "./modules/closing-reasons/api-close.js";
 import { createClosingReasonService } from "./modules/closing-reasons/closing-reasons.service.js";
 import { createClosingReport } from "./modules/closing-reasons/closing-report.js";
@@ -82,6 +83,8 @@ export interface BuildAppOptions {
   factories?: Partial<ChannelFactories>;
   sessionBackoff?: { initialMs: number; maxMs: number };
   outboxPollMs?: number;
+  /** Issue 23 §4: the deadline of one call to a queue's bot (tests shorten it). */
+  botTimeoutMs?: number;
   /** Where the log goes instead of stdout (tests that read it). */
   logStream?: { write(line: string): void };
   /** How often the database is probed during an outage (default: the Retry-After). */
@@ -110,6 +113,8 @@ export interface AppHandle {
   backups: BackupService;
   /** Issue 22 §1: retention policies, legal holds and the hourly sweep (tests run it). */
   retention: RetentionService;
+  /** Issue 23 §4: the queues' bots (tests drain the worker and run its sweep). */
+  bots: Bots;
   /** Start the WhatsApp sessions and the outbox worker (after listen, or after ready in tests). */
   start(): Promise<void>;
 }
@@ -294,7 +299,17 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     clock,
     announceTicket: (id) => tickets.announce(id),
   });
-  const routeDeps = { database, context, conversations, outboundWebhooks, backups, retention, contactData, macros };
+  const bots = createBots({
+    db,
+    clock,
+    events,
+    conversations,
+    logger: app.log,
+    encryptionKey: config.encryptionKey,
+    pollMs: options.outboxPollMs,
+    timeoutMs: options.botTimeoutMs,
+  });
+  const routeDeps = { database, context, conversations, outboundWebhooks, backups, retention, contactData, macros, bots };
   await app.register((api) => registerApiRoutes(api, routeDeps), { prefix: "/api" });
 
   await registerWeb(app, config.webDist ?? DEFAULT_WEB_DIST);
@@ -304,6 +319,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     await retention.stop();
     await services.autoAssign.stop();
     await outboundWebhooks.worker.stop();
+    await bots.worker.stop();
     await conversations.stop();
     await realtime.close();
   });
@@ -325,9 +341,11 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     outboundWebhooks,
     backups,
     retention,
+    bots,
     async start() {
       await conversations.start();
       outboundWebhooks.worker.start();
+      bots.worker.start();
       services.autoAssign.start();
       backups.start();
       retention.start();

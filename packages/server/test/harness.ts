@@ -83,6 +83,8 @@ export async function createTestApp(
     push?: BuildAppOptions["push"];
     /** The bytes of uploads read at once. */
     uploadBudget?: BuildAppOptions["uploadBudget"];
+    /** Issue 23 §4: the deadline of one call to a queue's bot. */
+    botTimeoutMs?: number;
   } = {},
 ): Promise<TestApp> {
   const owned = options.database ? undefined : await openTestDatabase();
@@ -103,6 +105,7 @@ export async function createTestApp(
     outboxPollMs: 100,
     push: options.push,
     uploadBudget: options.uploadBudget,
+    botTimeoutMs: options.botTimeoutMs,
   });
   await handle.app.ready();
   if (options.start !== false) await handle.start();

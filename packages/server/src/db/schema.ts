@@ -381,6 +381,7 @@ export const quickAnswers = pgTable(
 );
 
 // The channels' tables (inbound log, LID mappings, Cloud templates) live beside this file.
+export * from "./schema-bots.js";
 export * from "./schema-channels.js";
 export * from "./schema-closing-reasons.js";
 export * from "./schema-consent.js";

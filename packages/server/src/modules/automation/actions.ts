@@ -42,6 +42,31 @@ function refusal(error: unknown, index: number, action: Action): never {
 }
 
 /**
+ * Set a contact's extra field (added when missing, matched by name whatever its case), through the
+ * contact service's own rule: admins edit any contact, agents one whose ticket they may act on.
+ * Whether it changed. Also the bots' variables out (issue 23 §4).
+ */
+export async function setContactField(
+  tx: Db,
+  services: ScopedServices,
+  actor: AuthUser,
+  contactId: number,
+  input: { name: string; value: string },
+): Promise<boolean> {
+  const existing = await listExtraInfo(tx, contactId);
+  const field = existing.find((f) => f.name.toLowerCase() === input.name.toLowerCase());
+  if (field?.value === input.value) return false;
+  const extraInfo: { id?: number; name: string; value: string }[] = existing.map(({ id, name, value }) => ({
+    id,
+    name,
+    value: id === field?.id ? input.value : value,
+  }));
+  if (!field) extraInfo.push({ name: input.name, value: input.value });
+  await services.contacts.update(actor, contactId, { extraInfo });
+  return true;
+}
+
+/**
  * Issue 23 §1–§2: runs a list of actions on a ticket for a user (a macro now, a rule later), each
  * through the service the user's own click goes through, so each is checked as theirs (access, the
  * ticket's transitions, admin-only moves, the queue's closing-reason rule). All in one transaction:
@@ -106,20 +131,8 @@ export function createActionRunner(deps: ActionRunnerDeps) {
       case "returnToQueue":
         await tickets.update(actor, ticketId, { status: "pending" });
         return done;
-      case "setContactField": {
-        const existing = await listExtraInfo(tx, ticket.contactId);
-        const field = existing.find((f) => f.name.toLowerCase() === action.name.toLowerCase());
-        if (field?.value === action.value) return unchanged;
-        const extraInfo: { id?: number; name: string; value: string }[] = existing.map(({ id, name, value }) => ({
-          id,
-          name,
-          value: id === field?.id ? action.value : value,
-        }));
-        if (!field) extraInfo.push({ name: action.name, value: action.value });
-        // The contact service's own rule: admins edit any contact, agents one whose ticket they may act on.
-        await services.contacts.update(actor, ticket.contactId, { extraInfo });
-        return done;
-      }
+      case "setContactField":
+        return (await setContactField(tx, services, actor, ticket.contactId, action)) ? done : unchanged;
       case "callWebhook":
         return { ...done, deliveryId: await enqueueWebhookCall(tx, action.webhookId, ticketId, options.source) };
     }

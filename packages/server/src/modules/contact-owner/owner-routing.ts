@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { contacts, tickets, userQueues } from "../../db/schema.js";
+import { notBotHeld } from "../bots/bots.repo.js";
 
 /** How many owned waiting tickets one pass gives to their owners at most. */
 const BATCH = 200;
@@ -30,6 +31,7 @@ export async function routeToOwners(
       and(
         eq(tickets.status, "pending"),
         isNull(tickets.userId),
+        notBotHeld,
         inArray(owner, online),
         or(
           // No queue (and not choosing one at the menu), or a queue the owner is a member of.

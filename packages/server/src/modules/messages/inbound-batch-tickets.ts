@@ -30,6 +30,8 @@ export interface BatchConnection {
   queues: { id: number; name: string; color: string }[];
   /** Issue 23 §3: its customers get a menu (a tree, or two or more queues): one message at a time. */
   hasMenu: boolean;
+  /** Issue 23 §4: a queue of the connection hands its conversations to a bot: one message at a time. */
+  hasBot: boolean;
 }
 
 /**

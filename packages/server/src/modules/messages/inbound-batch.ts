@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { contacts, menuNodes, messages, queues, ticketRatings, whatsappQueues, whatsapps } from "../../db/schema.js";
+import { contacts, menuNodes, messages, queueBots, queues, ticketRatings, whatsappQueues, whatsapps } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import { withoutNul } from "../../lib/pg-safe.js";
 import type { TicketScope } from "../../realtime/publisher.js";
@@ -110,7 +110,9 @@ async function writeBatch(
           'queues', coalesce((select json_agg(json_build_object('id', q.id, 'name', q.name, 'color', q.color) order by q.id)
             from ${whatsappQueues} wq join ${queues} q on q.id = wq.queue_id where wq.whatsapp_id = w.id), '[]'::json),
           'hasMenu', (select count(*) from ${whatsappQueues} wq where wq.whatsapp_id = w.id) >= 2
-            or exists (select 1 from ${menuNodes} m where m.whatsapp_id = w.id and m.parent_id is null))
+            or exists (select 1 from ${menuNodes} m where m.whatsapp_id = w.id and m.parent_id is null),
+          'hasBot', exists (select 1 from ${whatsappQueues} wq join ${queueBots} b on b.queue_id = wq.queue_id
+            where wq.whatsapp_id = w.id))
           from ${whatsapps} w where w.id = ${whatsappId})`,
       });
     // Issue 23 §3: a connection's menu (a tree, or the one-level menu of two or more queues) is a
@@ -118,6 +120,8 @@ async function writeBatch(
     const connection = upserted[0]?.connection;
     if (!connection) throw new NotBatchable("no connection");
     if (connection.hasMenu) throw new NotBatchable("menu");
+    // Issue 23 §4: a queue with a bot talks with each customer in turn: one message at a time too.
+    if (connection.hasBot) throw new NotBatchable("bot");
     if (upserted.some((c) => c.ratingPending)) throw new NotBatchable("rating pending");
     // Issue 18: a new contact whose ninth-digit twin exists is one person: the identity module
     // (one-message path) moves the twin to this form. Checked inside the upsert, no extra statement.

@@ -4,6 +4,7 @@ import { contacts } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import { withoutNul } from "../../lib/pg-safe.js";
 import type { TicketScope } from "../../realtime/publisher.js";
+import { holdForBot } from "../bots/bot-inbound.js";
 import { findConnection } from "../connections/connections.repo.js";
 import { applyConsent, type ConsentEntry } from "../consent/consent-inbound.js";
 import { createdBesideTwin, isBsuidAddress, isLidAddress } from "../contacts/contact-addresses.js";
@@ -272,6 +273,9 @@ export function createInboundStore(deps: { db: Db; clock: Clock; identity: Conta
             : await routeToQueue(tx, ticket, contact.name, item.body, previewBefore);
         // Business hours: the queue now settled may be closed (its out-of-hours message, once a day).
         const settled = routed.ticket;
+        // Issue 23 §4: the queue's bot takes the message (one call where the queue is decided).
+        const entered = settled.queueId !== ticket.queueId || found.before === undefined || found.before.status === "closed";
+        await holdForBot(tx, { ...item, ticket: settled, entered, messageId: message.id, now: deps.clock.now() });
         // Issue 22 §3: opt-out words, consent answers, and the consent question before the conversation is handled.
         const consent = item.isGroup
           ? { prompts: new Map<number, number>(), contactIds: [] }

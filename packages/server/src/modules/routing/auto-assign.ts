@@ -5,6 +5,7 @@ import type { Db } from "../../db/client.js";
 import { queues, routingQueues, routingUsers, tickets, userQueues, users } from "../../db/schema.js";
 import { AppError } from "../../lib/app-error.js";
 import { type Clock, systemClock } from "../../lib/clock.js";
+import { notBotHeld } from "../bots/bots.repo.js";
 import { ownedTicketsWaiting } from "../contact-owner/contact-owner.js";
 import { routeToOwners } from "../contact-owner/owner-routing.js";
 
@@ -89,7 +90,7 @@ export function createAutoAssigner(deps: AutoAssignDeps) {
         const waiting = await tx
           .select({ id: tickets.id })
           .from(tickets)
-          .where(and(eq(tickets.queueId, queue.queueId), eq(tickets.status, "pending"), isNull(tickets.userId)))
+          .where(and(eq(tickets.queueId, queue.queueId), eq(tickets.status, "pending"), isNull(tickets.userId), notBotHeld))
           .orderBy(asc(tickets.createdAt), asc(tickets.id))
           .limit(BATCH)
           .for("update");

@@ -3,6 +3,7 @@ import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client.js";
 import { prepared } from "../../db/prepared.js";
 import { closingReasons, contacts, messages, queues, tickets, users, whatsapps } from "../../db/schema.js";
+import { notBotHeld } from "../bots/bots.repo.js";
 import { contactSearchMatch } from "../contacts/contacts.repo.js";
 import { escapeLike } from "../users/users.repo.js";
 import { type Binder, literals, placeholders, ticketVisibleWhere } from "./access.js";
@@ -176,6 +177,8 @@ function ticketConditions(filter: TicketFilter, bind: Binder = literals): SQL | 
   // Without showAll the inbox is the user's own tickets and the unassigned ones; a search looks further.
   if (!filter.showAll && !filter.search) conditions.push(or(eq(tickets.userId, actorId), isNull(tickets.userId)));
   if (filter.status) conditions.push(eq(tickets.status, bind.value("status", filter.status)));
+  // Issue 23 §4: a ticket a queue's bot holds is not in agents' lists (admins see it, to take over).
+  if (!actor.admin && !filter.search) conditions.push(notBotHeld);
   if (filter.queueIds) conditions.push(queueFilter(bind, filter.actor.id, filter.queueIds));
   if (filter.tagIds?.length) conditions.push(tagFilter(filter.tagIds, bind === placeholders));
   if (filter.withUnreadMessages) conditions.push(sql`${tickets.unreadMessages} > 0`);

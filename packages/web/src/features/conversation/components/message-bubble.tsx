@@ -152,6 +152,11 @@ export const MessageBubble = memo(function MessageBubble({ message, isGroup, onM
         <Body message={message} />
       </Box>
       <Box sx={{ display: "flex", justifyContent: "flex-end", alignItems: "center", gap: 0.5 }}>
+        {mine && message.fromBot && (
+          <Typography variant="caption" color="secondary" sx={{ fontWeight: 500 }}>
+            {t("bots.label")}
+          </Typography>
+        )}
         {message.isEdited && (
           <Typography variant="caption" color="text.secondary">
             {t("conversation.message.edited")}

@@ -17,6 +17,7 @@ import { QueueAutoAssignSwitch, useQueueAutoAssign } from "../../routing/auto-as
 import { useSaveQueue } from "../api/save-queue";
 import { BusinessHoursSection } from "./business-hours-section";
 import { ColorPicker } from "./color-picker";
+import { QueueBotSection } from "./queue-bot-section";
 
 interface QueueForm {
   name: string;
@@ -158,6 +159,7 @@ export function QueueModal({ open, onClose, queue }: { open: boolean; onClose():
             <BusinessHoursSection value={field.value} onChange={field.onChange} errors={formState.errors.schedule as never} />
           )}
         />
+        {queue && <QueueBotSection queueId={queue.id} />}
       </Stack>
     </FormDialog>
   );

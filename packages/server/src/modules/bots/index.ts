@@ -1,0 +1,55 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { Conversations } from "../../conversations.js";
+import type { Db } from "../../db/client.js";
+import type { Clock } from "../../lib/clock.js";
+import { createSecretBox } from "../../lib/secret-box.js";
+import type { Publisher } from "../../realtime/publisher.js";
+import { createOutboundQueue } from "../messages/outbound-queue.js";
+import { createBotTransactions } from "./bot-tx.js";
+import { createBotWorker } from "./bot-worker.js";
+import { createBotService } from "./bots.service.js";
+
+export { botRoutes } from "./bots.routes.js";
+
+/** Issue 23 §4: the queues' bots (service and worker), wired from the composition root's pieces (app.ts). */
+export function createBots(deps: {
+  db: Db;
+  clock: Clock;
+  events: Publisher;
+  conversations: Conversations;
+  logger: FastifyBaseLogger;
+  encryptionKey: string;
+  pollMs?: number;
+  timeoutMs?: number;
+}) {
+  const { db, clock, events, conversations } = deps;
+  const notifyOutbox = () => conversations.outbox.notify();
+  const outbound = createOutboundQueue({
+    notifyOutbox,
+    announce: (ticketId, messageIds) => conversations.messages.announceCreated(ticketId, messageIds),
+  });
+  const parts = {
+    clock,
+    storage: conversations.storage,
+    notifyOutbox,
+    session: (whatsappId: number) => conversations.sessions.get(whatsappId),
+    templates: conversations.templates,
+  };
+  const secrets = createSecretBox(deps.encryptionKey);
+  const inTransaction = createBotTransactions({ db, events, outbound, parts });
+  const worker = createBotWorker({
+    db,
+    events,
+    outbound,
+    parts,
+    secrets,
+    logger: deps.logger,
+    clock,
+    pollMs: deps.pollMs,
+    timeoutMs: deps.timeoutMs,
+  });
+  const service = createBotService({ db, clock, secrets, inTransaction, outbound, notify: () => worker.notify() });
+  return { service, worker };
+}
+
+export type Bots = ReturnType<typeof createBots>;

@@ -1,0 +1,151 @@
+import { createHmac } from "node:crypto";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  customerNumber,
+  customerWrites,
+  eventually,
+  makeSimulatorConnection,
+  phoneReceived,
+} from "../../../test/conversation.js";
+import { makeAdmin, makeQueue, type TestUser } from "../../../test/factories.js";
+import { createTestApp, type TestApp } from "../../../test/harness.js";
+import { botSessions, contacts, tickets } from "../../db/schema.js";
+
+/** A bot exchange is a worker poll, an HTTP round trip and the outbox: the 20 s other slow waits use. */
+const BOT_WAIT = 20_000;
+
+// Issue 23 §4: the generic webhook bot (n8n and the like): each customer message POSTed signed, the
+// bot answering and handing over through the API token.
+let t: TestApp;
+let admin: TestUser;
+let apiToken: string;
+let receiver: Server;
+let url: string;
+const received: { path: string; raw: string; headers: IncomingHttpHeaders }[] = [];
+
+beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      received.push({ path: req.url ?? "", raw: Buffer.concat(chunks).toString("utf8"), headers: req.headers });
+      res.writeHead(req.url === "/fail" ? 500 : 200).end("{}");
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  t = await createTestApp({ botTimeoutMs: 1000 });
+  admin = await makeAdmin(t);
+  const allowed = await t.app.inject({
+    method: "PUT",
+    url: "/api/settings/webhookAllowPrivate",
+    headers: admin.auth,
+    payload: { value: "enabled" },
+  });
+  expect(allowed.statusCode).toBe(200);
+  const settings = (await t.app.inject({ method: "GET", url: "/api/settings", headers: admin.auth })).json() as {
+    key: string;
+    value: string;
+  }[];
+  apiToken = settings.find((s) => s.key === "userApiToken")?.value ?? "";
+});
+afterAll(async () => {
+  await t.close();
+  await new Promise((resolve) => receiver.close(resolve));
+});
+
+async function webhookQueue(path: string) {
+  const queue = await makeQueue(t);
+  const res = await t.app.inject({
+    method: "PUT",
+    url: `/api/queue/${queue.id}/bot`,
+    headers: admin.auth,
+    payload: { kind: "webhook", webhookUrl: `${url}${path}` },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const connection = await makeSimulatorConnection(t, admin, { queueIds: [queue.id] });
+  return { queueId: queue.id, whatsappId: connection.id, secret: res.json().secret as string };
+}
+async function ticketOf(number: string) {
+  const [row] = await t.database.db
+    .select({ ticket: tickets })
+    .from(tickets)
+    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+    .where(eq(contacts.number, number));
+  return row?.ticket;
+}
+const withToken = (path: string, payload: object, token = apiToken) =>
+  t.app.inject({ method: "POST", url: path, headers: { authorization: `Bearer ${token}` }, payload });
+
+describe("webhook bot", () => {
+  it("posts each customer message signed, takes its answers and its handover through the API token", async () => {
+    const { whatsappId, secret } = await webhookQueue("/bot");
+    expect(secret).toMatch(/^whsec_/);
+    const from = customerNumber();
+    await customerWrites(t, admin, whatsappId, { from, name: "João", body: "quero meu boleto" });
+    const post = await eventually(() => {
+      const found = received.find((r) => r.path === "/bot" && r.raw.includes("quero meu boleto"));
+      expect(found).toBeDefined();
+      return found!;
+    }, BOT_WAIT);
+    expect(post.headers["x-zapdesk-signature"]).toBe(`sha256=${createHmac("sha256", secret).update(post.raw).digest("hex")}`);
+    const payload = JSON.parse(post.raw);
+    expect(payload).toMatchObject({
+      event: "bot.message",
+      data: { contact: { number: from }, message: { body: "quero meu boleto" } },
+    });
+    const ticketId = payload.data.ticketId as number;
+
+    // The secret is shown once: a later save keeps it and does not return it.
+    const again = await t.app.inject({
+      method: "GET",
+      url: `/api/queue/${payload.data.queueId}/bot`,
+      headers: admin.auth,
+    });
+    expect(again.json().secret).toBeUndefined();
+
+    const answer = await withToken(`/api/tickets/${ticketId}/bot/messages`, { body: "Segue seu boleto" });
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.json()).toMatchObject({ fromMe: true, fromBot: true, body: "Segue seu boleto" });
+    await eventually(
+      async () => expect((await phoneReceived(t, admin, whatsappId, from)).map((m) => m.body)).toEqual(["Segue seu boleto"]),
+      BOT_WAIT,
+    );
+
+    expect((await withToken(`/api/tickets/${ticketId}/bot/handover`, { to: "close" }, "wrong")).statusCode).toBe(403);
+    const handed = await withToken(`/api/tickets/${ticketId}/bot/handover`, { to: "close" });
+    expect(handed.statusCode, handed.body).toBe(200);
+    expect(handed.json()).toEqual({ ticketId, to: "close" });
+    expect(await ticketOf(from)).toMatchObject({ status: "closed" });
+    const twice = await withToken(`/api/tickets/${ticketId}/bot/handover`, { to: "queue" });
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json().error).toBe("ERR_BOT_NOT_HOLDING");
+    const late = await withToken(`/api/tickets/${ticketId}/bot/messages`, { body: "oi" });
+    expect(late.json().error).toBe("ERR_BOT_NOT_HOLDING");
+    expect((await withToken("/api/tickets/999999/bot/handover", { to: "queue" })).json().error).toBe("ERR_NO_TICKET_FOUND");
+  });
+
+  it("hands the ticket to its queue when the bot's endpoint fails", async () => {
+    const { whatsappId, queueId } = await webhookQueue("/fail");
+    const from = customerNumber();
+    await customerWrites(t, admin, whatsappId, { from, body: "alguém?" });
+    await eventually(() => expect(received.some((r) => r.path === "/fail" && r.raw.includes("alguém?"))).toBe(true), BOT_WAIT);
+    const ticket = await eventually(async () => {
+      const row = await ticketOf(from);
+      expect(row).toBeDefined();
+      const held = await t.database.db.select().from(botSessions).where(eq(botSessions.ticketId, row!.id));
+      expect(held).toHaveLength(0);
+      return row!;
+    }, BOT_WAIT);
+    expect(ticket).toMatchObject({ status: "pending", queueId, userId: null });
+  });
+
+  it("the handover route is in the API documentation", async () => {
+    const doc = (await t.app.inject({ method: "GET", url: "/api/docs/json" })).json() as { paths: Record<string, unknown> };
+    expect(JSON.stringify(doc.paths["/api/tickets/{id}/bot/handover"])).toContain("userApiToken");
+    expect(doc.paths["/api/queue/{id}/bot"]).toBeDefined();
+  });
+});
