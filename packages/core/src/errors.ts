@@ -121,6 +121,9 @@ export const ERROR_STATUS = {
   // Issue 23 §5: contact owners
   ERR_CONTACT_OWNER_TAKEN: 409,
   ERR_CONTACT_OWNER_ADMIN_ONLY: 403,
+  // Issue 23 §1: automation rules
+  ERR_NO_RULE_FOUND: 404,
+  ERR_RULE_NAME_EXISTS: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -233,6 +236,8 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_MACRO_NAME_EXISTS: "A macro with this name already exists.",
   ERR_CONTACT_OWNER_TAKEN: "This contact already has an owner: only an administrator gives it to someone else.",
   ERR_CONTACT_OWNER_ADMIN_ONLY: "Only an administrator makes another agent a contact's owner.",
+  ERR_NO_RULE_FOUND: "Automation rule not found.",
+  ERR_RULE_NAME_EXISTS: "An automation rule with this name already exists.",
 };
 
 export interface ErrorDetail {

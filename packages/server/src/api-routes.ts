@@ -5,6 +5,8 @@ import type { Database } from "./db/client.js";
 import { auditRoutes } from "./modules/audit/audit.routes.js";
 import { authRoutes } from "./modules/auth/auth.routes.js";
 import { sessionRoutes } from "./modules/auth/sessions.routes.js";
+import { automationRuleRoutes } from "./modules/automation-rules/rules.routes.js";
+import type { RuleService } from "./modules/automation-rules/rules.service.js";
 import { backupRoutes } from "./modules/backups/backups.routes.js";
 import type { BackupService } from "./modules/backups/backups.service.js";
 import { closingReasonRoutes } from "./modules/closing-reasons/closing-reasons.routes.js";
@@ -49,11 +51,13 @@ export interface ApiRouteDeps {
   contactData: ContactDataService;
   /** Issue 23 §2. */
   macros: MacroService;
+  /** Issue 23 §1. */
+  rules: RuleService;
 }
 
 /** Every route under /api: the modules that take the shared RouteContext, then those with deps of their own. */
 export async function registerApiRoutes(api: FastifyInstance, deps: ApiRouteDeps): Promise<void> {
-  const { database, context, conversations, outboundWebhooks, backups, retention, contactData, macros } = deps;
+  const { database, context, conversations, outboundWebhooks, backups, retention, contactData, macros, rules } = deps;
   const { authenticate } = context;
   await api.register(healthRoutes, { database });
   for (const routes of [
@@ -101,4 +105,5 @@ export async function registerApiRoutes(api: FastifyInstance, deps: ApiRouteDeps
   await api.register(auditRoutes, { authenticate, db: database.db });
   await api.register(contactDataRoutes, { authenticate, data: contactData });
   await api.register(macroRoutes, { authenticate, macros });
+  await api.register(automationRuleRoutes, { authenticate, rules });
 }
