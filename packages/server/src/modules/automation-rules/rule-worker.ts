@@ -114,15 +114,27 @@ export function createRuleWorker(deps: RuleWorkerDeps) {
         await log({ outcome: "refused", errorCode: "ERR_NO_USER_FOUND", errorMessage: "The rule's author is gone" });
         continue;
       }
+      // The log row first: unique per rule and event, it is the claim (another process's copy of
+      // this firing waits on it, then finds it taken and applies nothing).
+      const [claim] = await tx
+        .insert(ruleRuns)
+        .values({ ruleId: rule.id, eventId: event.id, ticketId: ticket.id, event: summary, outcome: "done" })
+        .onConflictDoNothing()
+        .returning({ id: ruleRuns.id });
+      if (!claim) continue;
+      const settle = async (values: Partial<typeof ruleRuns.$inferInsert> & { outcome: RuleOutcome }) => {
+        await tx.update(ruleRuns).set(values).where(eq(ruleRuns.id, claim.id));
+        outcomes.push([rule.id, values.outcome]);
+      };
       try {
         const run = await deps.runner.runIn(tx, actor, ticket.id, rule.actions, {
           source: { kind: "rule", id: rule.id, name: rule.name, userId: actor.id },
         });
         after.push(run.after);
-        await log({ outcome: "done", results: run.results });
+        await settle({ outcome: "done", results: run.results });
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
-        await log({ outcome: "refused", errorCode: error.code, errorMessage: error.details?.[0]?.message ?? error.message });
+        await settle({ outcome: "refused", errorCode: error.code, errorMessage: error.details?.[0]?.message ?? error.message });
       }
     }
     return outcomes;
