@@ -1,5 +1,5 @@
 import { IDLE_TRIGGERS, type RuleEventSummary, type RuleOutcome } from "@zapdesk/core";
-import { and, eq, gt, isNotNull, lt, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.js";
 import { messages, ruleEvents, ruleRuns } from "../../db/schema.js";
@@ -80,7 +80,28 @@ export function createRuleWorker(deps: RuleWorkerDeps) {
     const facts = loadFacts(tx, { at: event.createdAt, ticket, message: message ?? null });
     const failing = new Map<number, number>();
     for (const rule of rules) failing.set(rule.id, await firstFailing(rule.conditions, facts));
+    // The rules whose conditions failed: logged in one statement.
+    const stopped = rules.filter((rule) => (failing.get(rule.id) ?? -1) >= 0);
+    if (stopped.length) {
+      const rows = await tx
+        .insert(ruleRuns)
+        .values(
+          stopped.map((rule) => ({
+            ruleId: rule.id,
+            eventId: event.id,
+            ticketId: ticket.id,
+            event: summary,
+            outcome: "condition",
+            failedCondition: failing.get(rule.id),
+          })),
+        )
+        .onConflictDoNothing()
+        .returning({ ruleId: ruleRuns.ruleId });
+      for (const row of rows) outcomes.push([row.ruleId, "condition"]);
+    }
+    let deeper = false;
     for (const rule of rules) {
+      if ((failing.get(rule.id) ?? -1) >= 0) continue;
       const log = async (values: Partial<typeof ruleRuns.$inferInsert> & { outcome: RuleOutcome }) => {
         const rows = await tx
           .insert(ruleRuns)
@@ -89,11 +110,6 @@ export function createRuleWorker(deps: RuleWorkerDeps) {
           .returning({ id: ruleRuns.id });
         if (rows.length) outcomes.push([rule.id, values.outcome]);
       };
-      const failed = failing.get(rule.id) ?? -1;
-      if (failed >= 0) {
-        await log({ outcome: "condition", failedCondition: failed });
-        continue;
-      }
       const [{ fired }] = await tx
         .select({ fired: sql<number>`count(*)::int` })
         .from(ruleRuns)
@@ -113,6 +129,11 @@ export function createRuleWorker(deps: RuleWorkerDeps) {
       if (!actor) {
         await log({ outcome: "refused", errorCode: "ERR_NO_USER_FOUND", errorMessage: "The rule's author is gone" });
         continue;
+      }
+      if (!deeper) {
+        // What the actions change is an event one level deeper (the triggers read it; 0035).
+        await tx.execute(sql`select set_config('zapdesk.rule_depth', ${String(event.depth + 1)}, true)`);
+        deeper = true;
       }
       // The log row first: unique per rule and event, it is the claim (another process's copy of
       // this firing waits on it, then finds it taken and applies nothing).
@@ -147,21 +168,19 @@ export function createRuleWorker(deps: RuleWorkerDeps) {
     let claimedId: number | undefined;
     try {
       const handled = await db.transaction(async (tx) => {
-        const claimed = (await tx.execute(sql`
-          select id from ${ruleEvents} where handled_at is null order by id limit 1 for update skip locked`)) as unknown as {
-          rows: { id: string | number }[];
-        };
-        if (!claimed.rows[0]) return false;
-        claimedId = Number(claimed.rows[0].id);
-        const [event] = await tx.select().from(ruleEvents).where(eq(ruleEvents.id, claimedId));
+        const [event] = await tx
+          .select()
+          .from(ruleEvents)
+          .where(isNull(ruleEvents.handledAt))
+          .orderBy(asc(ruleEvents.id))
+          .limit(1)
+          .for("update", { skipLocked: true });
+        if (!event) return false;
+        claimedId = event.id;
         const rules = (await enabledRules(tx, event.kind)).filter(
           (rule) => !(IDLE_TRIGGERS as readonly string[]).includes(event.kind) || rule.idleMinutes === event.idleMinutes,
         );
-        if (rules.length) {
-          // What the actions change is an event one level deeper (the triggers read it; 0035).
-          await tx.execute(sql`select set_config('zapdesk.rule_depth', ${String(event.depth + 1)}, true)`);
-          fired.push(...(await fireAll(tx, event, rules, after)));
-        }
+        if (rules.length) fired.push(...(await fireAll(tx, event, rules, after)));
         await tx.update(ruleEvents).set({ handledAt: new Date() }).where(eq(ruleEvents.id, event.id));
         return true;
       });
