@@ -1,5 +1,5 @@
 import { IDLE_TRIGGERS, type RuleEventSummary, type RuleOutcome } from "@zapdesk/core";
-import { and, asc, eq, gt, isNotNull, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.js";
 import { messages, ruleEvents, ruleRuns } from "../../db/schema.js";
@@ -14,7 +14,9 @@ import { enabledRules, type RuleRow } from "./rules.repo.js";
 type EventRow = typeof ruleEvents.$inferSelect;
 
 /** Events handled per tick at most (the next tick takes the rest). */
-const BATCH = 100;
+const BATCH = 500;
+/** Events claimed (and handled in one transaction) at once. */
+const CLAIM = 50;
 /** An event whose handling failed this many times (not a refusal: a fault) is logged as refused and left. */
 const MAX_FAULTS = 3;
 /** Handled events are kept this long (a no-reply period's event keeps it from firing twice). */
@@ -45,8 +47,8 @@ export function summarise(event: EventRow, text: string | null): RuleEventSummar
 }
 
 /**
- * Issue 23 §1: the rules' worker. Claims one queued event at a time FOR UPDATE SKIP LOCKED and, in
- * that transaction, evaluates each enabled rule of its kind, runs the actions of those whose
+ * Issue 23 §1: the rules' worker. Claims the oldest queued events (a batch) FOR UPDATE SKIP LOCKED
+ * and, in that transaction, for each in turn, evaluates each enabled rule of its kind, runs the actions of those whose
  * conditions hold (through the action runner, a savepoint each: a refusal undoes that rule's
  * actions alone), writes the log row of each (unique per rule and event) and marks the event
  * handled. A crash before the commit leaves the event for the next tick of any process; after it,
@@ -68,7 +70,7 @@ export function createRuleWorker(deps: RuleWorkerDeps) {
    */
   async function fireAll(tx: Db, event: EventRow, rules: RuleRow[], after: (() => Promise<void>)[]) {
     const outcomes: [number, RuleOutcome][] = [];
-    const ticket = await findTicket(tx, event.ticketId, { lock: true });
+    const ticket = await findTicket(tx, event.ticketId);
     if (!ticket) return outcomes;
     const [message] = event.messageId
       ? await tx
@@ -161,40 +163,59 @@ export function createRuleWorker(deps: RuleWorkerDeps) {
     return outcomes;
   }
 
-  /** Handle the oldest queued event; false when none is waiting (or all are taken). */
-  async function handleOne(): Promise<boolean> {
+  /** After a fault, events are claimed one at a time until one goes through (the faulty one is found). */
+  let single = false;
+
+  /**
+   * Claim the oldest queued events (up to CLAIM at once: one transaction, one claim, one update for
+   * a batch) and handle them in order; how many, 0 when none is waiting (or all are taken).
+   */
+  async function handleBatch(): Promise<number> {
     const after: (() => Promise<void>)[] = [];
     const fired: [number, RuleOutcome][] = [];
-    let claimedId: number | undefined;
+    let claimed: number[] = [];
     try {
       const handled = await db.transaction(async (tx) => {
-        const [event] = await tx
+        const events = await tx
           .select()
           .from(ruleEvents)
           .where(isNull(ruleEvents.handledAt))
           .orderBy(asc(ruleEvents.id))
-          .limit(1)
+          .limit(single ? 1 : CLAIM)
           .for("update", { skipLocked: true });
-        if (!event) return false;
-        claimedId = event.id;
-        const rules = (await enabledRules(tx, event.kind)).filter(
-          (rule) => !(IDLE_TRIGGERS as readonly string[]).includes(event.kind) || rule.idleMinutes === event.idleMinutes,
-        );
-        if (rules.length) fired.push(...(await fireAll(tx, event, rules, after)));
-        await tx.update(ruleEvents).set({ handledAt: new Date() }).where(eq(ruleEvents.id, event.id));
-        return true;
+        claimed = events.map((e) => e.id);
+        const byKind = new Map<string, RuleRow[]>();
+        for (const event of events) {
+          let all = byKind.get(event.kind);
+          if (!all) {
+            all = await enabledRules(tx, event.kind);
+            byKind.set(event.kind, all);
+          }
+          const rules = all.filter(
+            (rule) => !(IDLE_TRIGGERS as readonly string[]).includes(event.kind) || rule.idleMinutes === event.idleMinutes,
+          );
+          if (rules.length) fired.push(...(await fireAll(tx, event, rules, after)));
+        }
+        if (claimed.length) await tx.update(ruleEvents).set({ handledAt: new Date() }).where(inArray(ruleEvents.id, claimed));
+        return events.length;
       });
-      if (claimedId !== undefined) faults.delete(claimedId);
+      if (single && handled) single = false;
+      for (const id of claimed) faults.delete(id);
       for (const publish of after) await publish().catch((error) => logger.error({ err: error }, "rule effects failed"));
       for (const [ruleId, outcome] of fired) deps.onFired?.(ruleId, outcome);
       return handled;
     } catch (error) {
-      if (claimedId === undefined) throw error;
-      const count = (faults.get(claimedId) ?? 0) + 1;
-      faults.set(claimedId, count);
-      logger.error({ err: error, eventId: claimedId }, "automation rule event failed");
-      if (count >= MAX_FAULTS) await giveUp(claimedId, error);
-      return true;
+      if (!claimed.length) throw error;
+      logger.error({ err: error, eventIds: claimed }, "automation rule event failed");
+      if (claimed.length > 1) {
+        single = true;
+        return 1;
+      }
+      const [id] = claimed;
+      const count = (faults.get(id) ?? 0) + 1;
+      faults.set(id, count);
+      if (count >= MAX_FAULTS) await giveUp(id, error);
+      return 1;
     }
   }
 
@@ -229,7 +250,11 @@ export function createRuleWorker(deps: RuleWorkerDeps) {
       await sweepIdle();
     }
     let handled = 0;
-    while (handled < BATCH && (await handleOne())) handled++;
+    while (handled < BATCH) {
+      const count = await handleBatch();
+      if (!count) break;
+      handled += count;
+    }
     return handled;
   }
 
