@@ -43,8 +43,8 @@ test("an admin dry-runs a rule, enables it, and a customer's message fires it", 
   await test.step("enabled, it answers the next customer who asks", async () => {
     const row = page.getByRole("table", { name: "Regras de automação" }).getByRole("row", { name: new RegExp(ruleName) });
     await expect(row).toContainText("Chega uma mensagem");
-    await row.getByRole("checkbox", { name: `Ativar ${ruleName}` }).check();
-    await expect(row.getByRole("checkbox", { name: `Ativar ${ruleName}` })).toBeChecked();
+    await row.getByLabel(`Ativar ${ruleName}`).click();
+    await expect(row.getByLabel(`Ativar ${ruleName}`)).toBeChecked();
     await admin.customerWrites(whatsappId, { from: later, name: `Caio ${run}`, body: `preciso cancelar ${run}` });
     await expect
       .poll(async () => (await admin.phoneReceived(whatsappId, later)).map((m: { body: string }) => m.body), { timeout: 30_000 })
