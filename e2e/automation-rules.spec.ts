@@ -3,8 +3,8 @@ import { ZapdeskApi } from "./conversation/zapdesk-api";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, capture, nav, newSession, runId } from "./support/app";
 
 // Issue 23 §1: an admin writes an automation rule, dry-runs it over the last 7 days (it finds the
-// ticket of a customer who already asked to cancel), enables it; the next customer who asks gets the
-// rule's answer, and the rule's log shows the firing.
+// ticket of a customer who already asked to cancel), enables it; the next customer who asks fires it
+// (a private note on their ticket), and the rule's log shows the firing.
 const run = runId();
 const number = (n: number) => `5532${String(Date.now()).slice(-6)}${n}4`;
 
@@ -28,8 +28,8 @@ test("an admin dry-runs a rule, enables it, and a customer's message fires it", 
     await dialog.getByRole("button", { name: "Adicionar condição" }).click();
     await dialog.getByLabel("Valor").fill(`cancelar ${run}`);
     await dialog.getByRole("combobox", { name: "Ação 1" }).click();
-    await page.getByRole("option", { name: "Enviar mensagem" }).click();
-    await dialog.getByLabel("Texto").fill("Recebemos seu pedido de cancelamento.");
+    await page.getByRole("option", { name: "Adicionar nota privada" }).click();
+    await dialog.getByLabel("Texto").fill("Cliente pediu cancelamento.");
     await dialog.getByRole("button", { name: "Simular" }).click();
     const result = dialog.getByRole("region", { name: "Simulação: últimos 7 dias" });
     await expect(result).toContainText(earlier);
@@ -40,15 +40,22 @@ test("an admin dry-runs a rule, enables it, and a customer's message fires it", 
   });
 
   const later = number(2);
-  await test.step("enabled, it answers the next customer who asks", async () => {
+  await test.step("enabled, it fires on the next customer who asks", async () => {
     const row = page.getByRole("table", { name: "Regras de automação" }).getByRole("row", { name: new RegExp(ruleName) });
     await expect(row).toContainText("Chega uma mensagem");
     await row.getByLabel(`Ativar ${ruleName}`).click();
     await expect(row.getByLabel(`Ativar ${ruleName}`)).toBeChecked();
     await admin.customerWrites(whatsappId, { from: later, name: `Caio ${run}`, body: `preciso cancelar ${run}` });
+    const { rules } = await admin.get<{ rules: { id: number; name: string }[] }>("/automation-rules");
+    const id = rules.find((r) => r.name === ruleName)?.id;
     await expect
-      .poll(async () => (await admin.phoneReceived(whatsappId, later)).map((m: { body: string }) => m.body), { timeout: 30_000 })
-      .toContain("Recebemos seu pedido de cancelamento.");
+      .poll(
+        async () => (await admin.get<{ runs: { outcome: string }[] }>(`/automation-rules/${id}/log`)).runs.map((r) => r.outcome),
+        {
+          timeout: 30_000,
+        },
+      )
+      .toContain("done");
   });
 
   await test.step("the log shows the firing", async () => {
