@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { buildApp } from "../packages/server/src/app.js";
 import { openDatabase } from "../packages/server/src/db/client.js";
 import { migrate } from "../packages/server/src/db/migrate.js";
+import { automationRules } from "../packages/server/src/db/schema.js";
 import { seed } from "../packages/server/src/db/seed.js";
 import { benchConfig } from "./app-config.js";
 import { countQueries, cpuSampler } from "./cpu.js";
@@ -47,6 +48,7 @@ async function main() {
     console.log(`[${engine}] proposed indexes applied to the bench database:\n  ${applied.join("\n  ")}`);
   }
   const generateMs = Math.round(performance.now() - started);
+  await addRules(database, data.adminId, Number(process.env.BENCH_RULES ?? "0"));
 
   const config = benchConfig(dataDir, url);
   const handle = await buildApp({
@@ -81,7 +83,11 @@ async function main() {
           const result = await withCpu(sampleCpu, () =>
             runIngest(async (input) => {
               await handle.simulator.inbound(data.ingestWhatsappId, input);
-            }, message.options),
+            }, message.options).then(async (result) => {
+              // BENCH_RULES: the rules' worker handles what the ingest queued, inside the measured span.
+              while ((await handle.ruleWorker.drain()) > 0);
+              return result;
+            }),
           );
           // The simulated customers run in this process: their cost is already in the server's share.
           reply({ type: "ingest", result: { ...result, cpuPerOp: { ...result.cpuPerOp, client: 0 } } });
@@ -109,6 +115,27 @@ async function main() {
       }
     })();
   });
+}
+
+/**
+ * BENCH_RULES=N: N enabled automation rules on "a message arrives" (issue 23 §1), each with a text
+ * condition that the corpus never holds: every inbound message is queued for them and evaluated by
+ * all N (and logged as "condition false"), the costliest common case.
+ */
+async function addRules(database: Awaited<ReturnType<typeof openDatabase>>, adminId: number, n: number) {
+  if (n <= 0) return;
+  await database.db.insert(automationRules).values(
+    Array.from({ length: n }, (_, i) => ({
+      name: `Bench rule ${i + 1}`,
+      enabled: true,
+      trigger: "messageReceived",
+      conditions: [{ type: "messageText" as const, op: "contains" as const, value: `zz-bench-rule-${i}` }],
+      actions: [{ type: "addNote" as const, body: "bench" }],
+      maxPerHour: 3,
+      runAsId: adminId,
+    })),
+  );
+  console.log(`[${engine}] ${n} automation rules enabled`);
 }
 
 main().catch((error) => {

@@ -131,6 +131,9 @@ export const ERROR_STATUS = {
   // Issue 23 §4: bots that hand over
   ERR_NO_BOT_FOUND: 404,
   ERR_BOT_NOT_HOLDING: 409,
+  // Issue 23 §1: automation rules
+  ERR_NO_RULE_FOUND: 404,
+  ERR_RULE_NAME_EXISTS: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -251,6 +254,8 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_MENU_MEDIA_NOT_FOUND: "A file chosen in the menu was not uploaded here: upload it again.",
   ERR_NO_BOT_FOUND: "This queue has no bot.",
   ERR_BOT_NOT_HOLDING: "No bot holds this ticket.",
+  ERR_NO_RULE_FOUND: "Automation rule not found.",
+  ERR_RULE_NAME_EXISTS: "An automation rule with this name already exists.",
 };
 
 export interface ErrorDetail {

@@ -1,3 +1,4 @@
+import type { Rule } from "./schemas/automation-rules.js";
 import type { ClosingReason } from "./schemas/closing-reasons.js";
 import type { Connection } from "./schemas/connections.js";
 import type { Contact } from "./schemas/contacts.js";
@@ -31,6 +32,8 @@ export interface RealtimePayloads {
   macro: { action: Upsert; macro: Macro } | { action: "delete"; macroId: number; ownerId: number | null };
   /** Issue 23 §3: a connection's menu tree was replaced (admins only; the editor refetches). */
   menu: { action: "update"; menu: MenuResponse };
+  /** Issue 23 §1: an automation rule changed (admins only). */
+  automationRule: { action: Upsert; rule: Rule } | { action: "delete"; ruleId: number };
   whatsapp: { action: "update"; whatsapp: Connection } | { action: "delete"; whatsappId: number };
   whatsappSession: { action: "update"; session: Connection };
   /** WhatsApp restricted the number or warned about its cap on new chats (admins only; the web and push tell them). */

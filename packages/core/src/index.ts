@@ -9,6 +9,7 @@ export * from "./restrictions.js";
 export * from "./routing.js";
 export * from "./schemas/auth.js";
 export * from "./schemas/automation.js";
+export * from "./schemas/automation-rules.js";
 export * from "./schemas/backups.js";
 export * from "./schemas/bots.js";
 export * from "./schemas/business-hours.js";

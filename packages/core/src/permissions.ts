@@ -59,6 +59,8 @@ export const PERMISSIONS = [
    * Without it an agent takes an unowned contact for themself and lets go of their own only.
    */
   "contacts:setOwner",
+  /** Issue 23 §1: automation rules (their actions run as the admin who saved them), their log and dry run. */
+  "rules:manage",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

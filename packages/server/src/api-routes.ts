@@ -5,6 +5,8 @@ import type { Database } from "./db/client.js";
 import { auditRoutes } from "./modules/audit/audit.routes.js";
 import { authRoutes } from "./modules/auth/auth.routes.js";
 import { sessionRoutes } from "./modules/auth/sessions.routes.js";
+import { automationRuleRoutes } from "./modules/automation-rules/rules.routes.js";
+import type { RuleService } from "./modules/automation-rules/rules.service.js";
 import { backupRoutes } from "./modules/backups/backups.routes.js";
 import type { BackupService } from "./modules/backups/backups.service.js";
 import { type Bots, botRoutes } from "./modules/bots/index.js";
@@ -53,11 +55,13 @@ export interface ApiRouteDeps {
   macros: MacroService;
   /** Issue 23 §4. */
   bots: Bots;
+  /** Issue 23 §1. */
+  rules: RuleService;
 }
 
 /** Every route under /api: the modules that take the shared RouteContext, then those with deps of their own. */
 export async function registerApiRoutes(api: FastifyInstance, deps: ApiRouteDeps): Promise<void> {
-  const { database, context, conversations, outboundWebhooks, backups, retention, contactData, macros, bots } = deps;
+  const { database, context, conversations, outboundWebhooks, backups, retention, contactData, macros, bots, rules } = deps;
   const { authenticate } = context;
   await api.register(healthRoutes, { database });
   for (const routes of [
@@ -112,4 +116,5 @@ export async function registerApiRoutes(api: FastifyInstance, deps: ApiRouteDeps
     authorizeToken: (header, ip) => context.services.apiSend.authorize(header, ip),
     presentMessage: (id) => conversations.messages.present(id),
   });
+  await api.register(automationRuleRoutes, { authenticate, rules });
 }

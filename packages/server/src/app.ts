@@ -35,6 +35,7 @@ import { installAuditContext } from "./modules/audit/audit.js";
 import { createAuthService, loginLimiters } from "./modules/auth/auth.service.js";
 import { createTokenService } from "./modules/auth/tokens.js";
 import { createAutomation } from "./modules/automation/index.js";
+import type { RuleWorker } from "./modules/automation-rules/rule-worker.js";
 import { type BackupService, createBackupService } from "./modules/backups/backups.service.js";
 import { type Bots, createBots } from "./modules/bots/index.js";
 import { createApiClose } from "./modules/closing-reasons/api-close.js";
@@ -109,6 +110,8 @@ export interface AppHandle {
   cloudWebhooks: CloudWebhooks;
   /** Issue 11: outbound webhooks (tests drain its delivery worker). */
   outboundWebhooks: OutboundWebhooks;
+  /** Issue 23 §1: the automation rules' worker (tests drain it). */
+  ruleWorker: RuleWorker;
   /** Backups on demand and on schedule (tests run the schedule). */
   backups: BackupService;
   /** Issue 22 §1: retention policies, legal holds and the hourly sweep (tests run it). */
@@ -291,7 +294,16 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     heavyReads: createHeavyReadGate(),
   };
   const notifyWebhooks = () => outboundWebhooks.worker.notify();
-  const { macros } = createAutomation({ db, clock, events, conversations, notifyWebhooks });
+  const { macros, rules, ruleWorker } = createAutomation({
+    db,
+    clock,
+    events,
+    conversations,
+    notifyWebhooks,
+    logger: app.log,
+    heavy: database.heavy,
+    rulesPollMs: options.outboxPollMs,
+  });
   const contactData = createContactDataService({
     db,
     storage: conversations.storage,
@@ -309,7 +321,18 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     pollMs: options.outboxPollMs,
     timeoutMs: options.botTimeoutMs,
   });
-  const routeDeps = { database, context, conversations, outboundWebhooks, backups, retention, contactData, macros, bots };
+  const routeDeps = {
+    database,
+    context,
+    conversations,
+    outboundWebhooks,
+    backups,
+    retention,
+    contactData,
+    macros,
+    bots,
+    rules,
+  };
   await app.register((api) => registerApiRoutes(api, routeDeps), { prefix: "/api" });
 
   await registerWeb(app, config.webDist ?? DEFAULT_WEB_DIST);
@@ -318,6 +341,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     backups.stop();
     await retention.stop();
     await services.autoAssign.stop();
+    await ruleWorker.stop();
     await outboundWebhooks.worker.stop();
     await bots.worker.stop();
     await conversations.stop();
@@ -339,6 +363,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     pipeline,
     cloudWebhooks: conversations.cloudWebhooks,
     outboundWebhooks,
+    ruleWorker,
     backups,
     retention,
     bots,
@@ -346,6 +371,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
       await conversations.start();
       outboundWebhooks.worker.start();
       bots.worker.start();
+      ruleWorker.start();
       services.autoAssign.start();
       backups.start();
       retention.start();

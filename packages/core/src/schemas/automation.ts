@@ -20,6 +20,7 @@ export const ACTION_TYPES = [
   "returnToQueue",
   "setContactField",
   "callWebhook",
+  "setContactOwner",
 ] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
 
@@ -59,6 +60,11 @@ export const actionSchema = z.discriminatedUnion("type", [
   }),
   /** One delivery of the ticket to an outbound webhook (signed and retried like every delivery). */
   z.strictObject({ type: z.literal("callWebhook"), webhookId: idSchema }),
+  /**
+   * Issue 23 §5: the ticket's contact gets this owner (null: none); `onlyIfNone` leaves an owned contact
+   * as it is. Without contacts:setOwner the runner may only take an unowned contact for themself.
+   */
+  z.strictObject({ type: z.literal("setContactOwner"), userId: idSchema.nullable(), onlyIfNone: z.boolean().default(false) }),
 ]);
 export type Action = z.output<typeof actionSchema>;
 export type ActionInput = z.input<typeof actionSchema>;

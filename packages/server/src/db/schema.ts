@@ -398,6 +398,7 @@ export * from "./schema-privacy.js";
 export * from "./schema-push.js";
 export * from "./schema-retention.js";
 export * from "./schema-routing.js";
+export * from "./schema-rules.js";
 export * from "./schema-schedules.js";
 export * from "./schema-settings.js";
 export * from "./schema-tags.js";

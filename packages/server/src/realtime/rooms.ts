@@ -88,6 +88,8 @@ export function deliveriesOf<K extends RealtimeEventName>(event: K, payload: Rea
   }
   // Issue 23 §3: a menu tree is for those who edit connections.
   if (event === "menu") return [{ rooms: [ROOM.admins], payload }];
+  // Issue 23 §1: automation rules are admin configuration.
+  if (event === "automationRule") return [{ rooms: [ROOM.admins], payload }];
   // Issue 23 §2: a personal macro reaches its owner alone; a shared one everyone.
   if (event === "macro") {
     const p = payload as RealtimePayloads["macro"];

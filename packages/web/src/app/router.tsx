@@ -61,6 +61,7 @@ export const routes: RouteObject[] = [
           ...adminScreen("/Settings", () => import("../features/settings/pages/settings-page")),
           ...adminScreen("/webhooks", () => import("../features/webhooks/pages/webhooks-page")),
           ...adminScreen("/audit", () => import("../features/privacy/pages/audit-page")),
+          ...adminScreen("/automation", () => import("../features/automation-rules/pages/automation-rules-page")),
           { path: "/ZDGChatbot", element: page(() => import("../features/tools/pages/chatbot-page")) },
           { path: "/ZDGAgendamento", element: page(() => import("../features/tools/pages/schedule-page")) },
           { path: "/ZDG", element: page(() => import("../features/tools/pages/bulk-messages-page")) },

@@ -79,6 +79,8 @@ export function useRealtimeSync(ticketHandlers?: TicketEventHandlers): void {
       socket.on("consentSettings", () => client.invalidateQueries({ queryKey: ["consentSettings"] }));
       // Issue 23 §2: the macros page and the "Run macro" lists refetch.
       socket.on("macro", () => client.invalidateQueries({ queryKey: ["macros"] }));
+      // Issue 23 §1: the automation rules page refetches (admins only hear it).
+      socket.on("automationRule", () => client.invalidateQueries({ queryKey: ["automationRules"] }));
 
       socket.on("ticket", (event) => handlers.current?.ticket(event));
       socket.on("appMessage", (event) => handlers.current?.appMessage(event));

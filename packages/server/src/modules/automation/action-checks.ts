@@ -12,6 +12,9 @@ import { findUserById } from "../users/users.repo.js";
 /** Why one action cannot be saved, or null when what it names exists (and the author may name it). */
 async function problem(db: Db, author: Actor, action: Action): Promise<string | null> {
   switch (action.type) {
+    case "setContactOwner":
+      if (action.userId === null) return null;
+      return (await findUserById(db, action.userId)) ? null : "No such user";
     case "assignAgent":
       return (await findUserById(db, action.userId)) ? null : "No such user";
     case "assignQueue":

@@ -1,7 +1,9 @@
-import type { Action, ActionResult, ErrorDetail } from "@zapdesk/core";
+import { type Action, type ActionResult, can, type ErrorDetail } from "@zapdesk/core";
 import type { Db } from "../../db/client.js";
 import { AppError } from "../../lib/app-error.js";
 import type { Publisher } from "../../realtime/publisher.js";
+import { setContactOwner } from "../contact-owner/contact-owner.js";
+import { publishContact } from "../contact-owner/publish.js";
 import { listExtraInfo } from "../contacts/contacts.repo.js";
 import type { OutboundQueue } from "../messages/outbound-queue.js";
 import { type CallSource, enqueueWebhookCall } from "../outbound-webhooks/calls.js";
@@ -135,31 +137,63 @@ export function createActionRunner(deps: ActionRunnerDeps) {
         return (await setContactField(tx, services, actor, ticket.contactId, action)) ? done : unchanged;
       case "callWebhook":
         return { ...done, deliveryId: await enqueueWebhookCall(tx, action.webhookId, ticketId, options.source) };
+      case "setContactOwner": {
+        // The contact-owner service's own rule (docs/contact-owner.md) for whoever runs the list.
+        const anyone = can(actor, "contacts:setOwner");
+        if (!anyone && action.userId !== null && action.userId !== actor.id) throw new AppError("ERR_CONTACT_OWNER_ADMIN_ONLY");
+        const change = await setContactOwner(tx, ticket.contactId, action.userId, {
+          source: options.source.kind === "rule" ? "rule" : "manual",
+          onlyIfNone: action.onlyIfNone,
+          check: (current) => {
+            if (!anyone && current !== null && current !== actor.id) throw new AppError("ERR_CONTACT_OWNER_TAKEN");
+          },
+        });
+        if (!change.changed) return unchanged;
+        await publishContact(tx, services.events, ticket.contactId);
+        return done;
+      }
     }
+  }
+
+  /**
+   * The list in a transaction of `on` (the database, or a caller's transaction: then a savepoint in
+   * it, so a refusal rolls back the list alone). `after` publishes what it held, once `on` committed.
+   */
+  async function runOn(on: Db, actor: AuthUser, ticketId: number, actions: Action[], options: RunOptions) {
+    const effects = deferEffects(deps.events, deps.outbound);
+    let calls = 0;
+    const results = await on.transaction(async (tx) => {
+      const services = scopedServices(tx, deps.parts, effects);
+      const results: ActionResult[] = [];
+      for (const [index, action] of actions.entries()) {
+        const result = await apply(tx, services, actor, ticketId, action, options).catch((error: unknown) =>
+          refusal(error, index, action),
+        );
+        if (result.deliveryId !== undefined) calls++;
+        results.push({ index, type: action.type, ...result });
+      }
+      await options.record?.(tx, results);
+      return results;
+    });
+    const after = async () => {
+      await effects.flush();
+      if (calls > 0) deps.notifyWebhooks();
+    };
+    return { results, after };
   }
 
   return {
     /** Every action in order, or the first refusal (an AppError naming it) with nothing applied. */
     async run(actor: AuthUser, ticketId: number, actions: Action[], options: RunOptions): Promise<ActionResult[]> {
-      const effects = deferEffects(deps.events, deps.outbound);
-      let calls = 0;
-      const results = await db.transaction(async (tx) => {
-        const services = scopedServices(tx, deps.parts, effects);
-        const results: ActionResult[] = [];
-        for (const [index, action] of actions.entries()) {
-          const result = await apply(tx, services, actor, ticketId, action, options).catch((error: unknown) =>
-            refusal(error, index, action),
-          );
-          if (result.deliveryId !== undefined) calls++;
-          results.push({ index, type: action.type, ...result });
-        }
-        await options.record?.(tx, results);
-        return results;
-      });
-      await effects.flush();
-      if (calls > 0) deps.notifyWebhooks();
+      const { results, after } = await runOn(db, actor, ticketId, actions, options);
+      await after();
       return results;
     },
+    /**
+     * The same inside the caller's transaction (a rule's firing, recorded with it): the caller runs
+     * `after()` once its transaction committed, and drops it if it rolled back.
+     */
+    runIn: runOn,
   };
 }
 

@@ -1,13 +1,16 @@
+import type { FastifyBaseLogger } from "fastify";
 import type { Conversations } from "../../conversations.js";
 import type { Db } from "../../db/client.js";
 import type { Clock } from "../../lib/clock.js";
 import type { Publisher } from "../../realtime/publisher.js";
+import { createRuleWorker } from "../automation-rules/rule-worker.js";
+import { createRuleService } from "../automation-rules/rules.service.js";
 import { createMacroService } from "../macros/macros.service.js";
 import { createOutboundQueue } from "../messages/outbound-queue.js";
 import { createActionRunner } from "./actions.js";
 
 /**
- * Issue 23: the action runner (shared by macros now and automation rules later) and the macros,
+ * Issue 23: the action runner (shared by macros and automation rules), the macros and the rules,
  * wired from the composition root's pieces (app.ts).
  */
 export function createAutomation(deps: {
@@ -16,6 +19,10 @@ export function createAutomation(deps: {
   events: Publisher;
   conversations: Conversations;
   notifyWebhooks: () => void;
+  /** Issue 23 §1: the rules' worker (its log, its poll interval; tests pass a short one). */
+  logger: FastifyBaseLogger;
+  heavy?: Db;
+  rulesPollMs?: number;
 }) {
   const { db, clock, events, conversations } = deps;
   const notifyOutbox = () => conversations.outbox.notify();
@@ -38,7 +45,9 @@ export function createAutomation(deps: {
     },
   });
   const macros = createMacroService({ db, events, runner, tickets: conversations.tickets });
-  return { runner, macros };
+  const rules = createRuleService({ db, heavy: deps.heavy ?? db, events, clock });
+  const ruleWorker = createRuleWorker({ db, runner, logger: deps.logger, pollMs: deps.rulesPollMs });
+  return { runner, macros, rules, ruleWorker };
 }
 
 export type Automation = ReturnType<typeof createAutomation>;

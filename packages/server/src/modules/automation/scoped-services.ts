@@ -41,6 +41,8 @@ export function scopedServices(tx: Db, parts: ServiceParts, effects: { events: P
     session: parts.session,
   });
   return {
+    /** The held events (published once the list committed). */
+    events,
     tickets,
     messages,
     notes: createNoteService({ db: tx, clock, events, tickets, messages }),

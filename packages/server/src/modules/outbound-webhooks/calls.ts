@@ -13,7 +13,7 @@ export const ACTION_CALL_EVENT = WEBHOOK_CALL_EVENT;
 
 /** Who asked for the call, sent as the delivery's `data.source`. */
 export interface CallSource {
-  kind: "macro";
+  kind: "macro" | "rule";
   id: number;
   name: string;
   userId: number;

@@ -1,5 +1,5 @@
 import type { Tag } from "@zapdesk/core";
-import { asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, notInArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { prepared } from "../../db/prepared.js";
 import { contactTags, tags, ticketTags } from "../../db/schema.js";
@@ -87,8 +87,21 @@ export async function tagsOfContact(db: Db, contactId: number): Promise<Tag[]> {
 
 /** Replace a ticket's tags (inside the caller's transaction; ids already checked). */
 export async function replaceTicketTags(db: Db, ticketId: number, tagIds: number[]): Promise<void> {
-  await db.delete(ticketTags).where(eq(ticketTags.ticketId, ticketId));
-  if (tagIds.length) await db.insert(ticketTags).values(tagIds.map((tagId) => ({ ticketId, tagId })));
+  // Only the tags that go, then only the ones that come: a kept tag is never "added" again (the
+  // automation rules' `tagAdded` trigger on ticket_tags sees the rows really inserted).
+  await db
+    .delete(ticketTags)
+    .where(
+      tagIds.length
+        ? and(eq(ticketTags.ticketId, ticketId), notInArray(ticketTags.tagId, tagIds))
+        : eq(ticketTags.ticketId, ticketId),
+    );
+  if (tagIds.length) {
+    await db
+      .insert(ticketTags)
+      .values(tagIds.map((tagId) => ({ ticketId, tagId })))
+      .onConflictDoNothing();
+  }
 }
 
 /** Replace a contact's tags (inside the caller's transaction; ids already checked). */

@@ -1,4 +1,5 @@
 import AccountTreeOutlined from "@mui/icons-material/AccountTreeOutlined";
+import AutoModeIcon from "@mui/icons-material/AutoMode";
 import BoltIcon from "@mui/icons-material/Bolt";
 import CallIcon from "@mui/icons-material/Call";
 import ChatIcon from "@mui/icons-material/Chat";
@@ -72,6 +73,7 @@ const ADMIN_ICONS: Record<string, ReactNode> = {
   settings: <SettingsOutlined />,
   webhooks: <WebhookIcon />,
   audit: <ManageSearchIcon />,
+  automationRules: <AutoModeIcon />,
 };
 
 function ConnectionsIcon() {

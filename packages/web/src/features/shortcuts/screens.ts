@@ -36,6 +36,7 @@ export const SCREENS: Screen[] = [
   { path: "/Settings", key: "settings", permission: "settings:manage" },
   { path: "/webhooks", key: "webhooks", permission: "webhooks:manage" },
   { path: "/audit", key: "audit", permission: "audit:view" },
+  { path: "/automation", key: "automationRules", permission: "rules:manage" },
 ];
 
 export function mayOpen(user: Pick<User, "profile"> | null | undefined, screen: Screen): boolean {

@@ -31,6 +31,8 @@ export function blankAction(type: ActionType): ActionInput {
       return { type, name: "", value: "" };
     case "callWebhook":
       return { type, webhookId: 0 };
+    case "setContactOwner":
+      return { type, userId: 0, onlyIfNone: false };
   }
 }
 
@@ -125,6 +127,8 @@ export function ActionRow({
           choices.webhooks.map((w) => ({ id: w.id, name: w.url })),
           (webhookId) => onChange({ ...action, webhookId }),
         );
+      case "setContactOwner":
+        return select("owner", action.userId ?? 0, choices.users, (userId) => onChange({ ...action, userId }));
       default:
         return null;
     }

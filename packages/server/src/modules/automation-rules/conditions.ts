@@ -1,0 +1,160 @@
+import { localTimeOf, minutesOf, RULE_TEXT_SCAN_MAX, type RuleCondition } from "@zapdesk/core";
+import { and, asc, eq, inArray, lt, or } from "drizzle-orm";
+import type { Db } from "../../db/client.js";
+import { contactExtraInfo, messages, ticketTags, whatsapps } from "../../db/schema.js";
+
+/** What the conditions of a rule look at, for one event (loaded lazily: a condition asks, once). */
+export interface RuleFacts {
+  at: Date;
+  ticket: {
+    id: number;
+    status: string;
+    queueId: number | null;
+    userId: number | null;
+    whatsappId: number | null;
+    contactId: number;
+  };
+  /** The event's message text (null: the event is not a message). */
+  text: string | null;
+  provider(): Promise<string | null>;
+  tagIds(): Promise<number[]>;
+  contactFields(): Promise<{ name: string; value: string }[]>;
+  /** The event's message is the first of its ticket (false when the event is not a message). */
+  isFirstMessage(): Promise<boolean>;
+}
+
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  return () => {
+    value ??= load();
+    return value;
+  };
+}
+
+/** The facts of a ticket's event from the database (the ticket as it is now). */
+export function loadFacts(
+  db: Db,
+  input: { at: Date; ticket: RuleFacts["ticket"]; message: { id: number; body: string; createdAt: Date } | null },
+): RuleFacts {
+  const { ticket, message } = input;
+  return {
+    at: input.at,
+    ticket,
+    text: message ? message.body : null,
+    provider: once(async () => {
+      if (ticket.whatsappId === null) return null;
+      const [row] = await db.select({ provider: whatsapps.provider }).from(whatsapps).where(eq(whatsapps.id, ticket.whatsappId));
+      return row?.provider ?? null;
+    }),
+    tagIds: once(async () =>
+      (await db.select({ tagId: ticketTags.tagId }).from(ticketTags).where(eq(ticketTags.ticketId, ticket.id))).map(
+        (r) => r.tagId,
+      ),
+    ),
+    contactFields: once(() =>
+      db
+        .select({ name: contactExtraInfo.name, value: contactExtraInfo.value })
+        .from(contactExtraInfo)
+        .where(eq(contactExtraInfo.contactId, ticket.contactId))
+        .orderBy(asc(contactExtraInfo.id)),
+    ),
+    isFirstMessage: once(async () => {
+      if (!message) return false;
+      const earlier = await db
+        .select({ id: messages.id })
+        .from(messages)
+        .where(
+          and(
+            eq(messages.ticketId, ticket.id),
+            eq(messages.isNote, false),
+            or(
+              lt(messages.createdAt, message.createdAt),
+              and(eq(messages.createdAt, message.createdAt), lt(messages.id, message.id)),
+            ),
+          ),
+        )
+        .limit(1);
+      return earlier.length === 0;
+    }),
+  };
+}
+
+/** Lower case, accents off: "Ação" contains "acao". */
+export function fold(text: string): string {
+  return text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+}
+
+const compiled = new Map<string, RegExp>();
+/** The condition's pattern (checked safe when saved: automation-rules.ts unsafeRegexReason), compiled once. */
+function regexOf(pattern: string): RegExp {
+  let regex = compiled.get(pattern);
+  if (!regex) {
+    if (compiled.size > 500) compiled.clear();
+    regex = new RegExp(pattern, "iu");
+    compiled.set(pattern, regex);
+  }
+  return regex;
+}
+
+async function holds(condition: RuleCondition, facts: RuleFacts): Promise<boolean> {
+  const { ticket } = facts;
+  switch (condition.type) {
+    case "queue":
+      return (ticket.queueId !== null && condition.queueIds.includes(ticket.queueId)) !== condition.negate;
+    case "connection":
+      return (ticket.whatsappId !== null && condition.whatsappIds.includes(ticket.whatsappId)) !== condition.negate;
+    case "connectionKind": {
+      const provider = await facts.provider();
+      return provider !== null && (condition.kinds as string[]).includes(provider);
+    }
+    case "tag":
+      return (await facts.tagIds()).includes(condition.tagId) === condition.has;
+    case "contactField": {
+      const name = condition.name.toLowerCase();
+      const value = (await facts.contactFields()).find((f) => f.name.toLowerCase() === name)?.value.trim() ?? "";
+      if (condition.op === "empty") return value === "";
+      if (condition.op === "notEmpty") return value !== "";
+      if (condition.op === "equals") return fold(value) === fold(condition.value.trim());
+      return fold(value).includes(fold(condition.value));
+    }
+    case "messageText": {
+      if (facts.text === null) return false;
+      const text = facts.text.slice(0, RULE_TEXT_SCAN_MAX);
+      if (condition.op === "contains") return fold(text).includes(fold(condition.value));
+      return regexOf(condition.value).test(text);
+    }
+    case "firstMessage":
+      return (await facts.isFirstMessage()) === condition.value;
+    case "assignee":
+      if (condition.value === "none") return ticket.userId === null;
+      if (condition.value === "any") return ticket.userId !== null;
+      return ticket.userId !== null && condition.value.includes(ticket.userId);
+    case "status":
+      return (condition.statuses as string[]).includes(ticket.status);
+    case "timeOfDay": {
+      const now = localTimeOf(facts.at, condition.timezone).minutes;
+      const from = minutesOf(condition.from);
+      const to = minutesOf(condition.to);
+      return from <= to ? from <= now && now < to : now >= from || now < to;
+    }
+    case "dayOfWeek":
+      return condition.days.includes(localTimeOf(facts.at, condition.timezone).weekday);
+  }
+}
+
+/** The index of the first condition that does not hold, or -1 when all do (none: always). */
+export async function firstFailing(conditions: RuleCondition[], facts: RuleFacts): Promise<number> {
+  for (const [index, condition] of conditions.entries()) {
+    if (!(await holds(condition, facts))) return index;
+  }
+  return -1;
+}
+
+/** Tag ids of many tickets at once (the dry run). */
+export async function tagIdsOf(db: Db, ticketIds: number[]): Promise<Map<number, number[]>> {
+  const map = new Map<number, number[]>();
+  if (!ticketIds.length) return map;
+  const rows = await db.select().from(ticketTags).where(inArray(ticketTags.ticketId, ticketIds));
+  for (const row of rows) map.set(row.ticketId, [...(map.get(row.ticketId) ?? []), row.tagId]);
+  return map;
+}

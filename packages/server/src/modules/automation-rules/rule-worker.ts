@@ -1,0 +1,298 @@
+import { IDLE_TRIGGERS, type RuleEventSummary, type RuleOutcome } from "@zapdesk/core";
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import type { Db } from "../../db/client.js";
+import { messages, ruleEvents, ruleRuns } from "../../db/schema.js";
+import { AppError } from "../../lib/app-error.js";
+import type { ActionRunner } from "../automation/actions.js";
+import { findTicket } from "../tickets/tickets.repo.js";
+import { findAuthUser } from "../users/users.repo.js";
+import { firstFailing, loadFacts } from "./conditions.js";
+import { sweepIdleTickets } from "./idle-sweep.js";
+import { enabledRules, type RuleRow } from "./rules.repo.js";
+
+type EventRow = typeof ruleEvents.$inferSelect;
+
+/** Events handled per tick at most (the next tick takes the rest). */
+const BATCH = 500;
+/** Events claimed (and handled in one transaction) at once. */
+const CLAIM = 50;
+/** An event whose handling failed this many times (not a refusal: a fault) is logged as refused and left. */
+const MAX_FAULTS = 3;
+/** Handled events are kept this long (a no-reply period's event keeps it from firing twice). */
+const KEEP_HANDLED_MS = 8 * 86_400_000;
+
+export interface RuleWorkerDeps {
+  db: Db;
+  runner: ActionRunner;
+  logger: FastifyBaseLogger;
+  pollMs?: number;
+  /** How often the no-reply triggers are swept (default a minute). */
+  idleSweepMs?: number;
+  /** After commit: the rule fired (tests, realtime of the log). */
+  onFired?(ruleId: number, outcome: RuleOutcome): void;
+}
+
+export function summarise(event: EventRow, text: string | null): RuleEventSummary {
+  return {
+    kind: event.kind as RuleEventSummary["kind"],
+    ticketId: event.ticketId,
+    messageId: event.messageId,
+    text: text === null ? null : text.slice(0, 200),
+    tagId: event.tagId,
+    previous: event.previous ?? (event.idleMinutes ? { idleMinutes: event.idleMinutes } : null),
+    depth: event.depth,
+    at: event.createdAt.toISOString(),
+  };
+}
+
+/**
+ * Issue 23 §1: the rules' worker. Claims the oldest queued events (a batch) FOR UPDATE SKIP LOCKED
+ * and, in that transaction, for each in turn, evaluates each enabled rule of its kind, runs the actions of those whose
+ * conditions hold (through the action runner, a savepoint each: a refusal undoes that rule's
+ * actions alone), writes the log row of each (unique per rule and event) and marks the event
+ * handled. A crash before the commit leaves the event for the next tick of any process; after it,
+ * nothing runs again. Realtime events, messages and webhook calls leave after the commit.
+ */
+export function createRuleWorker(deps: RuleWorkerDeps) {
+  const { db, logger } = deps;
+  const pollMs = deps.pollMs ?? 1000;
+  const idleSweepMs = deps.idleSweepMs ?? 60_000;
+  const faults = new Map<number, number>();
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<number> | undefined;
+  let lastIdleSweep = 0;
+
+  /**
+   * The enabled rules of the event's kind on it: every rule's conditions first, on the ticket as the
+   * event left it (one set of facts for all), then in id order the actions of those that hold, each
+   * logged (unique per rule and event). The outcomes newly logged.
+   */
+  async function fireAll(tx: Db, event: EventRow, rules: RuleRow[], after: (() => Promise<void>)[]) {
+    const outcomes: [number, RuleOutcome][] = [];
+    const ticket = await findTicket(tx, event.ticketId);
+    if (!ticket) return outcomes;
+    const [message] = event.messageId
+      ? await tx
+          .select({ id: messages.id, body: messages.body, createdAt: messages.createdAt })
+          .from(messages)
+          .where(eq(messages.id, event.messageId))
+      : [];
+    const summary = summarise(event, message?.body ?? null);
+    const facts = loadFacts(tx, { at: event.createdAt, ticket, message: message ?? null });
+    const failing = new Map<number, number>();
+    for (const rule of rules) failing.set(rule.id, await firstFailing(rule.conditions, facts));
+    // The rules whose conditions failed: logged in one statement.
+    const stopped = rules.filter((rule) => (failing.get(rule.id) ?? -1) >= 0);
+    if (stopped.length) {
+      const rows = await tx
+        .insert(ruleRuns)
+        .values(
+          stopped.map((rule) => ({
+            ruleId: rule.id,
+            eventId: event.id,
+            ticketId: ticket.id,
+            event: summary,
+            outcome: "condition",
+            failedCondition: failing.get(rule.id),
+          })),
+        )
+        .onConflictDoNothing()
+        .returning({ ruleId: ruleRuns.ruleId });
+      for (const row of rows) outcomes.push([row.ruleId, "condition"]);
+    }
+    let deeper = false;
+    for (const rule of rules) {
+      if ((failing.get(rule.id) ?? -1) >= 0) continue;
+      const log = async (values: Partial<typeof ruleRuns.$inferInsert> & { outcome: RuleOutcome }) => {
+        const rows = await tx
+          .insert(ruleRuns)
+          .values({ ruleId: rule.id, eventId: event.id, ticketId: ticket.id, event: summary, ...values })
+          .onConflictDoNothing()
+          .returning({ id: ruleRuns.id });
+        if (rows.length) outcomes.push([rule.id, values.outcome]);
+      };
+      const [{ fired }] = await tx
+        .select({ fired: sql<number>`count(*)::int` })
+        .from(ruleRuns)
+        .where(
+          and(
+            eq(ruleRuns.ruleId, rule.id),
+            eq(ruleRuns.ticketId, ticket.id),
+            eq(ruleRuns.outcome, "done"),
+            gt(ruleRuns.createdAt, sql`now() - interval '1 hour'`),
+          ),
+        );
+      if (fired >= rule.maxPerHour) {
+        await log({ outcome: "rateLimited", errorMessage: `Fired ${fired} times on this ticket in the last hour` });
+        continue;
+      }
+      const actor = rule.runAsId === null ? undefined : await findAuthUser(tx, rule.runAsId);
+      if (!actor) {
+        await log({ outcome: "refused", errorCode: "ERR_NO_USER_FOUND", errorMessage: "The rule's author is gone" });
+        continue;
+      }
+      if (!deeper) {
+        // What the actions change is an event one level deeper (the triggers read it; 0035).
+        await tx.execute(sql`select set_config('zapdesk.rule_depth', ${String(event.depth + 1)}, true)`);
+        deeper = true;
+      }
+      // The log row first: unique per rule and event, it is the claim (another process's copy of
+      // this firing waits on it, then finds it taken and applies nothing).
+      const [claim] = await tx
+        .insert(ruleRuns)
+        .values({ ruleId: rule.id, eventId: event.id, ticketId: ticket.id, event: summary, outcome: "done" })
+        .onConflictDoNothing()
+        .returning({ id: ruleRuns.id });
+      if (!claim) continue;
+      const settle = async (values: Partial<typeof ruleRuns.$inferInsert> & { outcome: RuleOutcome }) => {
+        await tx.update(ruleRuns).set(values).where(eq(ruleRuns.id, claim.id));
+        outcomes.push([rule.id, values.outcome]);
+      };
+      try {
+        const run = await deps.runner.runIn(tx, actor, ticket.id, rule.actions, {
+          source: { kind: "rule", id: rule.id, name: rule.name, userId: actor.id },
+        });
+        after.push(run.after);
+        await settle({ outcome: "done", results: run.results });
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        await settle({ outcome: "refused", errorCode: error.code, errorMessage: error.details?.[0]?.message ?? error.message });
+      }
+    }
+    return outcomes;
+  }
+
+  /** After a fault, events are claimed one at a time until one goes through (the faulty one is found). */
+  let single = false;
+
+  /**
+   * Claim the oldest queued events (up to CLAIM at once: one transaction, one claim, one update for
+   * a batch) and handle them in order; how many, 0 when none is waiting (or all are taken).
+   */
+  async function handleBatch(): Promise<number> {
+    const after: (() => Promise<void>)[] = [];
+    const fired: [number, RuleOutcome][] = [];
+    let claimed: number[] = [];
+    try {
+      const handled = await db.transaction(async (tx) => {
+        const events = await tx
+          .select()
+          .from(ruleEvents)
+          .where(isNull(ruleEvents.handledAt))
+          .orderBy(asc(ruleEvents.id))
+          .limit(single ? 1 : CLAIM)
+          .for("update", { skipLocked: true });
+        claimed = events.map((e) => e.id);
+        const byKind = new Map<string, RuleRow[]>();
+        for (const event of events) {
+          let all = byKind.get(event.kind);
+          if (!all) {
+            all = await enabledRules(tx, event.kind);
+            byKind.set(event.kind, all);
+          }
+          const rules = all.filter(
+            (rule) => !(IDLE_TRIGGERS as readonly string[]).includes(event.kind) || rule.idleMinutes === event.idleMinutes,
+          );
+          if (rules.length) fired.push(...(await fireAll(tx, event, rules, after)));
+        }
+        if (claimed.length) await tx.update(ruleEvents).set({ handledAt: new Date() }).where(inArray(ruleEvents.id, claimed));
+        return events.length;
+      });
+      if (single && handled) single = false;
+      for (const id of claimed) faults.delete(id);
+      for (const publish of after) await publish().catch((error) => logger.error({ err: error }, "rule effects failed"));
+      for (const [ruleId, outcome] of fired) deps.onFired?.(ruleId, outcome);
+      return handled;
+    } catch (error) {
+      if (!claimed.length) throw error;
+      logger.error({ err: error, eventIds: claimed }, "automation rule event failed");
+      if (claimed.length > 1) {
+        single = true;
+        return 1;
+      }
+      const [id] = claimed;
+      const count = (faults.get(id) ?? 0) + 1;
+      faults.set(id, count);
+      if (count >= MAX_FAULTS) await giveUp(id, error);
+      return 1;
+    }
+  }
+
+  /** A fault that repeats: each rule's log says so, and the event is left behind (never retried). */
+  async function giveUp(eventId: number, error: unknown) {
+    faults.delete(eventId);
+    await db.transaction(async (tx) => {
+      const [event] = await tx.select().from(ruleEvents).where(eq(ruleEvents.id, eventId)).for("update", { skipLocked: true });
+      if (!event || event.handledAt) return;
+      for (const rule of await enabledRules(tx, event.kind)) {
+        await tx
+          .insert(ruleRuns)
+          .values({
+            ruleId: rule.id,
+            eventId,
+            ticketId: event.ticketId,
+            event: summarise(event, null),
+            outcome: "refused",
+            errorCode: "ERR_INTERNAL",
+            errorMessage: error instanceof Error ? error.message.slice(0, 500) : "Failed",
+          })
+          .onConflictDoNothing();
+      }
+      await tx.update(ruleEvents).set({ handledAt: new Date() }).where(eq(ruleEvents.id, eventId));
+    });
+  }
+
+  /** Handle what is queued (and, when due, sweep the no-reply triggers); returns how many events. */
+  async function drainNow(): Promise<number> {
+    if (Date.now() - lastIdleSweep >= idleSweepMs) {
+      lastIdleSweep = Date.now();
+      await sweepIdle();
+    }
+    let handled = 0;
+    while (handled < BATCH) {
+      const count = await handleBatch();
+      if (!count) break;
+      handled += count;
+    }
+    return handled;
+  }
+
+  async function sweepIdle(): Promise<number> {
+    await db
+      .delete(ruleEvents)
+      .where(and(isNotNull(ruleEvents.handledAt), lt(ruleEvents.handledAt, new Date(Date.now() - KEEP_HANDLED_MS))));
+    return sweepIdleTickets(db, new Date());
+  }
+
+  function drain(): Promise<number> {
+    if (running) return running.then(() => drain());
+    running = drainNow().finally(() => {
+      running = undefined;
+    });
+    return running;
+  }
+
+  return {
+    drain,
+    /** Queue the no-reply events that are due now (the worker does it every `idleSweepMs`). */
+    sweepIdle,
+    notify() {
+      if (timer && !running) drain().catch((error) => logger.error({ err: error }, "automation rules failed"));
+    },
+    start() {
+      if (timer) return;
+      timer = setInterval(() => {
+        if (!running) drain().catch((error) => logger.error({ err: error }, "automation rules failed"));
+      }, pollMs);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      if (running) await running.catch(() => {});
+    },
+  };
+}
+
+export type RuleWorker = ReturnType<typeof createRuleWorker>;
