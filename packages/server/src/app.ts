@@ -37,7 +37,7 @@ import { createTokenService } from "./modules/auth/tokens.js";
 import { createAutomation } from "./modules/automation/index.js";
 import type { RuleWorker } from "./modules/automation-rules/rule-worker.js";
 import { type BackupService, createBackupService } from "./modules/backups/backups.service.js";
-import { type Bots, createBots } from "./modules/bots/index.js";
+import type { Bots } from "./modules/bots/index.js";
 import { createApiClose } from "./modules/closing-reasons/api-close.js";
 import { createClosingReasonService } from "./modules/closing-reasons/closing-reasons.service.js";
 import { createClosingReport } from "./modules/closing-reasons/closing-report.js";
@@ -294,7 +294,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     heavyReads: createHeavyReadGate(),
   };
   const notifyWebhooks = () => outboundWebhooks.worker.notify();
-  const { macros, rules, ruleWorker } = createAutomation({
+  const { macros, rules, ruleWorker, bots } = createAutomation({
     db,
     clock,
     events,
@@ -303,6 +303,8 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     logger: app.log,
     heavy: database.heavy,
     rulesPollMs: options.outboxPollMs,
+    encryptionKey: config.encryptionKey,
+    botTimeoutMs: options.botTimeoutMs,
   });
   const contactData = createContactDataService({
     db,
@@ -311,28 +313,8 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     clock,
     announceTicket: (id) => tickets.announce(id),
   });
-  const bots = createBots({
-    db,
-    clock,
-    events,
-    conversations,
-    logger: app.log,
-    encryptionKey: config.encryptionKey,
-    pollMs: options.outboxPollMs,
-    timeoutMs: options.botTimeoutMs,
-  });
-  const routeDeps = {
-    database,
-    context,
-    conversations,
-    outboundWebhooks,
-    backups,
-    retention,
-    contactData,
-    macros,
-    bots,
-    rules,
-  };
+  const automation = { macros, bots, rules };
+  const routeDeps = { database, context, conversations, outboundWebhooks, backups, retention, contactData, ...automation };
   await app.register((api) => registerApiRoutes(api, routeDeps), { prefix: "/api" });
 
   await registerWeb(app, config.webDist ?? DEFAULT_WEB_DIST);

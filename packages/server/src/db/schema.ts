@@ -19,7 +19,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { closingReasons } from "./schema-closing-reasons.js";
-import { createdAt, tz, updatedAt } from "./schema-columns.js";
+import { createdAt, trgm, tz, updatedAt } from "./schema-columns.js";
 import { menuNodes } from "./schema-menus.js";
 /** A reaction as stored on its message; `by` identifies the participant (their number, or "me"). */
 export interface StoredReaction {
@@ -31,8 +31,6 @@ export interface StoredReaction {
 
 /** Written by the database only (a generated column); never selected as a message field. */
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
-
-const trgm = (column: { name: string }) => sql`${sql.identifier(column.name)} gin_trgm_ops`;
 
 export const users = pgTable(
   "users",
@@ -365,21 +363,6 @@ export const messages = pgTable(
   ],
 );
 
-export const quickAnswers = pgTable(
-  "quick_answers",
-  {
-    id: serial("id").primaryKey(),
-    shortcut: text("shortcut").notNull(),
-    message: text("message").notNull(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [
-    index("quick_answers_shortcut_trgm").using("gin", trgm(t.shortcut)),
-    index("quick_answers_message_trgm").using("gin", trgm(t.message)),
-  ],
-);
-
 // The channels' tables (inbound log, LID mappings, Cloud templates) live beside this file.
 export * from "./schema-bots.js";
 export * from "./schema-channels.js";
@@ -396,6 +379,7 @@ export * from "./schema-notes.js";
 export * from "./schema-outbox.js";
 export * from "./schema-privacy.js";
 export * from "./schema-push.js";
+export * from "./schema-quick-answers.js";
 export * from "./schema-retention.js";
 export * from "./schema-routing.js";
 export * from "./schema-rules.js";

@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from "fastify";
-import type { Conversations } from "../../conversations.js";
 import type { Db } from "../../db/client.js";
 import type { Clock } from "../../lib/clock.js";
 import { createSecretBox } from "../../lib/secret-box.js";
 import type { Publisher } from "../../realtime/publisher.js";
-import { createOutboundQueue } from "../messages/outbound-queue.js";
+import type { ServiceParts } from "../automation/scoped-services.js";
+import type { OutboundQueue } from "../messages/outbound-queue.js";
 import { createBotTransactions } from "./bot-tx.js";
 import { createBotWorker } from "./bot-worker.js";
 import { createBotService } from "./bots.service.js";
@@ -16,25 +16,15 @@ export function createBots(deps: {
   db: Db;
   clock: Clock;
   events: Publisher;
-  conversations: Conversations;
+  /** The automation's queue for messages to the customer (modules/automation/index.ts). */
+  outbound: OutboundQueue;
+  parts: ServiceParts;
   logger: FastifyBaseLogger;
   encryptionKey: string;
   pollMs?: number;
   timeoutMs?: number;
 }) {
-  const { db, clock, events, conversations } = deps;
-  const notifyOutbox = () => conversations.outbox.notify();
-  const outbound = createOutboundQueue({
-    notifyOutbox,
-    announce: (ticketId, messageIds) => conversations.messages.announceCreated(ticketId, messageIds),
-  });
-  const parts = {
-    clock,
-    storage: conversations.storage,
-    notifyOutbox,
-    session: (whatsappId: number) => conversations.sessions.get(whatsappId),
-    templates: conversations.templates,
-  };
+  const { db, clock, events, outbound, parts } = deps;
   const secrets = createSecretBox(deps.encryptionKey);
   const inTransaction = createBotTransactions({ db, events, outbound, parts });
   const worker = createBotWorker({

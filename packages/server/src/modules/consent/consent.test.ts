@@ -11,7 +11,6 @@ import {
 } from "../../../test/conversation.js";
 import { makeAdmin, makeQueue, makeUser, type TestUser } from "../../../test/factories.js";
 import { createTestApp, manualClock, type TestApp } from "../../../test/harness.js";
-import { readZip } from "../../../test/zip-reader.js";
 import type { InboundMessage } from "../../channels/channel.js";
 import { consentRecords, contacts, messages, scheduledMessages, ticketRatings } from "../../db/schema.js";
 
@@ -376,33 +375,5 @@ describe("the consent message", () => {
     // Agents read a contact's records (they see contacts); a missing contact is a 404.
     const none = await t.app.inject({ method: "GET", url: "/api/contacts/999999/consent", headers: agent.auth });
     expect(none.json().error).toBe("ERR_NO_CONTACT_FOUND");
-  });
-});
-
-describe("a contact's consent records and their data", () => {
-  it("are in the contact's export, and an erasure deletes them", async () => {
-    const connection = await connectionFor(0);
-    const from = customerNumber();
-    await customerWrites(t, admin, connection.id, { from, name: "Rita", body: "oi" });
-    const wid = await customerWrites(t, admin, connection.id, { from, name: "Rita", body: "STOP" });
-    await customerWrites(t, admin, connection.id, { from, name: "Rita", body: "voltei" });
-    const contactId = await contactIdOf(from);
-
-    const res = await t.app.inject({ method: "GET", url: `/api/contacts/${contactId}/data/export`, headers: admin.auth });
-    expect(res.statusCode, res.body).toBe(200);
-    const data = JSON.parse(readZip(res.rawPayload).get("data.json")?.toString() ?? "") as {
-      consent: { kind: string; at: string; connection: string; whatsappMessageId: string; text: string }[];
-    };
-    expect(data.consent.map((r) => r.kind)).toEqual(["opted_out", "opted_in"]);
-    expect(data.consent[0]).toMatchObject({ connection: connection.name, whatsappMessageId: wid, text: "STOP" });
-
-    const erased = await t.app.inject({
-      method: "POST",
-      url: `/api/contacts/${contactId}/data/erase`,
-      headers: admin.auth,
-      payload: { confirm: from },
-    });
-    expect(erased.statusCode, erased.body).toBe(200);
-    expect(await t.database.db.select().from(consentRecords).where(eq(consentRecords.contactId, contactId))).toEqual([]);
   });
 });
