@@ -178,7 +178,11 @@ function ticketConditions(filter: TicketFilter, bind: Binder = literals): SQL | 
   if (!filter.showAll && !filter.search) conditions.push(or(eq(tickets.userId, actorId), isNull(tickets.userId)));
   if (filter.status) conditions.push(eq(tickets.status, bind.value("status", filter.status)));
   // Issue 23 §4: a ticket a queue's bot holds is not in agents' lists (admins see it, to take over).
-  if (!actor.admin && !filter.search) conditions.push(notBotHeld);
+  // A bot holds waiting tickets only, so the open and closed lists skip the check: on the open inbox
+  // it turned the count's index-only scan into a heap scan (1.2 -> 17.8 ms at scale 1).
+  if (!actor.admin && !filter.search && (filter.status === undefined || filter.status === "pending")) {
+    conditions.push(notBotHeld);
+  }
   if (filter.queueIds) conditions.push(queueFilter(bind, filter.actor.id, filter.queueIds));
   if (filter.tagIds?.length) conditions.push(tagFilter(filter.tagIds, bind === placeholders));
   if (filter.withUnreadMessages) conditions.push(sql`${tickets.unreadMessages} > 0`);
