@@ -70,7 +70,8 @@ export const ruleRuns = pgTable(
       .notNull()
       .references(() => automationRules.id, { onDelete: "cascade" }),
     eventId: bigint("event_id", { mode: "number" }).notNull(),
-    ticketId: integer("ticket_id").references(() => tickets.id, { onDelete: "set null" }),
+    // Deleted with its ticket: the log quotes the message that fired the rule (an erasure removes it).
+    ticketId: integer("ticket_id").references(() => tickets.id, { onDelete: "cascade" }),
     outcome: text("outcome").notNull(),
     event: jsonb("event").$type<RuleEventSummary>().notNull(),
     failedCondition: integer("failed_condition"),

@@ -51,7 +51,7 @@ CREATE TABLE "rule_runs" (
 ALTER TABLE "automation_rules" ADD CONSTRAINT "automation_rules_run_as_id_users_id_fk" FOREIGN KEY ("run_as_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "rule_events" ADD CONSTRAINT "rule_events_ticket_id_tickets_id_fk" FOREIGN KEY ("ticket_id") REFERENCES "public"."tickets"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "rule_runs" ADD CONSTRAINT "rule_runs_rule_id_automation_rules_id_fk" FOREIGN KEY ("rule_id") REFERENCES "public"."automation_rules"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "rule_runs" ADD CONSTRAINT "rule_runs_ticket_id_tickets_id_fk" FOREIGN KEY ("ticket_id") REFERENCES "public"."tickets"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "rule_runs" ADD CONSTRAINT "rule_runs_ticket_id_tickets_id_fk" FOREIGN KEY ("ticket_id") REFERENCES "public"."tickets"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "automation_rules_name_key" ON "automation_rules" USING btree (lower("name"));--> statement-breakpoint
 CREATE INDEX "automation_rules_enabled_idx" ON "automation_rules" USING btree ("trigger") WHERE "enabled";--> statement-breakpoint
 CREATE UNIQUE INDEX "rule_events_dedupe_key" ON "rule_events" USING btree ("dedupe_key") WHERE "dedupe_key" IS NOT NULL;--> statement-breakpoint

@@ -28,6 +28,11 @@ export const ERASED_TABLES: Record<string, string> = {
     "the erased files are queued here in the erasure's transaction and removed after commit (a failure stays queued for the retention sweep); paths are random names",
   consent_records:
     "what the person was asked and answered on consent, and their opt-outs and opt-ins (with the words and WhatsApp ids): deleted with the contact (cascade)",
+  rule_events: "automation rules' queued and handled events of the tickets (ids only): deleted with the tickets (cascade)",
+  rule_runs:
+    "the automation rules' log of the contact's tickets, which quotes the message that fired a rule: deleted with the tickets (cascade), and by an anonymisation",
+  bot_sessions: "a bot's conversation state with the ticket (session ids, offered choices): deleted with the tickets (cascade)",
+  bot_jobs: "customer messages waiting for the bot: deleted with their messages and tickets (cascade)",
   audit_log: "kept by law, append-only: an entry `contact.erased` with who, when and counts; entries name contacts by id only",
 };
 
@@ -59,4 +64,7 @@ export const TABLES_WITHOUT_CUSTOMER_DATA: Record<string, string> = {
   retention_state: "a running retention sweep's counts",
   zapdesk_migrations: "the schema's version",
   consent_configs: "configuration (the consent message of a connection or queue)",
+  automation_rules: "configuration (what a rule did is in rule_runs, erased with the tickets)",
+  menu_nodes: "configuration (a connection's menu tree)",
+  queue_bots: "configuration (a queue's bot; its token sealed)",
 };

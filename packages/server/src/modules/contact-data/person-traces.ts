@@ -57,6 +57,9 @@ export async function removePersonTraces(tx: Db, contact: ContactRow, ticketIds:
       returning 1)
     select count(*) as n from d`);
 
+  // Issue 23 §1: the automation rules' log quotes the message that fired a rule (200 characters).
+  await tx.execute(sql`delete from rule_runs where ticket_id = any(${sql.param(ticketIds)}::int[])`);
+
   // Their reactions on others' messages in groups ("by" is the participant's number or LID).
   const by = [contact.number, contact.lid].filter((v): v is string => !!v);
   await tx.execute(sql`

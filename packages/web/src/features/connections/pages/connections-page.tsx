@@ -14,7 +14,7 @@ import { ROW_ACTIONS_SX } from "../../../components/ui/row-actions";
 import { TableLoadingRow } from "../../../components/ui/table-loading-row";
 import { useAuth } from "../../../lib/auth";
 import { toast } from "../../../lib/toast";
-import { MenuEditorDialog } from "../../menus/components/menu-editor-dialog";
+import { MenuEditorDialog } from "../../menus";
 import { useDeleteWhatsapp } from "../api/delete-whatsapp";
 import { useDisconnectSession } from "../api/disconnect-session";
 import { useWhatsapps } from "../api/get-whatsapps";
