@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../db/client.js";
 import { contacts, scheduledMessages, whatsapps } from "../db/schema.js";
 import type { Clock } from "../lib/clock.js";
+import { createJobLoop } from "../lib/job-loop.js";
 import { isOptedOut } from "../modules/consent/consent.repo.js";
 import { windowOpen } from "../modules/messages/messages.service.js";
 import type { OutboundQueue, Outgoing } from "../modules/messages/outbound-queue.js";
@@ -51,8 +52,6 @@ export interface ScheduleSweeperDeps {
 export function createScheduleSweeper(deps: ScheduleSweeperDeps) {
   const { db, clock, logger } = deps;
   const pollMs = deps.pollMs ?? 1000;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | undefined;
 
   /** The active ticket of the contact on the connection, or a new open one assigned to the author. */
   async function ticketFor(tx: Db, row: typeof scheduledMessages.$inferSelect, whatsappId: number) {
@@ -161,30 +160,9 @@ export function createScheduleSweeper(deps: ScheduleSweeperDeps) {
     return handled;
   }
 
-  function sweep(): Promise<number> {
-    if (running) return running.then(() => sweep());
-    running = sweepNow().finally(() => {
-      running = undefined;
-    });
-    return running;
-  }
+  const loop = createJobLoop(sweepNow, { pollMs, logger, failed: "schedule sweep failed" });
 
-  return {
-    sweep,
-    start() {
-      if (timer) return;
-      timer = setInterval(() => {
-        // A tick while a sweep runs is skipped (an explicit sweep() waits for it and runs again).
-        if (!running) sweep().catch((error) => logger.error({ err: error }, "schedule sweep failed"));
-      }, pollMs);
-      timer.unref();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      if (running) await running.catch(() => {});
-    },
-  };
+  return { sweep: loop.run, start: loop.start, stop: loop.stop };
 }
 
 export type ScheduleSweeper = ReturnType<typeof createScheduleSweeper>;

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.js";
 import { messages, ruleEvents, ruleRuns } from "../../db/schema.js";
 import { AppError } from "../../lib/app-error.js";
+import { createJobLoop } from "../../lib/job-loop.js";
 import type { ActionRunner } from "../automation/actions.js";
 import { findTicket } from "../tickets/tickets.repo.js";
 import { findAuthUser } from "../users/users.repo.js";
@@ -59,8 +60,6 @@ export function createRuleWorker(deps: RuleWorkerDeps) {
   const pollMs = deps.pollMs ?? 1000;
   const idleSweepMs = deps.idleSweepMs ?? 60_000;
   const faults = new Map<number, number>();
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | undefined;
   let lastIdleSweep = 0;
 
   /**
@@ -265,33 +264,15 @@ export function createRuleWorker(deps: RuleWorkerDeps) {
     return sweepIdleTickets(db, new Date());
   }
 
-  function drain(): Promise<number> {
-    if (running) return running.then(() => drain());
-    running = drainNow().finally(() => {
-      running = undefined;
-    });
-    return running;
-  }
+  const loop = createJobLoop(drainNow, { pollMs, logger, failed: "automation rules failed" });
 
   return {
-    drain,
+    drain: loop.run,
     /** Queue the no-reply events that are due now (the worker does it every `idleSweepMs`). */
     sweepIdle,
-    notify() {
-      if (timer && !running) drain().catch((error) => logger.error({ err: error }, "automation rules failed"));
-    },
-    start() {
-      if (timer) return;
-      timer = setInterval(() => {
-        if (!running) drain().catch((error) => logger.error({ err: error }, "automation rules failed"));
-      }, pollMs);
-      timer.unref();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      if (running) await running.catch(() => {});
-    },
+    notify: loop.notify,
+    start: loop.start,
+    stop: loop.stop,
   };
 }
 

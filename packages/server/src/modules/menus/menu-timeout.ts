@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.js";
 import { contacts, tickets } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
+import { createJobLoop } from "../../lib/job-loop.js";
 import type { TicketScope } from "../../realtime/publisher.js";
 import { findConnection } from "../connections/connections.repo.js";
 import { scopeOfTicket } from "../inbound/ticket-rules.js";
@@ -38,8 +39,6 @@ export interface MenuTimeoutDeps {
 export function createMenuTimeoutSweeper(deps: MenuTimeoutDeps) {
   const { db, clock, logger } = deps;
   const pollMs = deps.pollMs ?? 1000;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | undefined;
 
   async function handOne(): Promise<TimedOut | undefined> {
     const now = clock.now();
@@ -84,29 +83,9 @@ export function createMenuTimeoutSweeper(deps: MenuTimeoutDeps) {
     return handled;
   }
 
-  function sweep(): Promise<number> {
-    if (running) return running.then(() => sweep());
-    running = sweepNow().finally(() => {
-      running = undefined;
-    });
-    return running;
-  }
+  const loop = createJobLoop(sweepNow, { pollMs, logger, failed: "menu timeout sweep failed" });
 
-  return {
-    sweep,
-    start() {
-      if (timer) return;
-      timer = setInterval(() => {
-        if (!running) sweep().catch((error) => logger.error({ err: error }, "menu timeout sweep failed"));
-      }, pollMs);
-      timer.unref();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      if (running) await running.catch(() => {});
-    },
-  };
+  return { sweep: loop.run, start: loop.start, stop: loop.stop };
 }
 
 export type MenuTimeoutSweeper = ReturnType<typeof createMenuTimeoutSweeper>;
