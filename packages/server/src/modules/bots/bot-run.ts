@@ -8,6 +8,7 @@ import type { MessageRow } from "../messages/messages.repo.js";
 import { storeBuffer, UPLOAD_LIMITS, type UploadedMedia } from "../messages/uploads.js";
 import { signBody, USER_AGENT } from "../outbound-webhooks/delivery-worker.js";
 import { postJson } from "../outbound-webhooks/http-post.js";
+import { assertAllowedTarget } from "../outbound-webhooks/target-guard.js";
 import { allowsPrivateTargets } from "../outbound-webhooks/webhooks.service.js";
 import type { TicketRow } from "../tickets/tickets.repo.js";
 import type { BotConfigRow, BotSessionRow } from "./bots.repo.js";
@@ -66,11 +67,22 @@ function openSecret(secrets: SecretBox, sealed: string | null): string | null {
   }
 }
 
-/** Fetch a bot's media URL into our storage (capped at the upload limit), as an upload would be. */
-async function fetchMedia(storage: MediaStorage, url: string, timeoutMs: number): Promise<UploadedMedia> {
+/**
+ * Fetch a bot's media URL into our storage (capped at the upload limit), as an upload would be. The
+ * URL comes from the flow's answer: like a webhook's target, it may not be a private or loopback
+ * address unless the administrator allows them (`webhookAllowPrivate`), or a flow could have us
+ * fetch the cloud's metadata or an internal page and send it to the customer. No redirects: each
+ * hop would need the same check.
+ */
+async function fetchMedia(storage: MediaStorage, url: string, timeoutMs: number, allowPrivate: boolean): Promise<UploadedMedia> {
+  try {
+    await assertAllowedTarget(url, allowPrivate);
+  } catch (error) {
+    throw new BotFailure(`media refused: ${(error as Error).message}`);
+  }
   let response: Response;
   try {
-    response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
+    response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: "error" });
   } catch (error) {
     throw new BotFailure(`media unreachable: ${(error as Error).message}`);
   }
@@ -128,7 +140,10 @@ export async function typebotTurn(
   const outgoing: BotTurn["outgoing"] = [];
   for (const part of rendered.parts) {
     if (part.kind === "text") outgoing.push({ body: part.body });
-    else outgoing.push({ body: "", media: await fetchMedia(deps.storage, part.url, timeoutMs ?? 10_000) });
+    else {
+      const allowPrivate = await allowsPrivateTargets(deps.db);
+      outgoing.push({ body: "", media: await fetchMedia(deps.storage, part.url, timeoutMs ?? 10_000, allowPrivate) });
+    }
   }
   const fields = bot.variablesOut.flatMap((pair) => {
     const value = variables.get(pair.variable);

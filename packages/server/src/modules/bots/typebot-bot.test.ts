@@ -29,7 +29,19 @@ beforeAll(async () => {
   typebot = await startTypebotFake({ apiToken: API_TOKEN });
   t = await createTestApp({ botTimeoutMs: 1000 });
   admin = await makeAdmin(t);
+  // The fake's media are on 127.0.0.1, as a self-hosted Typebot's may be on the team's network.
+  await allowPrivateTargets(true);
 });
+
+async function allowPrivateTargets(on: boolean) {
+  const res = await t.app.inject({
+    method: "PUT",
+    url: "/api/settings/webhookAllowPrivate",
+    headers: admin.auth,
+    payload: { value: on ? "enabled" : "disabled" },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+}
 afterAll(async () => {
   await t.close();
   await typebot.close();
@@ -193,6 +205,30 @@ describe("Typebot", () => {
     expect(ticket).toMatchObject({ status: "pending", queueId, userId: null });
     const { messages } = await ticketMessages(t, admin, ticket.id);
     expect(messages.map((m) => m.body)).toContain("preciso de ajuda");
+  });
+
+  it("refuses a flow's media on a private address unless the administrator allows them, handing over", async () => {
+    const flow = ORDER_FLOW.map((s, i) =>
+      i === 0 ? { ...s, bubbles: [s.bubbles[0], { type: "image" as const, url: typebot.mediaUrl("logo.png") }] } : s,
+    );
+    const { whatsappId, queueId } = await botQueue(flow);
+    const fetches = () => typebot.requests.filter((r) => r.path === "/media/logo.png").length;
+    const fetchedBefore = fetches();
+    await allowPrivateTargets(false);
+    try {
+      const from = customerNumber();
+      await customerWrites(t, admin, whatsappId, { from, body: "oi" });
+      const ticket = await eventually(async () => {
+        const row = await ticketOf(from);
+        expect(row).toBeDefined();
+        expect(await sessionOf(row!.id)).toBeUndefined();
+        return row!;
+      }, BOT_WAIT);
+      expect(ticket).toMatchObject({ status: "pending", queueId, userId: null });
+      expect(fetches()).toBe(fetchedBefore);
+    } finally {
+      await allowPrivateTargets(true);
+    }
   });
 
   it("starts a new session when Typebot's one expired", async () => {
