@@ -360,3 +360,23 @@ describe("automation rules: dry run", () => {
     expect((await call("POST", "/api/automation-rules/dry-run", agent, {})).statusCode).toBe(403);
   });
 });
+
+describe("automation rules: answering a waiting customer", () => {
+  it("a rule's message goes out from the bot and leaves the ticket waiting in its queue", async () => {
+    const rule = await makeRule({
+      trigger: "messageReceived",
+      conditions: [{ type: "messageText", op: "contains", value: "horário" }],
+      actions: [{ type: "sendMessage", body: "Atendemos das 9h às 18h." }],
+    });
+    const { ticket } = await customerTicket("qual o horário de vocês?");
+    await drain();
+    const run = (await logOf(rule.id)).runs.find((r) => r.ticketId === ticket.id);
+    expect(run).toMatchObject({ outcome: "done", results: [{ type: "sendMessage", outcome: "done" }] });
+    const sent = await t.database.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.ticketId, ticket.id), eq(messages.fromMe, true)));
+    expect(sent.map((m) => [m.body, m.fromBot])).toContainEqual(["Atendemos das 9h às 18h.", true]);
+    expect(await row(ticket.id)).toMatchObject({ status: "pending", userId: null });
+  });
+});

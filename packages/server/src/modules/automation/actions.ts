@@ -1,13 +1,17 @@
-import { type Action, type ActionResult, can, type ErrorDetail } from "@zapdesk/core";
+import { type Action, type ActionResult, type ConnectionProvider, can, type ErrorDetail } from "@zapdesk/core";
+import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
+import { whatsapps } from "../../db/schema.js";
 import { AppError } from "../../lib/app-error.js";
 import type { Publisher } from "../../realtime/publisher.js";
 import { setContactOwner } from "../contact-owner/contact-owner.js";
 import { publishContact } from "../contact-owner/publish.js";
 import { listExtraInfo } from "../contacts/contacts.repo.js";
+import { windowOpen } from "../messages/messages.service.js";
 import type { OutboundQueue } from "../messages/outbound-queue.js";
 import { type CallSource, enqueueWebhookCall } from "../outbound-webhooks/calls.js";
 import { existingTagIds, tagsOfTickets } from "../tags/tags.repo.js";
+import type { TicketRow } from "../tickets/tickets.repo.js";
 import type { AuthUser } from "../users/users.repo.js";
 import { deferEffects } from "./deferred.js";
 import { type ScopedServices, type ServiceParts, scopedServices } from "./scoped-services.js";
@@ -69,6 +73,27 @@ export async function setContactField(
 }
 
 /**
+ * Issue 23 §1: a rule's message to a customer still waiting (a new customer's first message): sent as
+ * the system's automatic messages are (the greeting, the out-of-hours notice), from the bot, without
+ * accepting the ticket for anyone. An agent's send needs an open ticket; a rule answering a waiting
+ * customer must not take the conversation from the queue. The Cloud API's 24-hour window applies.
+ */
+async function automaticReply(tx: Db, outbound: OutboundQueue, ticket: TicketRow, body: string): Promise<number[]> {
+  if (ticket.whatsappId === null) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+  const [connection] = await tx
+    .select({ provider: whatsapps.provider })
+    .from(whatsapps)
+    .where(eq(whatsapps.id, ticket.whatsappId));
+  if (connection && !windowOpen(connection.provider as ConnectionProvider, ticket.lastInboundAt)) {
+    throw new AppError("ERR_WAPP_WINDOW_CLOSED");
+  }
+  const outgoing = outbound.begin();
+  const rows = await outgoing.enqueue(tx, { ticket, body, fromBot: true });
+  await outgoing.afterCommit();
+  return rows.map((row) => row.id);
+}
+
+/**
  * Issue 23 §1–§2: runs a list of actions on a ticket for a user (a macro now, a rule later), each
  * through the service the user's own click goes through, so each is checked as theirs (access, the
  * ticket's transitions, admin-only moves, the queue's closing-reason rule). All in one transaction:
@@ -81,6 +106,7 @@ export function createActionRunner(deps: ActionRunnerDeps) {
   async function apply(
     tx: Db,
     services: ScopedServices,
+    outbound: OutboundQueue,
     actor: AuthUser,
     ticketId: number,
     action: Action,
@@ -111,6 +137,9 @@ export function createActionRunner(deps: ActionRunnerDeps) {
         return done;
       }
       case "sendMessage": {
+        if (options.source.kind === "rule" && ticket.status === "pending") {
+          return { ...done, messageIds: await automaticReply(tx, outbound, ticket, action.body) };
+        }
         const messages = await services.messages.send(actor, ticketId, { body: action.body });
         return { ...done, messageIds: messages.map((m) => m.id) };
       }
@@ -166,7 +195,7 @@ export function createActionRunner(deps: ActionRunnerDeps) {
       const services = scopedServices(tx, deps.parts, effects);
       const results: ActionResult[] = [];
       for (const [index, action] of actions.entries()) {
-        const result = await apply(tx, services, actor, ticketId, action, options).catch((error: unknown) =>
+        const result = await apply(tx, services, effects.outbound, actor, ticketId, action, options).catch((error: unknown) =>
           refusal(error, index, action),
         );
         if (result.deliveryId !== undefined) calls++;
