@@ -42,7 +42,7 @@ describe("the demo's customers keep writing (issue 20 §2.9)", () => {
         }
       }, 20_000);
     } finally {
-      chatter.stop();
+      await chatter.stop();
     }
     expect(errors).toEqual([]);
     const camila = await ticketOf(DEMO_CUSTOMERS[0].number);
@@ -50,7 +50,7 @@ describe("the demo's customers keep writing (issue 20 §2.9)", () => {
     expect(written.slice(0, 2)).toEqual(DEMO_CUSTOMERS[0].lines.slice(0, 2));
     expect(camila?.queueId).toBe(sales.id);
 
-    // Stopped: nothing more comes.
+    // Stopped (and the line being written when it stopped, stored): nothing more comes.
     const count = async () => (await ticketMessages(t, admin, camila!.id)).messages.length;
     const before = await count();
     await new Promise((resolve) => setTimeout(resolve, 300));

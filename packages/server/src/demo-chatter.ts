@@ -28,7 +28,8 @@ export const DEMO_CUSTOMERS: DemoCustomer[] = [
 ];
 
 export interface Chatter {
-  stop(): void;
+  /** No more lines; resolves once a line being written when it was called is stored. */
+  stop(): Promise<void>;
 }
 
 export function startChatter(
@@ -40,6 +41,7 @@ export function startChatter(
   const next = customers.map(() => 0);
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
+  let writing: Promise<unknown> | undefined;
 
   const schedule = () => {
     if (stopped) return;
@@ -53,15 +55,19 @@ export function startChatter(
     const customer = customers[index];
     const body = customer.lines[next[index] % customer.lines.length];
     next[index] += 1;
-    write(customer.number, customer.name, body)
+    writing = write(customer.number, customer.name, body)
       .catch((error: unknown) => options.onError?.(error))
-      .finally(schedule);
+      .finally(() => {
+        writing = undefined;
+        schedule();
+      });
   };
   schedule();
   return {
-    stop() {
+    async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      await writing;
     },
   };
 }
