@@ -49,7 +49,7 @@ test("an admin creates a reason and requires it in a queue; an agent resolves wi
     const dialog = page.getByRole("dialog");
     await dialog.getByRole("combobox", { name: "Motivo de encerramento" }).click();
     await page.getByRole("option", { name: "Obrigatório" }).click();
-    await dialog.getByRole("button", { name: "Salvar" }).click();
+    await dialog.getByRole("button", { name: "Salvar", exact: true }).click();
     await expect(dialog).toHaveCount(0);
     await expect
       .poll(async () => (await admin.get<{ closingReason: string }>(`/queue/${queue.id}`)).closingReason)
