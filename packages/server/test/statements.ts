@@ -10,11 +10,13 @@ import { vi } from "vitest";
  * (in `beforeAll`), before the work to count.
  */
 const current = new AsyncLocalStorage<{ statements: string[] }>();
-let installed = false;
+
+// The server project's files share a process (vitest.config.ts) and test/setup.ts restores every
+// spy after each file: whether the spy is in place is asked of the method itself, not remembered.
+const counting = () => vi.isMockFunction(pg.Client.prototype.query);
 
 export function countStatements(): void {
-  if (installed) return;
-  installed = true;
+  if (counting()) return;
   const original = pg.Client.prototype.query;
   vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client, ...args: unknown[]) {
     const text = args[0] as string | { name?: string; text: string };
@@ -25,6 +27,8 @@ export function countStatements(): void {
 
 /** The statements `work` sent, in order, with its result. */
 export async function statementsOf<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+  // Without the spy every count would be zero, and a "at most N" test could not fail.
+  if (!counting()) throw new Error("countStatements() was not called in this file");
   const store = { statements: [] as string[] };
   const result = await current.run(store, work);
   return { result, statements: store.statements };
