@@ -1,5 +1,7 @@
 import type { Connection, Message, SimulatorOutboundMessage, Ticket } from "@zapdesk/core";
+import { and, asc, eq } from "drizzle-orm";
 import { expect } from "vitest";
+import { contacts, messages, tickets } from "../src/db/schema.js";
 import type { TestUser } from "./factories.js";
 import type { TestApp } from "./harness.js";
 
@@ -94,4 +96,24 @@ let counter = 0;
 export function customerNumber(): string {
   counter += 1;
   return `5511${String(process.pid).padStart(5, "0").slice(-5)}${String(counter).padStart(4, "0")}`;
+}
+
+/** The ticket row of the customer with this number (tests that ask have one ticket per customer). */
+export async function ticketRowOf(t: TestApp, number: string) {
+  const [row] = await t.database.db
+    .select({ ticket: tickets })
+    .from(tickets)
+    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+    .where(eq(contacts.number, number));
+  return row?.ticket;
+}
+
+/** The automatic (bot, menu, greeting) messages stored on a ticket, oldest first. */
+export async function botBodies(t: TestApp, ticketId: number): Promise<string[]> {
+  const rows = await t.database.db
+    .select({ body: messages.body })
+    .from(messages)
+    .where(and(eq(messages.ticketId, ticketId), eq(messages.fromBot, true)))
+    .orderBy(asc(messages.id));
+  return rows.map((r) => r.body);
 }

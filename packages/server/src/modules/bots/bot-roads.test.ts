@@ -6,11 +6,12 @@ import {
   eventually,
   makeSimulatorConnection,
   phoneReceived,
+  ticketRowOf,
 } from "../../../test/conversation.js";
 import { makeAdmin, makeQueue, type TestUser } from "../../../test/factories.js";
 import { createTestApp, type TestApp } from "../../../test/harness.js";
 import { startTypebotFake, type TypebotFake } from "../../../test/typebot-fake/server.js";
-import { botJobs, botSessions, contacts, tickets } from "../../db/schema.js";
+import { botJobs, botSessions } from "../../db/schema.js";
 import { NotBatchable, storeBatch } from "../messages/inbound-batch.js";
 
 /** A bot exchange is a worker poll, an HTTP round trip and the outbox: the 20 s other slow waits use. */
@@ -45,14 +46,7 @@ async function setBot(queueId: number) {
   });
   expect(res.statusCode, res.body).toBe(200);
 }
-async function ticketOf(number: string) {
-  const [row] = await t.database.db
-    .select({ ticket: tickets })
-    .from(tickets)
-    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-    .where(eq(contacts.number, number));
-  return row?.ticket;
-}
+const ticketOf = (number: string) => ticketRowOf(t, number);
 const held = async (ticketId: number) =>
   (await t.database.db.select().from(botSessions).where(eq(botSessions.ticketId, ticketId))).length > 0;
 

@@ -9,10 +9,11 @@ import {
   eventually,
   makeSimulatorConnection,
   phoneReceived,
+  ticketRowOf,
 } from "../../../test/conversation.js";
 import { makeAdmin, makeQueue, type TestUser } from "../../../test/factories.js";
 import { createTestApp, type TestApp } from "../../../test/harness.js";
-import { botSessions, contacts, tickets } from "../../db/schema.js";
+import { botSessions } from "../../db/schema.js";
 
 /** A bot exchange is a worker poll, an HTTP round trip and the outbox: the 20 s other slow waits use. */
 const BOT_WAIT = 20_000;
@@ -69,14 +70,7 @@ async function webhookQueue(path: string) {
   const connection = await makeSimulatorConnection(t, admin, { queueIds: [queue.id] });
   return { queueId: queue.id, whatsappId: connection.id, secret: res.json().secret as string };
 }
-async function ticketOf(number: string) {
-  const [row] = await t.database.db
-    .select({ ticket: tickets })
-    .from(tickets)
-    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-    .where(eq(contacts.number, number));
-  return row?.ticket;
-}
+const ticketOf = (number: string) => ticketRowOf(t, number);
 const withToken = (path: string, payload: object, token = apiToken) =>
   t.app.inject({ method: "POST", url: path, headers: { authorization: `Bearer ${token}` }, payload });
 

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { customerNumber, customerWrites, makeSimulatorConnection } from "../../../test/conversation.js";
+import { botBodies, customerNumber, customerWrites, makeSimulatorConnection, ticketRowOf } from "../../../test/conversation.js";
 import { makeAdmin, makeQueue, type TestUser } from "../../../test/factories.js";
 import { createTestApp, manualClock, type TestApp } from "../../../test/harness.js";
-import { contacts, menuNodes, messages, tickets } from "../../db/schema.js";
+import { menuNodes } from "../../db/schema.js";
 
 // Issue 23 §3: migration 0036 turns each connection's one-level queue menu into its tree: the
 // customer gets the same text, and a customer at the old menu answers it as before.
@@ -24,22 +24,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function ticketOf(number: string) {
-  const [row] = await t.database.db
-    .select({ ticket: tickets })
-    .from(tickets)
-    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-    .where(eq(contacts.number, number));
-  return row.ticket;
+  const ticket = await ticketRowOf(t, number);
+  if (!ticket) throw new Error(`no ticket for ${number}`);
+  return ticket;
 }
 
-async function botBodies(ticketId: number) {
-  const rows = await t.database.db
-    .select({ body: messages.body })
-    .from(messages)
-    .where(and(eq(messages.ticketId, ticketId), eq(messages.fromBot, true)))
-    .orderBy(asc(messages.id));
-  return rows.map((r) => r.body);
-}
+const botBodiesOf = (ticketId: number) => botBodies(t, ticketId);
 
 describe("migration 0036", () => {
   it("gives a connection's one-level menu as a tree with the same text, and keeps customers at it", async () => {
@@ -56,7 +46,7 @@ describe("migration 0036", () => {
     // Before: no tree, the one-level menu of the queues.
     const before = customerNumber();
     await customerWrites(t, admin, connection.id, { from: before, name: "Bia", body: "oi" });
-    const [oldMenu] = await botBodies((await ticketOf(before)).id);
+    const [oldMenu] = await botBodiesOf((await ticketOf(before)).id);
     expect(oldMenu).toBe("Olá Bia, escolha um setor:\n*1* - Vendas\n*2* - Suporte");
 
     for (const statement of DATA) await t.database.db.execute(sql.raw(statement));
@@ -79,11 +69,11 @@ describe("migration 0036", () => {
     // After: a new customer gets the same text; the old one's "2" picks the same queue.
     const after = customerNumber();
     await customerWrites(t, admin, connection.id, { from: after, name: "Bia", body: "oi" });
-    expect(await botBodies((await ticketOf(after)).id)).toEqual([oldMenu]);
+    expect(await botBodiesOf((await ticketOf(after)).id)).toEqual([oldMenu]);
     await customerWrites(t, admin, connection.id, { from: before, name: "Bia", body: "2" });
     expect((await ticketOf(before)).queueId).toBe(support.id);
     await customerWrites(t, admin, connection.id, { from: after, name: "Bia", body: "1" });
     expect((await ticketOf(after)).queueId).toBe(sales.id);
-    expect(await botBodies((await ticketOf(after)).id)).toEqual([oldMenu, "Vendas, Bia!"]);
+    expect(await botBodiesOf((await ticketOf(after)).id)).toEqual([oldMenu, "Vendas, Bia!"]);
   });
 });

@@ -1,9 +1,14 @@
-import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { customerNumber, customerWrites, eventually, makeSimulatorConnection } from "../../../test/conversation.js";
+import {
+  botBodies,
+  customerNumber,
+  customerWrites,
+  eventually,
+  makeSimulatorConnection,
+  ticketRowOf,
+} from "../../../test/conversation.js";
 import { makeAdmin, makeQueue, type TestUser } from "../../../test/factories.js";
 import { createTestApp, manualClock, type TestApp } from "../../../test/harness.js";
-import { contacts, messages, tickets } from "../../db/schema.js";
 
 // Issue 23 §3: a menu level not answered in time hands the ticket to its timeout queue, once,
 // whatever the number of processes sweeping (two apps on one database here).
@@ -23,22 +28,12 @@ afterAll(async () => {
 });
 
 async function ticketOf(number: string) {
-  const [row] = await t.database.db
-    .select({ ticket: tickets })
-    .from(tickets)
-    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-    .where(eq(contacts.number, number));
-  return row.ticket;
+  const ticket = await ticketRowOf(t, number);
+  if (!ticket) throw new Error(`no ticket for ${number}`);
+  return ticket;
 }
 
-async function botBodies(ticketId: number) {
-  const rows = await t.database.db
-    .select({ body: messages.body })
-    .from(messages)
-    .where(and(eq(messages.ticketId, ticketId), eq(messages.fromBot, true)))
-    .orderBy(asc(messages.id));
-  return rows.map((r) => r.body);
-}
+const botBodiesOf = (ticketId: number) => botBodies(t, ticketId);
 
 describe("menu timeout", () => {
   it("hands a silent customer to the level's timeout queue exactly once across two apps", async () => {
@@ -86,7 +81,7 @@ describe("menu timeout", () => {
     expect(counts.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(1);
     await eventually(async () => expect((await ticketOf(from)).queueId).toBe(late.id));
     expect(await ticketOf(from)).toMatchObject({ menuNodeId: null, menuDeadlineAt: null, status: "pending" });
-    expect(await botBodies(waiting.id)).toEqual([
+    expect(await botBodiesOf(waiting.id)).toEqual([
       "Escolha:\n*1* - Financeiro\n*2* - Outros",
       "Financeiro\n*1* - Boletos",
       "Vamos te atender, Rui.",
@@ -96,6 +91,6 @@ describe("menu timeout", () => {
     await customerWrites(t, admin, connection.id, { from, name: "Rui", body: "1" });
     clock.advance(60 * 60_000);
     await Promise.all([t.services.menus.sweep(), other.services.menus.sweep()]);
-    expect(await botBodies(waiting.id)).toHaveLength(3);
+    expect(await botBodiesOf(waiting.id)).toHaveLength(3);
   });
 });

@@ -1,10 +1,8 @@
 import type { MenuTreeInput } from "@zapdesk/core";
-import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { customerNumber, customerWrites, makeSimulatorConnection } from "../../../test/conversation.js";
+import { botBodies, customerNumber, customerWrites, makeSimulatorConnection, ticketRowOf } from "../../../test/conversation.js";
 import { makeAdmin, makeQueue, makeUser, type TestUser } from "../../../test/factories.js";
 import { createTestApp, manualClock, type TestApp } from "../../../test/harness.js";
-import { contacts, messages, tickets } from "../../db/schema.js";
 
 // Issue 23 §3: a customer walks a connection's menu tree (docs/menus.md), with a plain customer
 // message (which the batch hands to the one-message road) and with a message quoting another (the
@@ -62,22 +60,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function ticketOf(number: string) {
-  const [row] = await t.database.db
-    .select({ ticket: tickets })
-    .from(tickets)
-    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-    .where(eq(contacts.number, number));
-  return row.ticket;
+  const ticket = await ticketRowOf(t, number);
+  if (!ticket) throw new Error(`no ticket for ${number}`);
+  return ticket;
 }
 
-async function botBodies(ticketId: number) {
-  const rows = await t.database.db
-    .select({ body: messages.body })
-    .from(messages)
-    .where(and(eq(messages.ticketId, ticketId), eq(messages.fromBot, true)))
-    .orderBy(asc(messages.id));
-  return rows.map((r) => r.body);
-}
+const botBodiesOf = (ticketId: number) => botBodies(t, ticketId);
 
 type Road = "batch" | "one";
 /** A customer's conversation: each answer written on the given road, a few seconds apart. */
@@ -90,7 +78,7 @@ async function customer(road: Road, name = "Bia") {
       await customerWrites(t, admin, connectionId, { from, name, body, ...(road === "one" ? { quotedId: "NOT-STORED" } : {}) });
     },
     ticket: () => ticketOf(from),
-    bodies: async () => botBodies((await ticketOf(from)).id),
+    bodies: async () => botBodiesOf((await ticketOf(from)).id),
   };
 }
 

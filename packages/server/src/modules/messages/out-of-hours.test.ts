@@ -1,17 +1,19 @@
 import type { BusinessHoursInput } from "@zapdesk/core";
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  botBodies,
   customerNumber,
   customerWrites,
   eventually,
   makeSimulatorConnection,
   phoneReceived,
+  ticketRowOf,
 } from "../../../test/conversation.js";
 import { makeAdmin, makeQueue, type TestUser } from "../../../test/factories.js";
 import { createTestApp, manualClock, type TestApp } from "../../../test/harness.js";
 import type { InboundMessage } from "../../channels/channel.js";
-import { contacts, messages, queues, tickets } from "../../db/schema.js";
+import { messages, queues, tickets } from "../../db/schema.js";
 import { sendOutOfHours } from "./out-of-hours.js";
 
 // Monday 2026-01-05 23:00 in São Paulo (UTC-3): after hours.
@@ -41,24 +43,9 @@ async function queueWith(schedule: BusinessHoursInput | null, greetingMessage = 
   return queue;
 }
 
-async function ticketOf(number: string) {
-  const [row] = await t.database.db
-    .select({ ticket: tickets })
-    .from(tickets)
-    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-    .where(eq(contacts.number, number));
-  return row?.ticket;
-}
+const ticketOf = (number: string) => ticketRowOf(t, number);
 
-/** The bot messages stored on a ticket, oldest first. */
-async function botBodies(ticketId: number) {
-  const rows = await t.database.db
-    .select({ body: messages.body })
-    .from(messages)
-    .where(and(eq(messages.ticketId, ticketId), eq(messages.fromBot, true)))
-    .orderBy(asc(messages.id));
-  return rows.map((r) => r.body);
-}
+const botBodiesOf = (ticketId: number) => botBodies(t, ticketId);
 
 const noticeFor = (name: string) => NOTICE.replace("{{name}}", name);
 
@@ -74,7 +61,7 @@ describe("out-of-hours message", () => {
     const ticket = await ticketOf(from);
     expect(ticket).toMatchObject({ status: "pending", queueId: queue.id, userId: null, unreadMessages: 3 });
     expect(ticket.outOfHoursSentOn).toBe("2026-01-05");
-    expect(await botBodies(ticket.id)).toEqual([noticeFor("Bia")]);
+    expect(await botBodiesOf(ticket.id)).toEqual([noticeFor("Bia")]);
     await eventually(async () => {
       const received = await phoneReceived(t, admin, connection.id, from);
       expect(received.map((m) => m.body)).toEqual([noticeFor("Bia")]);
@@ -86,7 +73,7 @@ describe("out-of-hours message", () => {
     clock.advance(23 * 3_600_000);
     await customerWrites(t, admin, connection.id, { from, name: "Bia", body: "e hoje?" });
     await customerWrites(t, admin, connection.id, { from, name: "Bia", body: "??" });
-    expect(await botBodies(ticket.id)).toEqual([noticeFor("Bia"), noticeFor("Bia")]);
+    expect(await botBodiesOf(ticket.id)).toEqual([noticeFor("Bia"), noticeFor("Bia")]);
     expect((await ticketOf(from)).outOfHoursSentOn).toBe("2026-01-06");
   });
 
@@ -99,7 +86,7 @@ describe("out-of-hours message", () => {
       await customerWrites(t, admin, connection.id, { from, body: "bom dia" });
       const ticket = await ticketOf(from);
       expect(ticket.queueId).toBe(queue.id);
-      expect(await botBodies(ticket.id)).toEqual([]);
+      expect(await botBodiesOf(ticket.id)).toEqual([]);
     }
     clock.advance(12 * 3_600_000); // Wednesday 22:00, closed, but nothing to say.
     const silent = await queueWith(officeHours({ outOfHoursMessage: "  " }));
@@ -108,7 +95,7 @@ describe("out-of-hours message", () => {
     await customerWrites(t, admin, connection.id, { from, body: "boa noite" });
     const ticket = await ticketOf(from);
     expect(ticket.status).toBe("pending");
-    expect(await botBodies(ticket.id)).toEqual([]);
+    expect(await botBodiesOf(ticket.id)).toEqual([]);
   });
 
   it("treats a schedule without days as closed all week, and a holiday as closed all day", async () => {
@@ -119,7 +106,7 @@ describe("out-of-hours message", () => {
       const from = customerNumber();
       await customerWrites(t, admin, connection.id, { from, name: "Caio", body: "olá" });
       const ticket = await ticketOf(from);
-      expect(await botBodies(ticket.id)).toEqual([noticeFor("Caio")]);
+      expect(await botBodiesOf(ticket.id)).toEqual([noticeFor("Caio")]);
     }
   });
 
@@ -135,7 +122,7 @@ describe("out-of-hours message", () => {
       .set({ status: "open", userId: admin.id, outOfHoursSentOn: null })
       .where(eq(tickets.id, ticket.id));
     await customerWrites(t, admin, connection.id, { from, body: "ainda aí?" });
-    expect(await botBodies(ticket.id)).toHaveLength(1);
+    expect(await botBodiesOf(ticket.id)).toHaveLength(1);
   });
 
   it("after the queue menu, a closed queue the customer picks sends its greeting and then its out-of-hours message", async () => {
@@ -147,13 +134,13 @@ describe("out-of-hours message", () => {
     await customerWrites(t, admin, connection.id, { from, name: "Rui", body: "oi" });
     const ticket = await ticketOf(from);
     // The menu only: no queue yet, so no schedule applies.
-    expect(await botBodies(ticket.id)).toHaveLength(1);
+    expect(await botBodiesOf(ticket.id)).toHaveLength(1);
     await customerWrites(t, admin, connection.id, { from, name: "Rui", body: "2" });
-    const bodies = await botBodies(ticket.id);
+    const bodies = await botBodiesOf(ticket.id);
     expect(bodies.slice(1)).toEqual(["Olá Rui, você está no Financeiro.", noticeFor("Rui")]);
     expect((await ticketOf(from)).queueId).toBe(closed.id);
     await customerWrites(t, admin, connection.id, { from, name: "Rui", body: "obrigado" });
-    expect(await botBodies(ticket.id)).toHaveLength(3);
+    expect(await botBodiesOf(ticket.id)).toHaveLength(3);
   });
 
   it("two transactions racing for the same ticket send it once", async () => {
@@ -168,7 +155,7 @@ describe("out-of-hours message", () => {
       [1, 2, 3].map(() => t.database.db.transaction((tx) => sendOutOfHours(tx, clock, [{ ticket, name: "X" }]))),
     );
     expect(race.filter((sent) => sent.size === 1)).toHaveLength(1);
-    expect(await botBodies(ticket.id)).toHaveLength(2);
+    expect(await botBodiesOf(ticket.id)).toHaveLength(2);
   });
 });
 
@@ -183,7 +170,7 @@ describe("out-of-hours message under concurrency", () => {
     );
     const ticket = await ticketOf(from);
     expect(ticket).toMatchObject({ status: "pending", queueId: queue.id, unreadMessages: 10 });
-    expect(await botBodies(ticket.id)).toEqual([noticeFor("Duda")]);
+    expect(await botBodiesOf(ticket.id)).toEqual([noticeFor("Duda")]);
     await eventually(async () => expect(await phoneReceived(t, admin, connection.id, from)).toHaveLength(1));
   });
 });
@@ -226,13 +213,13 @@ describe("out-of-hours message on the batched path", () => {
     for (const number of numbers) {
       const ticket = await ticketOf(number);
       expect(ticket).toMatchObject({ status: "pending", queueId: queue.id, unreadMessages: 4 });
-      expect(await botBodies(ticket.id)).toEqual([noticeFor(`Cliente ${number.slice(-3)}`)]);
+      expect(await botBodiesOf(ticket.id)).toEqual([noticeFor(`Cliente ${number.slice(-3)}`)]);
       await eventually(async () => expect(await phoneReceived(t, admin, connection.id, number)).toHaveLength(1));
     }
     // A second burst the same day sends nothing more.
     const again = numbers.map((n) => customerMessage(n, "de novo"));
     await Promise.all(again.map((m) => t.pipeline.onMessage(connection.id, m)));
-    for (const number of numbers) expect(await botBodies((await ticketOf(number)).id)).toHaveLength(1);
+    for (const number of numbers) expect(await botBodiesOf((await ticketOf(number)).id)).toHaveLength(1);
     expect((await t.database.db.select().from(queues).where(eq(queues.id, queue.id)))[0].schedule?.timezone).toBe(
       "America/Sao_Paulo",
     );
