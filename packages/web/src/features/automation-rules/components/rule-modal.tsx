@@ -23,7 +23,7 @@ import { toastError } from "../../../lib/error-handler";
 import { useConnections } from "../../../lib/queries/use-connections";
 import { useQueues } from "../../../lib/queries/use-queues";
 import { toast } from "../../../lib/toast";
-import { ActionRow, blankAction, useActionChoices } from "../../macros";
+import { ActionListEditor, blankAction, useActionChoices } from "../../macros";
 import { useDryRun, useSaveRule } from "../api/rules-api";
 import { blankCondition, ConditionRow } from "./condition-row";
 import { DryRunResult } from "./dry-run-result";
@@ -182,24 +182,14 @@ export function RuleModal({ open, onClose, rule }: { open: boolean; onClose(): v
           {t("automationRules.buttons.addCondition")}
         </Button>
         <Typography variant="subtitle2">{t("ruleModal.form.actions")}</Typography>
-        {actions.map((action, index) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: the rows are the list's positions (no ids of their own)
-          <Stack key={index} spacing={0.5}>
-            <ActionRow
-              index={index}
-              action={action}
-              choices={actionChoices}
-              types={ACTION_TYPES.filter((type) => type !== "callWebhook" || webhooks)}
-              onChange={(next) => setActions(actions.map((a, i) => (i === index ? next : a)))}
-              onRemove={() => setActions(actions.filter((_, i) => i !== index))}
-            />
-            {error(`actions.${index}`)}
-          </Stack>
-        ))}
-        {error("actions")}
-        <Button onClick={() => setActions([...actions, blankAction("addTag")])} sx={{ alignSelf: "flex-start" }}>
-          {t("macros.buttons.addAction")}
-        </Button>
+        <ActionListEditor
+          actions={actions}
+          onChange={setActions}
+          choices={actionChoices}
+          types={ACTION_TYPES.filter((type) => type !== "callWebhook" || webhooks)}
+          errors={errors}
+          added="addTag"
+        />
         <Button variant="outlined" onClick={onDryRun} disabled={dryRun.isPending} sx={{ alignSelf: "flex-start" }}>
           {t("automationRules.buttons.dryRun")}
         </Button>

@@ -36,7 +36,7 @@ export function blankAction(type: ActionType): ActionInput {
   }
 }
 
-type Choices = ReturnType<typeof useActionChoices> & { queues: Queue[] };
+export type ActionChoices = ReturnType<typeof useActionChoices> & { queues: Queue[] };
 
 /** One action of the editor: its kind, then the fields of that kind. */
 export function ActionRow({
@@ -49,7 +49,7 @@ export function ActionRow({
 }: {
   index: number;
   action: ActionInput;
-  choices: Choices;
+  choices: ActionChoices;
   types: readonly ActionType[];
   onChange(action: ActionInput): void;
   onRemove(): void;

@@ -1,4 +1,3 @@
-import Button from "@mui/material/Button";
 import Checkbox from "@mui/material/Checkbox";
 import FormControlLabel from "@mui/material/FormControlLabel";
 import Stack from "@mui/material/Stack";
@@ -15,7 +14,8 @@ import { delay, SUBMIT_DELAY_MS } from "../../../lib/form-errors";
 import { useQueues } from "../../../lib/queries/use-queues";
 import { toast } from "../../../lib/toast";
 import { useActionChoices, useSaveMacro } from "../api/macros-api";
-import { ActionRow, blankAction } from "./action-row";
+import { ActionListEditor } from "./action-list-editor";
+import { blankAction } from "./action-row";
 
 /**
  * Add or edit a macro: its name, shared or personal (sharing needs macros:manage), and its actions
@@ -88,32 +88,14 @@ export function MacroModal({ open, onClose, macro }: { open: boolean; onClose():
           />
         )}
         <Typography variant="subtitle2">{t("macroModal.form.actions")}</Typography>
-        {actions.map((action, index) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: the rows are the list's positions (no ids of their own)
-          <Stack key={index} spacing={0.5}>
-            <ActionRow
-              index={index}
-              action={action}
-              choices={choices}
-              types={types}
-              onChange={(next) => setActions(actions.map((a, i) => (i === index ? next : a)))}
-              onRemove={() => setActions(actions.filter((_, i) => i !== index))}
-            />
-            {errors[`actions.${index}`] && (
-              <Typography variant="caption" color="error">
-                {errors[`actions.${index}`]}
-              </Typography>
-            )}
-          </Stack>
-        ))}
-        {errors.actions && (
-          <Typography variant="caption" color="error">
-            {errors.actions}
-          </Typography>
-        )}
-        <Button onClick={() => setActions([...actions, blankAction("addNote")])} sx={{ alignSelf: "flex-start" }}>
-          {t("macros.buttons.addAction")}
-        </Button>
+        <ActionListEditor
+          actions={actions}
+          onChange={setActions}
+          choices={choices}
+          types={types}
+          errors={errors}
+          added="addNote"
+        />
       </Stack>
     </FormDialog>
   );
