@@ -13,7 +13,10 @@ test.setTimeout(240_000);
 test("an admin dry-runs a rule, enables it, and a customer's message fires it", async ({ browser, request }) => {
   const admin = new ZapdeskApi(request);
   await admin.login(ADMIN_EMAIL, ADMIN_PASSWORD);
-  const whatsappId = await admin.createSimulator([]);
+  // A queue of its own: a ticket without a queue is in every agent's waiting list, and the
+  // journeys after this one (conversation.spec.ts) start from an empty one.
+  const queue = await admin.createQueue(`Cancelamentos ${run}`, "#8e24aa");
+  const whatsappId = await admin.createSimulator([queue.id]);
   const earlier = `Ana ${run}`;
   await admin.customerWrites(whatsappId, { from: number(1), name: earlier, body: `quero cancelar ${run}` });
   const page = await newSession(browser, ADMIN_EMAIL, ADMIN_PASSWORD);
