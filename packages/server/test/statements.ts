@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from "node:async_hooks";
+import { AsyncLocalStorage, AsyncResource } from "node:async_hooks";
 import pg from "pg";
 import { vi } from "vitest";
 
@@ -8,6 +8,11 @@ import { vi } from "vitest";
  * async context; the app's own timers (the outbox, the connection leases) run outside it. A named
  * (prepared) query counts by its name, any other by its text. Call `countStatements()` once per file
  * (in `beforeAll`), before the work to count.
+ *
+ * pg-pool runs a waiting caller's callback from whoever releases a client, in that caller's async
+ * context: a query queued behind a busy pool would be counted for the app's timers, not for the work
+ * (the CI run of 2026-12-05 saw two of three). `connect`'s callback is therefore bound to the context
+ * it was asked from.
  */
 const current = new AsyncLocalStorage<{ statements: string[] }>();
 
@@ -17,6 +22,11 @@ const counting = () => vi.isMockFunction(pg.Client.prototype.query);
 
 export function countStatements(): void {
   if (counting()) return;
+  const connect = pg.Pool.prototype.connect;
+  vi.spyOn(pg.Pool.prototype, "connect").mockImplementation(function (this: pg.Pool, ...args: unknown[]) {
+    if (typeof args[0] === "function") args[0] = AsyncResource.bind(args[0] as (...a: unknown[]) => unknown);
+    return Reflect.apply(connect, this, args);
+  } as typeof connect);
   const original = pg.Client.prototype.query;
   vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client, ...args: unknown[]) {
     const text = args[0] as string | { name?: string; text: string };
