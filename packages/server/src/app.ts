@@ -67,7 +67,7 @@ import { createTagService } from "./modules/tags/tags.service.js";
 import { createTicketExport } from "./modules/tickets/tickets-export.js";
 import { createChallenges } from "./modules/two-factor/challenges.js";
 import { createTwoFactorService } from "./modules/two-factor/two-factor.service.js";
-import { createSessionUsers } from "./modules/users/session-users.js";
+import { startSessionUsers } from "./modules/users/session-users.js";
 import { findAuthUser } from "./modules/users/users.repo.js";
 import { createUserService } from "./modules/users/users.service.js";
 import { createRealtime, type Realtime } from "./realtime/server.js";
@@ -168,8 +168,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     refreshSecret: config.jwtRefreshSecret,
     accessTtlSeconds: options.accessTtlSeconds,
   });
-  const sessionUsers = createSessionUsers({ db, database, logger: app.log });
-  await sessionUsers.start();
+  const sessionUsers = await startSessionUsers(app, { db, database });
   const realtime = createRealtime({
     httpServer: app.server,
     // Ports: the realtime layer asks the auth, users and routing modules through these, never imports them.
@@ -334,7 +333,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   });
   app.addHook("onClose", async () => {
     outage.close();
-    await Promise.all([limits.close(), sessionUsers.close()]);
+    await limits.close();
   });
 
   return {

@@ -163,6 +163,31 @@ describe("the signed-in user's lookup", () => {
     expect(row?.n).toBe(0);
   });
 
+  it("applies a change made through this process to its very next request, without waiting for anything", async () => {
+    const boss = await makeAdmin(a);
+    await known(boss, "/api/audit");
+    const demoted = await a.app.inject({
+      method: "PUT",
+      url: `/api/users/${boss.id}`,
+      ...as(admin),
+      payload: { profile: "user" },
+    });
+    expect(demoted.statusCode, demoted.body).toBe(200);
+    expect(await ask(a, boss, "/api/audit")).toMatchObject({ status: 403, lookups: 1 });
+
+    const user = await makeUser(a);
+    await known(user);
+    const out = await a.app.inject({ method: "DELETE", url: "/api/auth/logout", ...as(user) });
+    expect(out.statusCode, out.body).toBe(200);
+    expect(await ask(a, user)).toMatchObject({ status: 401, lookups: 1 });
+    // The write's probe is the process's own work: the writing request did not send it.
+    const other = await makeUser(a);
+    const { statements } = await statementsOf(
+      async () => await a.app.inject({ method: "DELETE", url: "/api/auth/logout", ...as(other) }),
+    );
+    expect(statements.filter((s) => s.includes("pg_notify"))).toEqual([]);
+  });
+
   it("keeps answering for a session whose 'last seen' is written (that write changes nothing it reads)", async () => {
     const user = await makeUser(a);
     await known(user);

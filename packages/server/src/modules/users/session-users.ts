@@ -1,4 +1,6 @@
+import { AsyncResource } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
+import type { FastifyInstance } from "fastify";
 import type pg from "pg";
 import type { Database, Db } from "../../db/client.js";
 import { type AuthUser, findSessionUser } from "./users.repo.js";
@@ -12,6 +14,8 @@ export const SESSION_USER_TTL_MS = 30_000;
 export const SESSION_USER_MAX_ENTRIES = 10_000;
 /** How often the LISTEN connection proves it still hears the database (a NOTIFY sent through the pool). */
 export const LISTENER_HEARTBEAT_MS = 10_000;
+/** How long a request waits for the notices of this process's last writes before looking its user up. */
+const WRITE_BARRIER_MS = 1_000;
 const RECONNECT_MIN_MS = 250;
 const RECONNECT_MAX_MS = 5_000;
 
@@ -20,6 +24,11 @@ export interface SessionUsers {
   find(userId: number, sessionId: string): Promise<AuthUser | undefined>;
   /** Listen, and resolve once the first attempt has succeeded or failed (a failure retries in the background). */
   start(): Promise<void>;
+  /**
+   * A request of this process may have written (its answer is about to leave): the requests after
+   * it wait, before a kept answer, until the notices of what it committed have arrived.
+   */
+  wrote(): void;
   /** Whether entries are kept and served now: only while the LISTEN connection is up and proven. */
   readonly listening: boolean;
   /** How many lookups are kept. */
@@ -53,8 +62,15 @@ interface Logger {
  *   next, or the connection is taken as lost (a half-open socket says nothing otherwise);
  * - an entry lives SESSION_USER_TTL_MS at most, and at most SESSION_USER_MAX_ENTRIES are kept.
  * The access token's own expiry is checked before (tokens.verifyAccessSession); the sessions row
- * has none. A hit waits one turn of the event loop first, so that a notification already received
- * by this process (a logout answered a moment ago) is applied before the answer.
+ * has none.
+ *
+ * A notice arrives a moment after its commit, on another connection than the writer's. So that a
+ * change made through this process (logout, a new role) applies to the very next request even
+ * then, every write request (any method but GET, HEAD, OPTIONS) sends, as its answer leaves, a
+ * probe NOTIFY through the pool, in the background; notices arrive in commit order, so once the
+ * probe is back every notice of that write has been applied, and a kept answer waits for it (one
+ * probe serves every write before it). Another process's change applies as soon as its notice
+ * arrives: in the time it takes PostgreSQL to tell both processes of the commit.
  */
 export function createSessionUsers(deps: {
   db: Db;
@@ -76,6 +92,13 @@ export function createSessionUsers(deps: {
   let reconnectMs = RECONNECT_MIN_MS;
   let reconnectTimer: NodeJS.Timeout | undefined;
   let heartbeatTimer: NodeJS.Timeout | undefined;
+  // The write barrier: writes noted, writes whose notices are known to have arrived, the waiters.
+  let written = 0;
+  let heard = 0;
+  let syncing = false;
+  const waiters: Array<{ upTo: number; done(): void }> = [];
+  // The probes of the barrier are the process's own work, not the writing request's.
+  const background = new AsyncResource("zapdesk.session-users");
 
   const forgetAll = () => {
     generation++;
@@ -122,6 +145,7 @@ export function createSessionUsers(deps: {
     const wasLive = live;
     live = false;
     forgetAll();
+    settle();
     clearInterval(heartbeatTimer);
     listener.removeAllListeners("notification");
     const ended = listener.end().catch(() => {});
@@ -160,6 +184,46 @@ export function createSessionUsers(deps: {
     heartbeatTimer.unref();
   }
 
+  function settle(): void {
+    for (const waiter of waiters.splice(0))
+      if (waiter.upTo <= heard || !live) waiter.done();
+      else waiters.push(waiter);
+  }
+
+  async function sync(): Promise<void> {
+    syncing = true;
+    const listener = client;
+    while (live && heard < written) {
+      const upTo = written;
+      try {
+        await probe();
+      } catch (error) {
+        if (listener) void down(listener, error);
+        break;
+      }
+      heard = upTo;
+      settle();
+    }
+    syncing = false;
+    settle();
+  }
+
+  /** Resolves true once the notices of this process's writes so far have arrived; false if not in time. */
+  function caughtUp(): Promise<boolean> | true {
+    if (heard >= written) return true;
+    const upTo = written;
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), WRITE_BARRIER_MS);
+      waiters.push({
+        upTo,
+        done: () => {
+          clearTimeout(timer);
+          resolve(live);
+        },
+      });
+    });
+  }
+
   async function lookUp(userId: number, sessionId: string, key: string): Promise<AuthUser | undefined> {
     const before = generation;
     const user = await findSessionUser(deps.db, userId, sessionId);
@@ -178,7 +242,8 @@ export function createSessionUsers(deps: {
       const key = `${userId}:${sessionId}`;
       const entry = entries.get(key);
       if (!entry) return lookUp(userId, sessionId, key);
-      await new Promise((resolve) => setImmediate(resolve));
+      const ready = caughtUp();
+      if (ready !== true && !(await ready)) return lookUp(userId, sessionId, key);
       if (!live || entries.get(key) !== entry || entry.expiresAt <= Date.now()) {
         if (entries.get(key) === entry) entries.delete(key);
         return lookUp(userId, sessionId, key);
@@ -188,6 +253,11 @@ export function createSessionUsers(deps: {
       return copy(entry.user);
     },
     start: () => connect(),
+    wrote() {
+      if (!live) return;
+      written++;
+      if (!syncing) background.runInAsyncScope(() => void sync());
+    },
     get listening() {
       return live;
     },
@@ -200,6 +270,26 @@ export function createSessionUsers(deps: {
       if (client) await down(client, new Error("closed"));
     },
   };
+}
+
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * The app's cache of signed-in users: listening before `buildApp` goes on, told of every write
+ * request as its answer leaves, closed with the app.
+ */
+export async function startSessionUsers(
+  app: FastifyInstance,
+  deps: Omit<Parameters<typeof createSessionUsers>[0], "logger">,
+): Promise<SessionUsers> {
+  const users = createSessionUsers({ ...deps, logger: app.log });
+  app.addHook("onSend", (request, _reply, payload, done) => {
+    if (!READS.has(request.method)) users.wrote();
+    done(null, payload);
+  });
+  app.addHook("onClose", () => users.close());
+  await users.start();
+  return users;
 }
 
 /** Each request gets its own copy: nothing a request does to its actor reaches the next one. */
