@@ -170,6 +170,28 @@ describe("the signed-in users' cache", () => {
     expect(result?.queueIds).toEqual([]);
   });
 
+  it("after a write of this process, answers from the cache only once that write's notices are in", async () => {
+    const relay = await holdingRelay();
+    const slow = {
+      query: database.query,
+      newClient: (name: string) => new pg.Client({ connectionString: relay.url, application_name: name }),
+    };
+    const users = started(createSessionUsers({ db: database.db, database: slow }));
+    await users.start();
+    const { userId, sessionId } = await userWithSession();
+    await users.find(userId, sessionId);
+    users.wrote(); // nothing changed: the probe comes back and the kept answer serves
+    expect(await lookupsOf(() => users.find(userId, sessionId))).toBe(0);
+
+    relay.hold(); // the notices are late
+    await database.query("delete from sessions where id = $1", [sessionId]);
+    users.wrote();
+    const { result, statements } = await statementsOf(() => users.find(userId, sessionId));
+    expect(statements).toEqual(["users_auth_session"]);
+    expect(result).toBeUndefined();
+    relay.release();
+  });
+
   it("turns itself off when its connection stops hearing the database (no heartbeat back)", async () => {
     const relay = await holdingRelay();
     const deaf = {
