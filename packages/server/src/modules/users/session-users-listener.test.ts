@@ -192,6 +192,23 @@ describe("the signed-in users' cache", () => {
     relay.release();
   });
 
+  it("keeps an answer for its time to live at most, and its newest entries only", async () => {
+    const users = started(createSessionUsers({ db: database.db, database, ttlMs: 300, maxEntries: 2 }));
+    await users.start();
+    const { userId, sessionId } = await userWithSession();
+    const [second, third] = [randomUUID(), randomUUID()];
+    for (const id of [second, third]) await database.query("insert into sessions (id, user_id) values ($1, $2)", [id, userId]);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // those inserts' notices
+    await users.find(userId, sessionId);
+    await users.find(userId, second);
+    expect(await lookupsOf(() => users.find(userId, sessionId))).toBe(0); // now the newest of the two
+    await users.find(userId, third); // the oldest, `second`, makes room
+    expect(users.size).toBe(2);
+    expect(await lookupsOf(() => users.find(userId, second))).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect(await lookupsOf(() => users.find(userId, third))).toBe(1);
+  });
+
   it("turns itself off when its connection stops hearing the database (no heartbeat back)", async () => {
     const relay = await holdingRelay();
     const deaf = {

@@ -16,6 +16,8 @@ export const SESSION_USER_MAX_ENTRIES = 10_000;
 export const LISTENER_HEARTBEAT_MS = 10_000;
 /** How long a request waits for the notices of this process's last writes before looking its user up. */
 const WRITE_BARRIER_MS = 1_000;
+const START_WAIT_MS = 3_000;
+const END_WAIT_MS = 1_000;
 const RECONNECT_MIN_MS = 250;
 const RECONNECT_MAX_MS = 5_000;
 
@@ -148,7 +150,8 @@ export function createSessionUsers(deps: {
     settle();
     clearInterval(heartbeatTimer);
     listener.removeAllListeners("notification");
-    const ended = listener.end().catch(() => {});
+    // A connection stuck opening (a frozen server) may never confirm its end: not waited for long.
+    const ended = Promise.race([listener.end().catch(() => {}), delay(END_WAIT_MS)]);
     if (closed) return ended;
     if (wasLive) deps.logger?.warn({ err: error }, "auth cache off: the LISTEN connection was lost");
     reconnectTimer = setTimeout(() => void connect(), reconnectMs);
@@ -252,7 +255,8 @@ export function createSessionUsers(deps: {
       entries.set(key, entry);
       return copy(entry.user);
     },
-    start: () => connect(),
+    // The first attempt is awaited (a test or a bench starts with the cache on), not for long.
+    start: () => Promise.race([connect(), delay(START_WAIT_MS)]),
     wrote() {
       if (!live) return;
       written++;
@@ -271,6 +275,11 @@ export function createSessionUsers(deps: {
     },
   };
 }
+
+const delay = (ms: number) =>
+  new Promise<void>((resolve) => {
+    setTimeout(resolve, ms).unref();
+  });
 
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 
