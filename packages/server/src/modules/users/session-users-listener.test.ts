@@ -8,7 +8,13 @@ import { countStatements, statementsOf } from "../../../test/statements.js";
 import { postgresTarget } from "../../../test/tcp-proxy.js";
 import type { Db } from "../../db/client.js";
 import * as schema from "../../db/schema.js";
-import { AUTH_LISTENER_APPLICATION, AUTH_USER_CHANNEL, createSessionUsers, type SessionUsers } from "./session-users.js";
+import {
+  AUTH_LISTENER_APPLICATION,
+  AUTH_USER_CHANNEL,
+  createSessionUsers,
+  mayChangeUsers,
+  type SessionUsers,
+} from "./session-users.js";
 
 // Issue 24 item 5: the cache of the signed-in users fails closed. Without its LISTEN connection it
 // keeps nothing and looks every user up; it empties itself going down and coming back; a lookup
@@ -227,5 +233,19 @@ describe("the signed-in users' cache", () => {
     expect(users.size).toBe(0);
     relay.release();
     await until(() => users.listening, "the LISTEN connection to come back");
+  });
+});
+
+describe("which requests make the next ones wait for their notices", () => {
+  const user = { id: 1 };
+  it("a signed-in user's writes and the sign-in routes' do; reads and customers' messages do not", () => {
+    expect(mayChangeUsers({ method: "PUT", url: "/api/users/7", user })).toBe(true);
+    expect(mayChangeUsers({ method: "DELETE", url: "/api/sessions/abc", user })).toBe(true);
+    // Logout and the refresh token's reuse end sessions without a signed-in user.
+    expect(mayChangeUsers({ method: "DELETE", url: "/api/auth/logout", user: null })).toBe(true);
+    expect(mayChangeUsers({ method: "POST", url: "/api/auth/refresh_token" })).toBe(true);
+    expect(mayChangeUsers({ method: "GET", url: "/api/users", user })).toBe(false);
+    expect(mayChangeUsers({ method: "POST", url: "/api/webhooks/cloud/3", user: null })).toBe(false);
+    expect(mayChangeUsers({ method: "POST", url: "/api/messages/send" })).toBe(false);
   });
 });

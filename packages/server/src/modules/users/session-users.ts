@@ -68,7 +68,7 @@ interface Logger {
  *
  * A notice arrives a moment after its commit, on another connection than the writer's. So that a
  * change made through this process (logout, a new role) applies to the very next request even
- * then, every write request (any method but GET, HEAD, OPTIONS) sends, as its answer leaves, a
+ * then, every write request that may change a user (mayChangeUsers) sends, as its answer leaves, a
  * probe NOTIFY through the pool, in the background; notices arrive in commit order, so once the
  * probe is back every notice of that write has been applied, and a kept answer waits for it (one
  * probe serves every write before it). Another process's change applies as soon as its notice
@@ -284,6 +284,18 @@ const delay = (ms: number) =>
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
+ * Whether a request may have changed what a lookup reads (a user, its queues, its sessions), so that
+ * the requests after it wait for its notices: a write by a signed-in user (an admin's change, a new
+ * password, "end session"), or one of the sign-in routes, which run without one (logout, the refresh
+ * token's reuse that ends every session). A customer's message through a Cloud webhook or an API
+ * token's send changes no user, and costs no probe.
+ */
+export function mayChangeUsers(request: { method: string; url: string; user?: unknown }): boolean {
+  if (READS.has(request.method)) return false;
+  return Boolean(request.user) || request.url.startsWith("/api/auth/");
+}
+
+/**
  * The app's cache of signed-in users: listening before `buildApp` goes on, told of every write
  * request as its answer leaves, closed with the app.
  */
@@ -293,7 +305,7 @@ export async function startSessionUsers(
 ): Promise<SessionUsers> {
   const users = createSessionUsers({ ...deps, logger: app.log });
   app.addHook("onSend", (request, _reply, payload, done) => {
-    if (!READS.has(request.method)) users.wrote();
+    if (mayChangeUsers(request)) users.wrote();
     done(null, payload);
   });
   app.addHook("onClose", () => users.close());
