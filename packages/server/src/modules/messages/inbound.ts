@@ -61,7 +61,7 @@ const DOWNLOADS_AT_ONCE = 3;
 /** Most messages of one connection written in one transaction. */
 const BATCH_MAX = 200;
 /** How long a connection with a menu or a bot takes the one-message road before its batch is tried again. */
-const ONE_BY_ONE_MS = 5_000;
+const ONE_BY_ONE_MS = 30_000;
 
 /** A channel message on its way to the store: what is stored, and the media to fetch afterwards. */
 interface Arrival {
