@@ -44,4 +44,33 @@ describe("users page → reset two-factor sign-in", () => {
     expect(server.callsTo("DELETE", "/api/users/10/two-factor")).toHaveLength(1);
     await waitFor(() => expect(screen.queryByRole("button", { name: "Reset two-factor sign-in: Ana" })).not.toBeInTheDocument());
   });
+
+  it("says the reset is done even when the row left the page while it ran (a search, a refetch)", async () => {
+    await i18n.changeLanguage("en");
+    let answer: () => void = () => {};
+    const server = fakeApi({
+      "GET /api/users": (req) => {
+        const all = [ADMIN, person(10, "Ana"), person(11, "Bia")];
+        const users = all.filter((u) => u.name.toLowerCase().includes(req.query.get("searchParam")?.toLowerCase() ?? ""));
+        return { body: { users, count: users.length, hasMore: false } };
+      },
+      "GET /api/two-factor/users": { body: { userIds: [10] } },
+      // The server answers once the test has taken Ana's row off the page.
+      "DELETE /api/users/:id/two-factor": () =>
+        new Promise((resolve) => {
+          answer = () => resolve({ body: { message: "Two-factor sign-in was reset" } });
+        }),
+    });
+    signedInAs(server, ADMIN);
+    const user = userEvent.setup();
+    await renderApp("/users");
+    await user.click(await screen.findByRole("button", { name: "Reset two-factor sign-in: Ana" }));
+    const dialog = await screen.findByRole("dialog", { name: "Reset the two-factor sign-in of Ana?" });
+    await user.click(within(dialog).getByRole("button", { name: "Ok" }));
+    await waitFor(() => expect(server.callsTo("DELETE", "/api/users/10/two-factor")).toHaveLength(1));
+    await user.type(await screen.findByRole("searchbox", { name: "Search" }), "Bia");
+    await waitFor(() => expect(screen.queryByRole("button", { name: "Reset two-factor sign-in: Ana" })).not.toBeInTheDocument());
+    answer();
+    expect(await screen.findByText("Two-factor sign-in of Ana reset.")).toBeInTheDocument();
+  });
 });

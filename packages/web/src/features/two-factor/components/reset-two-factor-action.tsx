@@ -26,7 +26,15 @@ export function ResetTwoFactorAction({ user }: { user: Pick<User, "id" | "name">
         open={open}
         title={t("twoFactor.resetTitle", { name: user.name })}
         onClose={() => setOpen(false)}
-        onConfirm={() => reset.mutate(user.id, { onSuccess: () => toast.success(t("twoFactor.resetDone", { name: user.name })) })}
+        onConfirm={
+          () =>
+            // Not mutate's own onSuccess: the reset refetches the list, which drops this button (the
+            // user has no two-factor left), and an unmounted mutate skips its callbacks: no toast.
+            reset
+              .mutateAsync(user.id)
+              .then(() => toast.success(t("twoFactor.resetDone", { name: user.name })))
+              .catch(() => {}) // the error was shown by the mutation cache's handler
+        }
       >
         {t("twoFactor.resetMessage", { name: user.name })}
       </ConfirmDialog>
