@@ -1,0 +1,120 @@
+import type { RuleLog } from "@zapdesk/core";
+import { count, eq, inArray } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { customerNumber, customerWrites, makeSimulatorConnection } from "../../../test/conversation.js";
+import { makeAdmin, type TestUser } from "../../../test/factories.js";
+import { createTestApp, type TestApp } from "../../../test/harness.js";
+import { countStatements, statementsOf } from "../../../test/statements.js";
+import { automationRules, ruleEvents, ruleRuns, ruleSkips, tickets } from "../../db/schema.js";
+import { createHousekeeping } from "../../jobs/housekeeping.js";
+
+// Issue 23 §1, "20 enabled rules cost at most 10 % more CPU than none": the worker handles a batch
+// of events in a fixed number of statements, whatever the number of events and of rules whose
+// conditions fail (those are counted, not logged row by row), and the log does not grow for ever.
+let t: TestApp;
+let admin: TestUser;
+let connectionId: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  // The test drains by hand, inside the statement counter's context (a first drain does the
+  // no-reply sweep, due once a minute, out of the way).
+  await t.ruleWorker.stop();
+  await t.ruleWorker.drain();
+  admin = await makeAdmin(t);
+  connectionId = (await makeSimulatorConnection(t, admin, {})).id;
+  countStatements();
+});
+afterAll(() => t.close());
+
+describe("automation rules: cost per event", () => {
+  it("20 rules whose conditions fail on 10 messages: a few statements for the batch, no log row, counts per rule", async () => {
+    const rules = await t.database.db
+      .insert(automationRules)
+      .values(
+        Array.from({ length: 20 }, (_, i) => ({
+          name: `Cost rule ${i}`,
+          enabled: true,
+          trigger: "messageReceived",
+          conditions: [{ type: "messageText" as const, op: "contains" as const, value: `never-said-${i}` }],
+          actions: [{ type: "addNote" as const, body: "x" }],
+          runAsId: admin.id,
+        })),
+      )
+      .returning({ id: automationRules.id });
+    const ids = rules.map((r) => r.id);
+    for (let i = 0; i < 10; i++) await customerWrites(t, admin, connectionId, { from: customerNumber(), body: `oi ${i}` });
+    const [{ queued }] = await t.database.db.select({ queued: count() }).from(ruleEvents);
+    expect(queued).toBe(10);
+
+    const { result, statements } = await statementsOf(() => t.ruleWorker.drain());
+    expect(result).toBe(10);
+    // begin, claim (events with tickets and messages), enabled rules, counts, handled, commit; then
+    // begin, an empty claim, commit. Per event and per rule before: 3 statements an event, 200 log rows.
+    expect(statements.length, statements.join("\n---\n")).toBeLessThanOrEqual(9);
+    expect(await t.database.db.select().from(ruleRuns).where(inArray(ruleRuns.ruleId, ids))).toEqual([]);
+    const skips = await t.database.db.select().from(ruleSkips).where(inArray(ruleSkips.ruleId, ids));
+    expect(skips.map((s) => [s.ruleId, s.failedCondition]).sort((a, b) => a[0] - b[0])).toEqual(ids.map((id) => [id, 0]));
+    expect(skips.reduce((sum, s) => sum + s.count, 0)).toBe(200);
+    // Handled message events are gone (the dry run reads the messages themselves).
+    const [{ left }] = await t.database.db.select({ left: count() }).from(ruleEvents);
+    expect(left).toBe(0);
+
+    const res = await t.app.inject({ method: "GET", url: `/api/automation-rules/${ids[3]}/log`, headers: admin.auth });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json() as RuleLog).toMatchObject({
+      runs: [],
+      count: 0,
+      notMet: { count: 10, byCondition: [{ index: 0, count: 10 }] },
+    });
+    await t.database.db.update(automationRules).set({ enabled: false });
+  });
+});
+
+describe("automation rules: the log's retention", () => {
+  it("the hourly housekeeping removes firings and counts older than 30 days, and keeps the newer", async () => {
+    const [rule] = await t.database.db
+      .insert(automationRules)
+      .values({ name: "Retention rule", trigger: "tagAdded", actions: [{ type: "addNote", body: "x" }], runAsId: admin.id })
+      .returning();
+    const [ticket] = await t.database.db.select({ id: tickets.id }).from(tickets).limit(1);
+    const day = 86_400_000;
+    const at = (days: number) => new Date(Date.now() - days * day);
+    const event = {
+      kind: "tagAdded" as const,
+      ticketId: ticket.id,
+      messageId: null,
+      text: null,
+      tagId: 1,
+      previous: null,
+      depth: 0,
+      at: at(0).toISOString(),
+    };
+    await t.database.db.insert(ruleRuns).values(
+      [31, 29].map((days, i) => ({
+        ruleId: rule.id,
+        eventId: 1_000_000 + i,
+        ticketId: ticket.id,
+        outcome: "done",
+        event,
+        createdAt: at(days),
+      })),
+    );
+    await t.database.db.insert(ruleSkips).values(
+      [31, 29].map((days) => ({
+        ruleId: rule.id,
+        hour: at(days),
+        failedCondition: 0,
+        count: 5,
+        lastAt: at(days),
+      })),
+    );
+    const logger = { warn: () => {} } as unknown as Parameters<typeof createHousekeeping>[0]["logger"];
+    await createHousekeeping({ db: t.database.db, logger }).run();
+    const runs = await t.database.db.select().from(ruleRuns).where(eq(ruleRuns.ruleId, rule.id));
+    expect(runs.map((r) => r.eventId)).toEqual([1_000_001]);
+    const skips = await t.database.db.select().from(ruleSkips).where(eq(ruleSkips.ruleId, rule.id));
+    expect(skips.map((s) => s.hour.getTime())).toHaveLength(1);
+    expect(skips[0].hour.getTime()).toBeGreaterThan(at(30).getTime());
+  });
+});
