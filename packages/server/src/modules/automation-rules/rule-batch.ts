@@ -23,9 +23,34 @@ export interface ClaimedEvent {
  * with their tickets and messages: one statement for the batch.
  */
 export async function claimEvents(tx: Db, limit: number): Promise<ClaimedEvent[]> {
+  // The claim first (limited, then joined): joining before the limit joined the whole backlog.
+  const claimed = tx
+    .$with("claimed")
+    .as(
+      tx
+        .select()
+        .from(ruleEvents)
+        .where(isNull(ruleEvents.handledAt))
+        .orderBy(asc(ruleEvents.id))
+        .limit(limit)
+        .for("update", { skipLocked: true }),
+    );
   const rows = await tx
+    .with(claimed)
     .select({
-      event: ruleEvents,
+      event: {
+        id: claimed.id,
+        kind: claimed.kind,
+        ticketId: claimed.ticketId,
+        messageId: claimed.messageId,
+        tagId: claimed.tagId,
+        previous: claimed.previous,
+        idleMinutes: claimed.idleMinutes,
+        depth: claimed.depth,
+        dedupeKey: claimed.dedupeKey,
+        handledAt: claimed.handledAt,
+        createdAt: claimed.createdAt,
+      },
       ticketId: tickets.id,
       status: tickets.status,
       queueId: tickets.queueId,
@@ -36,13 +61,10 @@ export async function claimEvents(tx: Db, limit: number): Promise<ClaimedEvent[]
       body: messages.body,
       messageAt: messages.createdAt,
     })
-    .from(ruleEvents)
-    .leftJoin(tickets, eq(tickets.id, ruleEvents.ticketId))
-    .leftJoin(messages, eq(messages.id, ruleEvents.messageId))
-    .where(isNull(ruleEvents.handledAt))
-    .orderBy(asc(ruleEvents.id))
-    .limit(limit)
-    .for("update", { of: ruleEvents, skipLocked: true });
+    .from(claimed)
+    .leftJoin(tickets, eq(tickets.id, claimed.ticketId))
+    .leftJoin(messages, eq(messages.id, claimed.messageId))
+    .orderBy(asc(claimed.id));
   return rows.map((r) => ({
     event: r.event,
     ticket:
