@@ -32,6 +32,8 @@ export const automationRules = pgTable(
     actions: jsonb("actions").$type<Action[]>().notNull(),
     maxPerHour: integer("max_per_hour").notNull().default(3),
     runAsId: integer("run_as_id").references(() => users.id, { onDelete: "set null" }),
+    /** When it was created or last enabled (the database's clock, as the events'): it sees later events only (0042). */
+    enabledAt: tz("enabled_at").notNull().defaultNow(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

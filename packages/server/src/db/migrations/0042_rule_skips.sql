@@ -34,3 +34,9 @@ BEGIN
   ORDER BY n.id;
   RETURN NULL;
 END $$;
+--> statement-breakpoint
+-- A rule sees the events after it was enabled only (another enabled rule of its trigger may have
+-- queued some just before): `enabled_at` is set by the database when it is created or enabled.
+-- Rules enabled before this migration keep every event still queued (their creation time).
+ALTER TABLE "automation_rules" ADD COLUMN "enabled_at" timestamp with time zone DEFAULT now() NOT NULL;--> statement-breakpoint
+UPDATE "automation_rules" SET "enabled_at" = "created_at";

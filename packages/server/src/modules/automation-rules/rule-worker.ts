@@ -168,7 +168,11 @@ export function createRuleWorker(deps: RuleWorkerDeps) {
           const { event } = item;
           const idle = (IDLE_TRIGGERS as readonly string[]).includes(event.kind);
           const rules = enabled.filter(
-            (rule) => rule.trigger === event.kind && (!idle || rule.idleMinutes === event.idleMinutes),
+            (rule) =>
+              rule.trigger === event.kind &&
+              (!idle || rule.idleMinutes === event.idleMinutes) &&
+              // An event queued before the rule was enabled is not its own.
+              rule.enabledAt <= event.createdAt,
           );
           if (rules.length) fired.push(...(await fireAll(tx, item, rules, state)));
         }

@@ -71,6 +71,45 @@ describe("automation rules: cost per event", () => {
   });
 });
 
+describe("automation rules: enabling", () => {
+  it("a rule enabled while another's event waits in the queue sees the events after it only", async () => {
+    const makeRule = async (body: object) => {
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/api/automation-rules",
+        headers: admin.auth,
+        payload: { trigger: "messageReceived", actions: [{ type: "addNote", body: "visto" }], ...body },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { id: number }).id;
+    };
+    const logOf = async (id: number) =>
+      (await t.app.inject({ method: "GET", url: `/api/automation-rules/${id}/log`, headers: admin.auth })).json() as RuleLog;
+    const first = await makeRule({
+      name: "Already on",
+      enabled: true,
+      conditions: [{ type: "messageText", op: "contains", value: "never-said" }],
+    });
+    const later = await makeRule({ name: "Enabled later", enabled: false });
+    await customerWrites(t, admin, connectionId, { from: customerNumber(), body: "before" });
+    const res = await t.app.inject({
+      method: "PUT",
+      url: `/api/automation-rules/${later}`,
+      headers: admin.auth,
+      payload: { enabled: true },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    await t.ruleWorker.drain();
+    // The waiting event was the first rule's (counted as not met), not the newly enabled one's.
+    expect((await logOf(first)).notMet.count).toBe(1);
+    expect(await logOf(later)).toMatchObject({ runs: [], notMet: { count: 0 } });
+    await customerWrites(t, admin, connectionId, { from: customerNumber(), body: "after" });
+    await t.ruleWorker.drain();
+    expect((await logOf(later)).runs.map((r) => [r.outcome, r.event.text])).toEqual([["done", "after"]]);
+    await t.database.db.update(automationRules).set({ enabled: false });
+  });
+});
+
 describe("automation rules: the log's retention", () => {
   it("the hourly housekeeping removes firings and counts older than 30 days, and keeps the newer", async () => {
     const [rule] = await t.database.db

@@ -73,7 +73,14 @@ export async function insertRule(db: Db, values: RuleValues): Promise<RuleRow> {
 export async function updateRule(db: Db, id: number, values: Partial<RuleValues>): Promise<RuleRow | undefined> {
   const [row] = await db
     .update(automationRules)
-    .set({ ...values, updatedAt: new Date() })
+    .set({
+      ...values,
+      // Enabled now (it was not): it sees the events from now on (the database's clock, as theirs).
+      ...(values.enabled
+        ? { enabledAt: sql`case when ${automationRules.enabled} then ${automationRules.enabledAt} else now() end` }
+        : {}),
+      updatedAt: new Date(),
+    })
     .where(eq(automationRules.id, id))
     .returning();
   return row;
