@@ -10,7 +10,7 @@ import { findTicket } from "../tickets/tickets.repo.js";
 import { findAuthUser } from "../users/users.repo.js";
 import { firstFailing, loadFacts } from "./conditions.js";
 import { sweepIdleTickets } from "./idle-sweep.js";
-import { type ClaimedEvent, claimEvents, type EventRow, firedLastHour, markHandled, skipCounter } from "./rule-batch.js";
+import { type ClaimedEvent, claimEvents, firedLastHour, markHandled, type QueuedEvent, skipCounter } from "./rule-batch.js";
 import { enabledRules, type RuleRow } from "./rules.repo.js";
 
 /** Events handled per tick at most (the next tick takes the rest). */
@@ -33,7 +33,7 @@ export interface RuleWorkerDeps {
   onFired?(ruleId: number, outcome: RuleOutcome): void;
 }
 
-export function summarise(event: EventRow, text: string | null): RuleEventSummary {
+export function summarise(event: QueuedEvent, text: string | null): RuleEventSummary {
   return {
     kind: event.kind as RuleEventSummary["kind"],
     ticketId: event.ticketId,
