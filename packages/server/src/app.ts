@@ -67,7 +67,8 @@ import { createTagService } from "./modules/tags/tags.service.js";
 import { createTicketExport } from "./modules/tickets/tickets-export.js";
 import { createChallenges } from "./modules/two-factor/challenges.js";
 import { createTwoFactorService } from "./modules/two-factor/two-factor.service.js";
-import { findAuthUser, findSessionUser } from "./modules/users/users.repo.js";
+import { startSessionUsers } from "./modules/users/session-users.js";
+import { findAuthUser } from "./modules/users/users.repo.js";
 import { createUserService } from "./modules/users/users.service.js";
 import { createRealtime, type Realtime } from "./realtime/server.js";
 import type { RouteContext, Services } from "./services.js";
@@ -167,13 +168,14 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     refreshSecret: config.jwtRefreshSecret,
     accessTtlSeconds: options.accessTtlSeconds,
   });
+  const sessionUsers = await startSessionUsers(app, { db, database });
   const realtime = createRealtime({
     httpServer: app.server,
     // Ports: the realtime layer asks the auth, users and routing modules through these, never imports them.
     authenticate: async (token) => {
       const session = await tokens.verifyAccessSession(token);
       // The token's own session must still exist: a socket of an ended session is refused.
-      const user = await findSessionUser(db, session.userId, session.sessionId);
+      const user = await sessionUsers.find(session.userId, session.sessionId);
       return user && { user, sessionId: session.sessionId, expiresAt: session.expiresAt };
     },
     findUser: (userId) => findAuthUser(db, userId),
@@ -290,7 +292,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   const context: RouteContext = {
     config,
     services,
-    authenticate: createAuthenticate({ db, tokens }),
+    authenticate: createAuthenticate({ users: sessionUsers, tokens }),
     heavyReads: createHeavyReadGate(),
   };
   const notifyWebhooks = () => outboundWebhooks.worker.notify();

@@ -5,7 +5,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg
 import pg from "pg";
 import { type EmbeddedOptions, type EmbeddedServer, startEmbeddedPostgres } from "./embedded/embedded-postgres.js";
 import { moveFromPglite } from "./embedded/pglite-move.js";
-import { guardPool, poolOptions } from "./pool-guard.js";
+import { CONNECT_TIMEOUT_MS, guardPool, poolOptions } from "./pool-guard.js";
 import { installPoolTransactionFix } from "./pool-transaction.js";
 import * as schema from "./schema.js";
 
@@ -39,6 +39,11 @@ export interface Database {
    * inboxes holding every main connection must not make a health check wait behind them.
    */
   ping(): Promise<void>;
+  /**
+   * A connection of its own, outside every pool, not yet connected: for a LISTEN that must stay on
+   * one backend (issue 24 item 5: the signed-in users' cache hears from the database what changed).
+   */
+  newClient(applicationName: string): pg.Client;
   close(): Promise<void>;
 }
 
@@ -141,6 +146,13 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
     ping: async () => {
       await probePool.query("select 1");
     },
+    newClient: (applicationName) =>
+      new pg.Client({
+        connectionString: url,
+        application_name: applicationName,
+        connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+        keepAlive: true,
+      }),
     close: async () => {
       await Promise.all([pool.end(), heavyPool.end(), probePool.end()]);
     },

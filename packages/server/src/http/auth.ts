@@ -1,10 +1,10 @@
 import { can, type Permission } from "@zapdesk/core";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { Db } from "../db/client.js";
 import { AppError } from "../lib/app-error.js";
 import { bearerToken } from "../lib/bearer-token.js";
 import type { TokenService } from "../modules/auth/tokens.js";
-import { type AuthUser, findSessionUser } from "../modules/users/users.repo.js";
+import type { SessionUsers } from "../modules/users/session-users.js";
+import type { AuthUser } from "../modules/users/users.repo.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -20,15 +20,16 @@ export { bearerToken };
 
 /**
  * onRequest hook: no token is 401, a bad or expired one 403 (the client refreshes),
- * and the user is loaded fresh, joined to the token's session, so a deletion, a role change
- * or an ended session (logout, "end session", new password) applies at once: 401.
+ * and the user is the one of the token's session as the database has it now (kept between requests
+ * only until the database says it changed: session-users.ts), so a deletion, a role change or an
+ * ended session (logout, "end session", new password) applies at once: 401.
  */
-export function createAuthenticate(deps: { db: Db; tokens: TokenService }) {
+export function createAuthenticate(deps: { users: Pick<SessionUsers, "find">; tokens: TokenService }) {
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const token = bearerToken(request.headers.authorization);
     if (!token) throw new AppError("ERR_SESSION_EXPIRED");
     const session = await deps.tokens.verifyAccessSession(token);
-    const user = await findSessionUser(deps.db, session.userId, session.sessionId);
+    const user = await deps.users.find(session.userId, session.sessionId);
     if (!user) throw new AppError("ERR_SESSION_EXPIRED");
     request.user = user;
     request.sessionId = session.sessionId;

@@ -1,10 +1,11 @@
 /**
- * jsdom computes a style by matching every rule of every stylesheet (emotion writes hundreds) against
+ * The test DOM (happy-dom, jsdom in a few files) computes a style by matching every rule of every
+ * stylesheet (emotion writes hundreds) against
  * the element, and Testing Library's role queries ask for the style of each element and of each of
  * its ancestors, on every retry of every wait: most of the web tests' CPU. The answers are kept per
  * element until anything in the document changes: a node, an attribute (inline styles included), a
- * character of text (stylesheets included), or a rule inserted or deleted through the CSSOM. The
- * observer's records are taken before each answer, synchronously, so a change made just before a
+ * character of text (stylesheets included), a rule inserted or deleted through the CSSOM, or focus
+ * or the pointer moving (the pseudo-classes). The observer's records are taken before each answer, synchronously, so a change made just before a
  * query is never answered with the old style.
  */
 const original = window.getComputedStyle.bind(window);
@@ -14,6 +15,8 @@ const forget = () => {
 };
 const observer = new MutationObserver(forget);
 observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+// :focus-within, :focus and :hover change an element's style without changing the document.
+for (const event of ["focusin", "focusout", "mouseover", "mouseout"]) document.addEventListener(event, forget, true);
 
 for (const method of ["insertRule", "deleteRule"] as const) {
   const change = CSSStyleSheet.prototype[method] as (...args: unknown[]) => unknown;

@@ -13,7 +13,14 @@ await i18nReady;
 // machine runs another suite beside this one: wait longer than the default second.
 configure({ asyncUtilTimeout: 20_000 });
 
-// jsdom has no layout engine: report a wide screen so the drawer starts open (spec §2).
+// A test without the fake API (fake-api.ts) reaches no server: its requests fail at once, as Node's
+// fetch fails a relative URL. happy-dom's own fetch would try http://localhost:3000 and fail later,
+// after the test, with the query library's retry timers still running. fakeApi() stubs over this.
+globalThis.fetch = async (input: RequestInfo | URL) => {
+  throw new TypeError(`no fake API answers ${String(input instanceof Request ? input.url : input)} in this test`);
+};
+
+// The test DOM has no layout engine: report a wide screen so the drawer starts open (spec §2).
 Object.defineProperty(window, "matchMedia", {
   writable: true,
   value: (query: string) => ({

@@ -95,7 +95,7 @@ describe("inbound roads", () => {
       body: "direct",
     };
     await expect(storeBatch(t.database.db, { now: () => new Date() }, connection.id, [item], 3600)).rejects.toThrow(
-      new NotBatchable("bot"),
+      new NotBatchable("bot", true),
     );
     // ... and the pipeline, its batch refused, stores it one message at a time for the bot.
     const second = customerNumber();

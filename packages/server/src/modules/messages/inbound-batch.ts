@@ -31,7 +31,15 @@ export interface BatchStored {
 }
 
 /** Thrown inside the transaction (everything rolled back) when the batch must go one message at a time. */
-export class NotBatchable extends Error {}
+export class NotBatchable extends Error {
+  /** Whether the reason is the connection's own (a menu, a bot), true of its next messages too. */
+  constructor(
+    message: string,
+    readonly ofConnection = false,
+  ) {
+    super(message);
+  }
+}
 
 type ContactLite = JoinedTicket["contact"];
 const replaces = (stored: { mediaType: string } | undefined, item: Ingest) => !!stored && replacesPlaceholder(stored, item);
@@ -118,10 +126,10 @@ async function writeBatch(
     // Issue 23 §3: a connection's menu (a tree, or the one-level menu of two or more queues) is a
     // conversation per ticket, which the one-message path walks (menus/menu-step.ts).
     const connection = upserted[0]?.connection;
-    if (!connection) throw new NotBatchable("no connection");
-    if (connection.hasMenu) throw new NotBatchable("menu");
+    if (!connection) throw new NotBatchable("no connection", true);
+    if (connection.hasMenu) throw new NotBatchable("menu", true);
     // Issue 23 §4: a queue with a bot talks with each customer in turn: one message at a time too.
-    if (connection.hasBot) throw new NotBatchable("bot");
+    if (connection.hasBot) throw new NotBatchable("bot", true);
     if (upserted.some((c) => c.ratingPending)) throw new NotBatchable("rating pending");
     // Issue 18: a new contact whose ninth-digit twin exists is one person: the identity module
     // (one-message path) moves the twin to this form. Checked inside the upsert, no extra statement.

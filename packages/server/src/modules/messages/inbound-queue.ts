@@ -8,13 +8,14 @@
  */
 export interface BatchQueueOptions<T, R> {
   maxBatch: number;
-  batchable(item: T): boolean;
+  /** Whether `item` may join a batch of the connection `key` now. */
+  batchable(item: T, key: number): boolean;
   /** Items of one chat keep their order when a batch falls back to one at a time. */
   chatOf(item: T): string;
   /** One result per item, in order; a throw sends every item of the batch through `runOne` (each chat in order). */
   runBatch(key: number, items: T[]): Promise<R[]>;
   runOne(key: number, item: T): Promise<R>;
-  onBatchFailed?(error: unknown, size: number): void;
+  onBatchFailed?(error: unknown, size: number, key: number): void;
 }
 
 interface Waiting<T, R> {
@@ -44,7 +45,7 @@ export function createBatchQueue<T, R>(options: BatchQueueOptions<T, R>) {
       );
     } catch (error) {
       // Nothing of the batch was written: each item takes the one-message path, so a bad row only fails itself.
-      options.onBatchFailed?.(error, group.length);
+      options.onBatchFailed?.(error, group.length, key);
       // Chats side by side (as before batching), each chat's messages in order.
       const chats = new Map<string, Waiting<T, R>[]>();
       for (const waiting of group) {
@@ -67,13 +68,13 @@ export function createBatchQueue<T, R>(options: BatchQueueOptions<T, R>) {
     const queue = queues.get(key) ?? [];
     while (queue.length > 0) {
       const head = queue[0];
-      if (!options.batchable(head.item)) {
+      if (!options.batchable(head.item, key)) {
         queue.shift();
         await runAlone(key, head);
         continue;
       }
       let size = 1;
-      while (size < queue.length && size < options.maxBatch && options.batchable(queue[size].item)) size += 1;
+      while (size < queue.length && size < options.maxBatch && options.batchable(queue[size].item, key)) size += 1;
       await runGroup(key, queue.splice(0, size));
     }
     queues.delete(key);

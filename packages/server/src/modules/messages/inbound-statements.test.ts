@@ -62,3 +62,26 @@ describe("a lone inbound message", () => {
     expect(page.messages.map((m) => m.body)).toEqual(["hello", "again"]);
   });
 });
+
+describe("a message on a connection with a menu", () => {
+  it("goes straight down the one-message road once the connection's batch was refused for its menu", async () => {
+    // Two queues: the connection's menu asks the customer to choose (issue 23 §3), one message at a time.
+    const [sales, support] = [await makeQueue(t), await makeQueue(t)];
+    const connection = await makeSimulatorConnection(t, admin, { queueIds: [sales.id, support.id], greetingMessage: "Escolha:" });
+    const from = customerNumber();
+    const first = await messageStatements(() => customerWrites(t, admin, connection.id, { from, body: "oi" }));
+    // The batch began, upserted the contacts, found the menu and rolled back.
+    expect(first.filter((s) => /^rollback/i.test(s))).toHaveLength(1);
+    const next = await messageStatements(() => customerWrites(t, admin, connection.id, { from, body: "1" }));
+    expect(
+      next.filter((s) => /^rollback/i.test(s)),
+      next.join("\n---\n"),
+    ).toHaveLength(0);
+    expect(next.length).toBeLessThan(first.length);
+    // The menu still did its work: the answer "1" chose the first queue.
+    const ticket = (await listTickets(t, admin, { status: "pending", showAll: "true" })).tickets.find(
+      (x) => x.contact.number === from,
+    );
+    expect(ticket?.queueId).toBe(sales.id);
+  });
+});

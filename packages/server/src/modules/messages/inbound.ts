@@ -60,6 +60,8 @@ const SETTINGS_TTL_MS = 1000;
 const DOWNLOADS_AT_ONCE = 3;
 /** Most messages of one connection written in one transaction. */
 const BATCH_MAX = 200;
+/** How long a connection with a menu or a bot takes the one-message road before its batch is tried again. */
+const ONE_BY_ONE_MS = 5_000;
 
 /** A channel message on its way to the store: what is stored, and the media to fetch afterwards. */
 interface Arrival {
@@ -267,13 +269,19 @@ export function createInboundPipeline(deps: InboundDeps) {
     }
   }
 
+  // A connection whose batch was refused for the connection's own reason (a menu or a bot talks
+  // with each customer in turn) sends its next messages straight down the one-message road for a
+  // while, instead of beginning a batch, upserting its contacts and rolling back each time. The
+  // batch's own check stays the authority: once this lapses, a menu removed meanwhile batches again.
+  const oneByOneUntil = new Map<number, number>();
   const arrivals = createBatchQueue<Arrival, undefined>({
     maxBatch: BATCH_MAX,
-    batchable: (arrival) => isBatchable(arrival.item),
+    batchable: (arrival, whatsappId) => isBatchable(arrival.item) && !((oneByOneUntil.get(whatsappId) ?? 0) > performance.now()),
     chatOf: (arrival) => arrival.item.chat,
     runBatch: storeMany,
     runOne: storeOne,
-    onBatchFailed: (error, size) => {
+    onBatchFailed: (error, size, whatsappId) => {
+      if (error instanceof NotBatchable && error.ofConnection) oneByOneUntil.set(whatsappId, performance.now() + ONE_BY_ONE_MS);
       if (!(error instanceof NotBatchable)) logger.warn({ err: error, size }, "batch not stored, storing one by one");
     },
   });

@@ -1,3 +1,5 @@
+// @vitest-environment jsdom
+// happy-dom (the web project's environment) does not apply :focus-within in computed styles; jsdom does.
 import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
