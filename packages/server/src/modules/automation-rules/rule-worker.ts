@@ -13,8 +13,11 @@ import { sweepIdleTickets } from "./idle-sweep.js";
 import { type ClaimedEvent, claimEvents, firedLastHour, markHandled, type QueuedEvent, skipCounter } from "./rule-batch.js";
 import { enabledRules, type RuleRow } from "./rules.repo.js";
 
-/** Events handled per tick at most (the next tick takes the rest). */
-const BATCH = 500;
+/**
+ * A tick handles events for this long at most, then lets the next tick take the rest (it was 500
+ * events a tick, once a second: a process could not keep up with more than 500 messages a second).
+ */
+const TICK_MS = 1000;
 /** Events claimed (and handled in one transaction) at once. */
 const CLAIM = 200;
 /** An event whose handling failed this many times (not a refusal: a fault) is logged as refused and left. */
@@ -231,7 +234,8 @@ export function createRuleWorker(deps: RuleWorkerDeps) {
       await sweepIdle();
     }
     let handled = 0;
-    while (handled < BATCH) {
+    const until = Date.now() + TICK_MS;
+    while (Date.now() < until) {
       const count = await handleBatch();
       if (!count) break;
       handled += count;

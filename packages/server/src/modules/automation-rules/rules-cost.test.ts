@@ -71,6 +71,38 @@ describe("automation rules: cost per event", () => {
   });
 });
 
+describe("automation rules: a backlog", () => {
+  it("one run of the worker handles more than 500 queued events (a tick is bounded by time, not by 500)", async () => {
+    const [rule] = await t.database.db
+      .insert(automationRules)
+      .values({
+        name: "Backlog rule",
+        enabled: true,
+        trigger: "messageReceived",
+        conditions: [{ type: "messageText", op: "contains", value: "never-said" }],
+        actions: [{ type: "addNote", body: "x" }],
+        runAsId: admin.id,
+      })
+      .returning();
+    await customerWrites(t, admin, connectionId, { from: customerNumber(), body: "backlog" });
+    const [queued] = await t.database.db.select().from(ruleEvents);
+    // 700 copies of the customer's event, as a burst leaves them.
+    await t.database.db
+      .insert(ruleEvents)
+      .values(
+        Array.from({ length: 699 }, () => ({ kind: "messageReceived", ticketId: queued.ticketId, messageId: queued.messageId })),
+      );
+    // Claims of 200: a run stopped at 500 handled 600; bounded by a second, it goes on to the fourth
+    // claim (three claims of 200 take well under a second: about 0.2 s here under load).
+    const first = await t.ruleWorker.drain();
+    expect(first).toBeGreaterThan(600);
+    expect(first + (await t.ruleWorker.drain())).toBe(700);
+    const [skips] = await t.database.db.select().from(ruleSkips).where(eq(ruleSkips.ruleId, rule.id));
+    expect(skips.count).toBe(700);
+    await t.database.db.update(automationRules).set({ enabled: false });
+  });
+});
+
 describe("automation rules: enabling", () => {
   it("a rule enabled while another's event waits in the queue sees the events after it only", async () => {
     const makeRule = async (body: object) => {
