@@ -14,8 +14,9 @@ import { type ClaimedEvent, claimEvents, firedLastHour, markHandled, type Queued
 import { enabledRules, type RuleRow } from "./rules.repo.js";
 
 /**
- * A tick handles events for this long at most, then lets the next tick take the rest (it was 500
- * events a tick, once a second: a process could not keep up with more than 500 messages a second).
+ * A tick goes on while claims come back full, for this long at most, then lets the next tick take
+ * the rest (it was 500 events a tick, once a second: a process could not keep up with more than 500
+ * messages a second).
  */
 const TICK_MS = 1000;
 /** Events claimed (and handled in one transaction) at once. */
@@ -236,9 +237,12 @@ export function createRuleWorker(deps: RuleWorkerDeps) {
     let handled = 0;
     const until = Date.now() + TICK_MS;
     while (Date.now() < until) {
+      const claim = single ? 1 : CLAIM;
       const count = await handleBatch();
-      if (!count) break;
       handled += count;
+      // A claim that was not full emptied the queue: the trickle that follows waits for the next
+      // tick, where it makes a batch (claims of a few events each cost their statements per event).
+      if (count < claim) break;
     }
     return handled;
   }
