@@ -40,6 +40,8 @@ export interface CpuSample {
 export type ToServer =
   | { type: "ingest"; options: IngestOptions }
   | { type: "check"; numberPrefix: string }
+  /** BENCH_RULES: handle what the rules' queue holds now (the HTTP ingest's span ends with it). */
+  | { type: "drainRules" }
   | { type: "cpu" }
   | { type: "explain" }
   | { type: "stop" };
@@ -48,6 +50,7 @@ export type FromServer =
   | { type: "ready"; info: ReadyInfo }
   | { type: "ingest"; result: IngestResult }
   | { type: "check"; result: IngestCheck }
+  | { type: "drainRules"; events: number }
   | { type: "cpu"; sample: CpuSample }
   | { type: "explain"; plans: Plan[] }
   | { type: "stopped" }

@@ -11,7 +11,7 @@
  * BENCH_INGEST_SECONDS (20), BENCH_INGEST_CONTACTS (10 customers writing at once), BENCH_INGEST_BURST (10); for investigations,
  * BENCH_SCENARIOS=inbox,chat (a subset; "mixed" is the inbox beside a dashboard, an export or a broad search (mixed.ts); "stall" is /api/health beside one heavy request at a time (stall.ts); "fanout" is the realtime fan-out, BENCH_FANOUT_SOCKETS (50,200,500) sockets,
  * BENCH_FANOUT_MESSAGES (20) inbound messages each), BENCH_INGEST=0 (skip ingest), BENCH_REPORT=0 (write no results), BENCH_PROPOSED_INDEXES=1 (see proposed.ts), BENCH_PUSH=1 (web push configured, see app-config.ts), BENCH_CPU_PROF=<dir> (server CPU profile);
- * BENCH_RULES=N enables N automation rules on inbound messages (issue 23 §1; the hub ingest then includes the rules' worker), BENCH_WEB=0 skips the web first load (bundle sizes and tickets-page TTI, see web.ts), BENCH_WEB_BUILD=0 measures the existing build, BENCH_TTI_RUNS (5).
+ * BENCH_RULES=N enables N automation rules on inbound messages (issue 23 §1; each ingest span ends by draining the rules' queue, so it includes the rules' worker's work for its own messages), BENCH_WEB=0 skips the web first load (bundle sizes and tickets-page TTI, see web.ts), BENCH_WEB_BUILD=0 measures the existing build, BENCH_TTI_RUNS (5).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -100,12 +100,16 @@ async function measureIngest(engine: Engine, info: ReadyInfo, server: Server, cp
   const digit = engine === "postgres" ? "1" : "2";
   const http = target(info.port, ingestBase.parallelContacts * ingestBase.burst);
   const viaHttp: IngestOptions = { ...ingestBase, numberPrefix: `57${digit}1` };
-  const httpResult = await withCpu(cpu, () =>
-    runIngest(async (input) => {
+  const httpResult = await withCpu(cpu, async () => {
+    const result = await runIngest(async (input) => {
       const res = await call(http, "POST", `/api/simulator/${info.data.ingestWhatsappId}/inbound`, info.tokens.admin, input);
       if (res.status !== 200) throw new Error(`${res.status} ${res.body.slice(0, 200)}`);
-    }, viaHttp),
-  );
+    }, viaHttp);
+    // BENCH_RULES: the rules' work for these messages is theirs, inside this span (left for the
+    // worker's next ticks, it was counted in the hub ingest's span that follows).
+    await server.ask({ type: "drainRules" }, "drainRules", 5 * 60_000);
+    return result;
+  });
   http.agent.destroy();
   const httpCheck = (await server.ask({ type: "check", numberPrefix: viaHttp.numberPrefix }, "check", 60_000)).result;
   ingest.push({ path: "HTTP POST /api/simulator/:id/inbound", result: httpResult, check: httpCheck });

@@ -91,6 +91,10 @@ async function main() {
           );
           // The simulated customers run in this process: their cost is already in the server's share.
           reply({ type: "ingest", result: { ...result, cpuPerOp: { ...result.cpuPerOp, client: 0 } } });
+        } else if (message.type === "drainRules") {
+          let events = 0;
+          for (let n = await handle.ruleWorker.drain(); n > 0; n = await handle.ruleWorker.drain()) events += n;
+          reply({ type: "drainRules", events });
         } else if (message.type === "check") {
           const [result] = await database.query<{ tickets: number; contacts: number; messages: number }>(
             `select count(distinct t.id)::int as tickets, count(distinct c.id)::int as contacts, count(m.id)::int as messages

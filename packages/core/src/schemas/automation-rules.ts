@@ -225,7 +225,23 @@ export const ruleLogQuerySchema = z.strictObject({
   pageNumber: pageNumberSchema,
   outcome: z.enum(RULE_OUTCOMES).optional(),
 });
-export const ruleLogSchema = z.object({ runs: z.array(ruleRunSchema), count: z.number(), hasMore: z.boolean() });
+/**
+ * Events whose conditions the rule did not meet: not firings, so counted rather than listed (per
+ * condition that stopped it; `since`: the oldest counted hour, null when none). Older logs may still
+ * hold such events as runs with the `condition` outcome.
+ */
+export const ruleNotMetSchema = z.object({
+  count: z.number(),
+  since: z.iso.datetime().nullable(),
+  byCondition: z.array(z.object({ index: z.number(), count: z.number(), lastAt: z.iso.datetime() })),
+});
+export type RuleNotMet = z.infer<typeof ruleNotMetSchema>;
+export const ruleLogSchema = z.object({
+  runs: z.array(ruleRunSchema),
+  count: z.number(),
+  hasMore: z.boolean(),
+  notMet: ruleNotMetSchema,
+});
 export type RuleLog = z.infer<typeof ruleLogSchema>;
 export const ruleLogParamsSchema = z.strictObject({ id: idParam });
 

@@ -1,6 +1,18 @@
 import type { Action, ActionResult, RuleCondition, RuleEventSummary } from "@zapdesk/core";
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { tickets, users } from "./schema.js";
 import { createdAt, tz, updatedAt } from "./schema-columns.js";
 
@@ -20,6 +32,8 @@ export const automationRules = pgTable(
     actions: jsonb("actions").$type<Action[]>().notNull(),
     maxPerHour: integer("max_per_hour").notNull().default(3),
     runAsId: integer("run_as_id").references(() => users.id, { onDelete: "set null" }),
+    /** When it was created or last enabled (the database's clock, as the events'): it sees later events only (0042). */
+    enabledAt: tz("enabled_at").notNull().defaultNow(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -85,4 +99,22 @@ export const ruleRuns = pgTable(
     index("rule_runs_rule_idx").on(t.ruleId, t.id.desc()),
     index("rule_runs_rate_idx").on(t.ruleId, t.ticketId, t.createdAt).where(sql`${t.outcome} = 'done'`),
   ],
+);
+
+/**
+ * Events a rule's conditions did not meet (0042): not firings, so counted per rule, hour and the
+ * condition that stopped it (the log shows the counts), in the transaction that handled them.
+ */
+export const ruleSkips = pgTable(
+  "rule_skips",
+  {
+    ruleId: integer("rule_id")
+      .notNull()
+      .references(() => automationRules.id, { onDelete: "cascade" }),
+    hour: tz("hour").notNull(),
+    failedCondition: integer("failed_condition").notNull(),
+    count: integer("count").notNull(),
+    lastAt: tz("last_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.ruleId, t.hour, t.failedCondition] }), index("rule_skips_hour_idx").on(t.hour)],
 );

@@ -84,6 +84,21 @@ export function fold(text: string): string {
   return text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 }
 
+/**
+ * Folded texts, remembered: one event's text is asked by every rule in turn, and a condition's value
+ * by every event (the worker evaluates 20 rules on each inbound message).
+ */
+const foldedCache = new Map<string, string>();
+function folded(text: string): string {
+  let value = foldedCache.get(text);
+  if (value === undefined) {
+    if (foldedCache.size > 2000) foldedCache.clear();
+    value = fold(text);
+    foldedCache.set(text, value);
+  }
+  return value;
+}
+
 const compiled = new Map<string, RegExp>();
 /** The condition's pattern (checked safe when saved: automation-rules.ts unsafeRegexReason), compiled once. */
 function regexOf(pattern: string): RegExp {
@@ -96,35 +111,30 @@ function regexOf(pattern: string): RegExp {
   return regex;
 }
 
-async function holds(condition: RuleCondition, facts: RuleFacts): Promise<boolean> {
+/** The event's text as the text conditions read it (folded once per event, whatever the rules). */
+const foldedTexts = new WeakMap<RuleFacts, string>();
+function foldedTextOf(facts: RuleFacts, text: string): string {
+  let value = foldedTexts.get(facts);
+  if (value === undefined) {
+    value = fold(text.slice(0, RULE_TEXT_SCAN_MAX));
+    foldedTexts.set(facts, value);
+  }
+  return value;
+}
+
+/** A condition decided by the event and its ticket alone, at once (undefined: it reads the database). */
+function holdsAtOnce(condition: RuleCondition, facts: RuleFacts): boolean | undefined {
   const { ticket } = facts;
   switch (condition.type) {
     case "queue":
       return (ticket.queueId !== null && condition.queueIds.includes(ticket.queueId)) !== condition.negate;
     case "connection":
       return (ticket.whatsappId !== null && condition.whatsappIds.includes(ticket.whatsappId)) !== condition.negate;
-    case "connectionKind": {
-      const provider = await facts.provider();
-      return provider !== null && (condition.kinds as string[]).includes(provider);
-    }
-    case "tag":
-      return (await facts.tagIds()).includes(condition.tagId) === condition.has;
-    case "contactField": {
-      const name = condition.name.toLowerCase();
-      const value = (await facts.contactFields()).find((f) => f.name.toLowerCase() === name)?.value.trim() ?? "";
-      if (condition.op === "empty") return value === "";
-      if (condition.op === "notEmpty") return value !== "";
-      if (condition.op === "equals") return fold(value) === fold(condition.value.trim());
-      return fold(value).includes(fold(condition.value));
-    }
     case "messageText": {
       if (facts.text === null) return false;
-      const text = facts.text.slice(0, RULE_TEXT_SCAN_MAX);
-      if (condition.op === "contains") return fold(text).includes(fold(condition.value));
-      return regexOf(condition.value).test(text);
+      if (condition.op === "contains") return foldedTextOf(facts, facts.text).includes(folded(condition.value));
+      return regexOf(condition.value).test(facts.text.slice(0, RULE_TEXT_SCAN_MAX));
     }
-    case "firstMessage":
-      return (await facts.isFirstMessage()) === condition.value;
     case "assignee":
       if (condition.value === "none") return ticket.userId === null;
       if (condition.value === "any") return ticket.userId !== null;
@@ -139,13 +149,52 @@ async function holds(condition: RuleCondition, facts: RuleFacts): Promise<boolea
     }
     case "dayOfWeek":
       return condition.days.includes(localTimeOf(facts.at, condition.timezone).weekday);
+    default:
+      return undefined;
   }
 }
 
-/** The index of the first condition that does not hold, or -1 when all do (none: always). */
-export async function firstFailing(conditions: RuleCondition[], facts: RuleFacts): Promise<number> {
-  for (const [index, condition] of conditions.entries()) {
-    if (!(await holds(condition, facts))) return index;
+/** A condition that reads the database (through the facts' lazy loads, once per event). */
+async function holdsLoaded(condition: RuleCondition, facts: RuleFacts): Promise<boolean> {
+  switch (condition.type) {
+    case "connectionKind": {
+      const provider = await facts.provider();
+      return provider !== null && (condition.kinds as string[]).includes(provider);
+    }
+    case "tag":
+      return (await facts.tagIds()).includes(condition.tagId) === condition.has;
+    case "contactField": {
+      const name = condition.name.toLowerCase();
+      const value = (await facts.contactFields()).find((f) => f.name.toLowerCase() === name)?.value.trim() ?? "";
+      if (condition.op === "empty") return value === "";
+      if (condition.op === "notEmpty") return value !== "";
+      if (condition.op === "equals") return fold(value) === fold(condition.value.trim());
+      return fold(value).includes(fold(condition.value));
+    }
+    case "firstMessage":
+      return (await facts.isFirstMessage()) === condition.value;
+    default:
+      return holdsAtOnce(condition, facts) === true;
+  }
+}
+
+/**
+ * The index of the first condition that does not hold, or -1 when all do (none: always). Decided at
+ * once (no promise) until a condition needs the database: 20 rules on every message stay cheap.
+ */
+export function firstFailing(conditions: RuleCondition[], facts: RuleFacts): number | Promise<number> {
+  for (let index = 0; index < conditions.length; index++) {
+    const now = holdsAtOnce(conditions[index], facts);
+    if (now === false) return index;
+    if (now === undefined) return firstFailingFrom(conditions, facts, index);
+  }
+  return -1;
+}
+
+async function firstFailingFrom(conditions: RuleCondition[], facts: RuleFacts, from: number): Promise<number> {
+  for (let index = from; index < conditions.length; index++) {
+    const now = holdsAtOnce(conditions[index], facts);
+    if (!(now ?? (await holdsLoaded(conditions[index], facts)))) return index;
   }
   return -1;
 }

@@ -1,8 +1,8 @@
 import { IDLE_TRIGGERS, type RuleEventSummary, type RuleOutcome } from "@zapdesk/core";
-import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, isNotNull, lt, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.js";
-import { messages, ruleEvents, ruleRuns } from "../../db/schema.js";
+import { ruleEvents, ruleRuns } from "../../db/schema.js";
 import { AppError } from "../../lib/app-error.js";
 import { createJobLoop } from "../../lib/job-loop.js";
 import type { ActionRunner } from "../automation/actions.js";
@@ -10,14 +10,17 @@ import { findTicket } from "../tickets/tickets.repo.js";
 import { findAuthUser } from "../users/users.repo.js";
 import { firstFailing, loadFacts } from "./conditions.js";
 import { sweepIdleTickets } from "./idle-sweep.js";
+import { type ClaimedEvent, claimEvents, firedLastHour, markHandled, type QueuedEvent, skipCounter } from "./rule-batch.js";
 import { enabledRules, type RuleRow } from "./rules.repo.js";
 
-type EventRow = typeof ruleEvents.$inferSelect;
-
-/** Events handled per tick at most (the next tick takes the rest). */
-const BATCH = 500;
+/**
+ * A tick goes on while claims come back full, for this long at most, then lets the next tick take
+ * the rest (it was 500 events a tick, once a second: a process could not keep up with more than 500
+ * messages a second).
+ */
+const TICK_MS = 1000;
 /** Events claimed (and handled in one transaction) at once. */
-const CLAIM = 50;
+const CLAIM = 200;
 /** An event whose handling failed this many times (not a refusal: a fault) is logged as refused and left. */
 const MAX_FAULTS = 3;
 /** Handled events are kept this long (a no-reply period's event keeps it from firing twice). */
@@ -34,7 +37,7 @@ export interface RuleWorkerDeps {
   onFired?(ruleId: number, outcome: RuleOutcome): void;
 }
 
-export function summarise(event: EventRow, text: string | null): RuleEventSummary {
+export function summarise(event: QueuedEvent, text: string | null): RuleEventSummary {
   return {
     kind: event.kind as RuleEventSummary["kind"],
     ticketId: event.ticketId,
@@ -63,46 +66,39 @@ export function createRuleWorker(deps: RuleWorkerDeps) {
   let lastIdleSweep = 0;
 
   /**
-   * The enabled rules of the event's kind on it: every rule's conditions first, on the ticket as the
-   * event left it (one set of facts for all), then in id order the actions of those that hold, each
-   * logged (unique per rule and event). The outcomes newly logged.
+   * The enabled rules of the event's kind on it: every rule's conditions first, in memory, on the
+   * ticket as the event left it (one set of facts for all); a rule whose conditions fail did not
+   * fire and is counted (`skips`, one statement per batch), not logged row by row. Then in id order
+   * the actions of those that hold, each logged (unique per rule and event). The outcomes newly logged.
    */
-  async function fireAll(tx: Db, event: EventRow, rules: RuleRow[], after: (() => Promise<void>)[]) {
+  async function fireAll(
+    tx: Db,
+    claimed: ClaimedEvent,
+    rules: RuleRow[],
+    batch: { after: (() => Promise<void>)[]; skips: ReturnType<typeof skipCounter>; changed: Set<number> },
+  ) {
+    const { event, message } = claimed;
     const outcomes: [number, RuleOutcome][] = [];
-    const ticket = await findTicket(tx, event.ticketId);
+    // An earlier event of the batch fired actions on this ticket: read it as they left it.
+    const ticket = batch.changed.has(event.ticketId) ? ((await findTicket(tx, event.ticketId)) ?? null) : claimed.ticket;
     if (!ticket) return outcomes;
-    const [message] = event.messageId
-      ? await tx
-          .select({ id: messages.id, body: messages.body, createdAt: messages.createdAt })
-          .from(messages)
-          .where(eq(messages.id, event.messageId))
-      : [];
-    const summary = summarise(event, message?.body ?? null);
-    const facts = loadFacts(tx, { at: event.createdAt, ticket, message: message ?? null });
-    const failing = new Map<number, number>();
-    for (const rule of rules) failing.set(rule.id, await firstFailing(rule.conditions, facts));
-    // The rules whose conditions failed: logged in one statement.
-    const stopped = rules.filter((rule) => (failing.get(rule.id) ?? -1) >= 0);
-    if (stopped.length) {
-      const rows = await tx
-        .insert(ruleRuns)
-        .values(
-          stopped.map((rule) => ({
-            ruleId: rule.id,
-            eventId: event.id,
-            ticketId: ticket.id,
-            event: summary,
-            outcome: "condition",
-            failedCondition: failing.get(rule.id),
-          })),
-        )
-        .onConflictDoNothing()
-        .returning({ ruleId: ruleRuns.ruleId });
-      for (const row of rows) outcomes.push([row.ruleId, "condition"]);
-    }
-    let deeper = false;
+    const facts = loadFacts(tx, { at: event.createdAt, ticket, message });
+    const holding: RuleRow[] = [];
     for (const rule of rules) {
-      if ((failing.get(rule.id) ?? -1) >= 0) continue;
+      const first = firstFailing(rule.conditions, facts);
+      const failed = typeof first === "number" ? first : await first;
+      if (failed >= 0) batch.skips.add(rule.id, failed, event.createdAt);
+      else holding.push(rule);
+    }
+    if (!holding.length) return outcomes;
+    const summary = summarise(event, message?.body ?? null);
+    const firedBefore = await firedLastHour(
+      tx,
+      ticket.id,
+      holding.map((rule) => rule.id),
+    );
+    let deeper = false;
+    for (const rule of holding) {
       const log = async (values: Partial<typeof ruleRuns.$inferInsert> & { outcome: RuleOutcome }) => {
         const rows = await tx
           .insert(ruleRuns)
@@ -111,17 +107,7 @@ export function createRuleWorker(deps: RuleWorkerDeps) {
           .returning({ id: ruleRuns.id });
         if (rows.length) outcomes.push([rule.id, values.outcome]);
       };
-      const [{ fired }] = await tx
-        .select({ fired: sql<number>`count(*)::int` })
-        .from(ruleRuns)
-        .where(
-          and(
-            eq(ruleRuns.ruleId, rule.id),
-            eq(ruleRuns.ticketId, ticket.id),
-            eq(ruleRuns.outcome, "done"),
-            gt(ruleRuns.createdAt, sql`now() - interval '1 hour'`),
-          ),
-        );
+      const fired = firedBefore.get(rule.id) ?? 0;
       if (fired >= rule.maxPerHour) {
         await log({ outcome: "rateLimited", errorMessage: `Fired ${fired} times on this ticket in the last hour` });
         continue;
@@ -144,6 +130,7 @@ export function createRuleWorker(deps: RuleWorkerDeps) {
         .onConflictDoNothing()
         .returning({ id: ruleRuns.id });
       if (!claim) continue;
+      batch.changed.add(ticket.id);
       const settle = async (values: Partial<typeof ruleRuns.$inferInsert> & { outcome: RuleOutcome }) => {
         await tx.update(ruleRuns).set(values).where(eq(ruleRuns.id, claim.id));
         outcomes.push([rule.id, values.outcome]);
@@ -152,7 +139,7 @@ export function createRuleWorker(deps: RuleWorkerDeps) {
         const run = await deps.runner.runIn(tx, actor, ticket.id, rule.actions, {
           source: { kind: "rule", id: rule.id, name: rule.name, userId: actor.id },
         });
-        after.push(run.after);
+        batch.after.push(run.after);
         await settle({ outcome: "done", results: run.results });
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
@@ -175,28 +162,27 @@ export function createRuleWorker(deps: RuleWorkerDeps) {
     let claimed: number[] = [];
     try {
       const handled = await db.transaction(async (tx) => {
-        const events = await tx
-          .select()
-          .from(ruleEvents)
-          .where(isNull(ruleEvents.handledAt))
-          .orderBy(asc(ruleEvents.id))
-          .limit(single ? 1 : CLAIM)
-          .for("update", { skipLocked: true });
-        claimed = events.map((e) => e.id);
-        const byKind = new Map<string, RuleRow[]>();
-        for (const event of events) {
-          let all = byKind.get(event.kind);
-          if (!all) {
-            all = await enabledRules(tx, event.kind);
-            byKind.set(event.kind, all);
-          }
-          const rules = all.filter(
-            (rule) => !(IDLE_TRIGGERS as readonly string[]).includes(event.kind) || rule.idleMinutes === event.idleMinutes,
+        const batch = await claimEvents(tx, single ? 1 : CLAIM);
+        claimed = batch.map((c) => c.event.id);
+        if (!batch.length) return 0;
+        // All enabled rules, once per batch (a tiny table; read in the transaction, so never stale).
+        const enabled = await enabledRules(tx);
+        const state = { after, skips: skipCounter(), changed: new Set<number>() };
+        for (const item of batch) {
+          const { event } = item;
+          const idle = (IDLE_TRIGGERS as readonly string[]).includes(event.kind);
+          const rules = enabled.filter(
+            (rule) =>
+              rule.trigger === event.kind &&
+              (!idle || rule.idleMinutes === event.idleMinutes) &&
+              // An event queued before the rule was enabled is not its own.
+              rule.enabledAt <= event.createdAt,
           );
-          if (rules.length) fired.push(...(await fireAll(tx, event, rules, after)));
+          if (rules.length) fired.push(...(await fireAll(tx, item, rules, state)));
         }
-        if (claimed.length) await tx.update(ruleEvents).set({ handledAt: new Date() }).where(inArray(ruleEvents.id, claimed));
-        return events.length;
+        await state.skips.flush(tx);
+        await markHandled(tx, claimed);
+        return batch.length;
       });
       if (single && handled) single = false;
       for (const id of claimed) faults.delete(id);
@@ -224,7 +210,7 @@ export function createRuleWorker(deps: RuleWorkerDeps) {
     await db.transaction(async (tx) => {
       const [event] = await tx.select().from(ruleEvents).where(eq(ruleEvents.id, eventId)).for("update", { skipLocked: true });
       if (!event || event.handledAt) return;
-      for (const rule of await enabledRules(tx, event.kind)) {
+      for (const rule of (await enabledRules(tx)).filter((r) => r.trigger === event.kind)) {
         await tx
           .insert(ruleRuns)
           .values({
@@ -249,10 +235,14 @@ export function createRuleWorker(deps: RuleWorkerDeps) {
       await sweepIdle();
     }
     let handled = 0;
-    while (handled < BATCH) {
+    const until = Date.now() + TICK_MS;
+    while (Date.now() < until) {
+      const claim = single ? 1 : CLAIM;
       const count = await handleBatch();
-      if (!count) break;
       handled += count;
+      // A claim that was not full emptied the queue: the trickle that follows waits for the next
+      // tick, where it makes a batch (claims of a few events each cost their statements per event).
+      if (count < claim) break;
     }
     return handled;
   }

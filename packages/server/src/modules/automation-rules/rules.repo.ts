@@ -1,7 +1,7 @@
-import type { Action, Rule, RuleCondition, RuleOutcome, RuleRun } from "@zapdesk/core";
-import { and, asc, count, desc, eq, sql } from "drizzle-orm";
+import type { Action, Rule, RuleCondition, RuleNotMet, RuleOutcome, RuleRun } from "@zapdesk/core";
+import { and, asc, count, desc, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { automationRules, ruleRuns } from "../../db/schema.js";
+import { automationRules, ruleRuns, ruleSkips } from "../../db/schema.js";
 
 export type RuleRow = typeof automationRules.$inferSelect;
 export type RuleRunRow = typeof ruleRuns.$inferSelect;
@@ -49,13 +49,9 @@ export async function findRule(db: Db, id: number): Promise<RuleRow | undefined>
   return row;
 }
 
-/** The enabled rules of one trigger, in id order (the order they fire in). */
-export function enabledRules(db: Db, trigger: string): Promise<RuleRow[]> {
-  return db
-    .select()
-    .from(automationRules)
-    .where(and(eq(automationRules.enabled, true), eq(automationRules.trigger, trigger)))
-    .orderBy(asc(automationRules.id));
+/** The enabled rules (of every trigger), in id order (the order they fire in). */
+export function enabledRules(db: Db): Promise<RuleRow[]> {
+  return db.select().from(automationRules).where(eq(automationRules.enabled, true)).orderBy(asc(automationRules.id));
 }
 
 export interface RuleValues {
@@ -77,7 +73,14 @@ export async function insertRule(db: Db, values: RuleValues): Promise<RuleRow> {
 export async function updateRule(db: Db, id: number, values: Partial<RuleValues>): Promise<RuleRow | undefined> {
   const [row] = await db
     .update(automationRules)
-    .set({ ...values, updatedAt: new Date() })
+    .set({
+      ...values,
+      // Enabled now (it was not): it sees the events from now on (the database's clock, as theirs).
+      ...(values.enabled
+        ? { enabledAt: sql`case when ${automationRules.enabled} then ${automationRules.enabledAt} else now() end` }
+        : {}),
+      updatedAt: new Date(),
+    })
     .where(eq(automationRules.id, id))
     .returning();
   return row;
@@ -102,4 +105,36 @@ export async function listRuns(db: Db, ruleId: number, page: number, outcome?: R
     .offset((page - 1) * LOG_PAGE_SIZE);
   const [{ total }] = await db.select({ total: count() }).from(ruleRuns).where(where);
   return { rows, count: total, hasMore: page * LOG_PAGE_SIZE < total };
+}
+
+/** The events a rule's conditions did not meet, counted per condition that stopped it. */
+export async function notMetOf(db: Db, ruleId: number): Promise<RuleNotMet> {
+  const rows = await db
+    .select({
+      index: ruleSkips.failedCondition,
+      count: sql<number>`sum(${ruleSkips.count})::int`,
+      lastAt: sql<Date>`max(${ruleSkips.lastAt})`.mapWith(ruleSkips.lastAt),
+      since: sql<Date>`min(${ruleSkips.hour})`.mapWith(ruleSkips.hour),
+    })
+    .from(ruleSkips)
+    .where(eq(ruleSkips.ruleId, ruleId))
+    .groupBy(ruleSkips.failedCondition)
+    .orderBy(asc(ruleSkips.failedCondition));
+  const since = rows.reduce<Date | null>((min, r) => (min === null || r.since < min ? r.since : min), null);
+  return {
+    count: rows.reduce((sum, r) => sum + r.count, 0),
+    since: since?.toISOString() ?? null,
+    byCondition: rows.map((r) => ({ index: r.index, count: r.count, lastAt: r.lastAt.toISOString() })),
+  };
+}
+
+/** How long the rules' log (firings and counts) is kept. */
+export const RULE_LOG_KEEP_DAYS = 30;
+
+/** The rules' log older than RULE_LOG_KEEP_DAYS goes (housekeeping); how many rows of each. */
+export async function pruneRuleLog(db: Db, now: Date): Promise<{ runs: number; skips: number }> {
+  const before = new Date(now.getTime() - RULE_LOG_KEEP_DAYS * 86_400_000);
+  const runs = await db.delete(ruleRuns).where(lt(ruleRuns.createdAt, before)).returning({ id: ruleRuns.id });
+  const skips = await db.delete(ruleSkips).where(lt(ruleSkips.hour, before)).returning({ id: ruleSkips.ruleId });
+  return { runs: runs.length, skips: skips.length };
 }

@@ -119,7 +119,8 @@ export function createRuleService(deps: { db: Db; heavy: Db; events: Publisher; 
     async log(id: number, query: z.output<typeof ruleLogQuerySchema>): Promise<RuleLog> {
       if (!(await repo.findRule(db, id))) throw new AppError("ERR_NO_RULE_FOUND");
       const page = await repo.listRuns(db, id, query.pageNumber, query.outcome);
-      return { runs: page.rows.map(repo.presentRun), count: page.count, hasMore: page.hasMore };
+      const notMet = await repo.notMetOf(db, id);
+      return { runs: page.rows.map(repo.presentRun), count: page.count, hasMore: page.hasMore, notMet };
     },
 
     /** What the definition would have done over the last 7 days (reads only). */

@@ -105,7 +105,7 @@ describe("automation rules: the API", () => {
 });
 
 describe("automation rules: triggers and conditions", () => {
-  it("a received message whose text matches fires; the log shows the firing and the condition that stopped another", async () => {
+  it("a received message whose text matches fires; the log shows the firing and counts the events whose conditions failed", async () => {
     const tag = await makeTag();
     const rule = await makeRule({
       trigger: "messageReceived",
@@ -129,16 +129,24 @@ describe("automation rules: triggers and conditions", () => {
       results: [{ type: "addTag", outcome: "done" }],
     });
     expect(forHit.event.text).toContain("PEDIDO #12345");
-    expect(log.runs.find((r) => r.ticketId === miss.ticket.id)).toMatchObject({ outcome: "condition", failedCondition: 0 });
+    // The miss did not fire: no run, a count of the first condition (and no row per rule and event).
+    expect(log.runs.map((r) => r.ticketId)).toEqual([hit.ticket.id]);
+    expect(log.notMet).toMatchObject({ count: 1, byCondition: [{ index: 0, count: 1 }] });
+    expect(new Date(log.notMet.since!).getTime()).toBeLessThanOrEqual(Date.now());
+    expect(await t.database.db.select().from(ruleRuns).where(eq(ruleRuns.ruleId, rule.id))).toHaveLength(1);
     // Not the first message any more: the third condition stops it.
     await customerWrites(t, admin, connectionId, { from: hit.from, body: "pedido 99999 também" });
     await eventually(async () => {
       await drain();
-      const runs = (await logOf(rule.id)).runs.filter((r) => r.ticketId === hit.ticket.id);
-      expect(runs.map((r) => [r.outcome, r.failedCondition])).toEqual([
-        ["condition", 2],
-        ["done", null],
-      ]);
+      const after = await logOf(rule.id);
+      expect(after.runs.map((r) => [r.ticketId, r.outcome])).toEqual([[hit.ticket.id, "done"]]);
+      expect(after.notMet).toMatchObject({
+        count: 2,
+        byCondition: [
+          { index: 0, count: 1 },
+          { index: 2, count: 1 },
+        ],
+      });
     });
   });
 
@@ -194,7 +202,9 @@ describe("automation rules: triggers and conditions", () => {
     });
     expect(await tagIdsOf(ticket.id)).toEqual(expect.arrayContaining([tag, mark]));
     for (const rule of bad) {
-      expect((await logOf(rule.id)).runs.map((r) => [r.outcome, r.failedCondition])).toEqual([["condition", holds.length]]);
+      const log = await logOf(rule.id);
+      expect(log.runs).toEqual([]);
+      expect(log.notMet).toMatchObject({ count: 1, byCondition: [{ index: holds.length, count: 1 }] });
     }
     expect((await row(ticket.id)).status).toBe("open");
   });

@@ -65,6 +65,7 @@ export const TABLES_WITHOUT_CUSTOMER_DATA: Record<string, string> = {
   zapdesk_migrations: "the schema's version",
   consent_configs: "configuration (the consent message of a connection or queue)",
   automation_rules: "configuration (what a rule did is in rule_runs, erased with the tickets)",
+  rule_skips: "counts per rule, hour and condition of the events a rule did not fire on (no ticket, contact or text)",
   menu_nodes: "configuration (a connection's menu tree)",
   queue_bots: "configuration (a queue's bot; its token sealed)",
 };

@@ -8,6 +8,7 @@ import TableBody from "@mui/material/TableBody";
 import TableCell from "@mui/material/TableCell";
 import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
+import Typography from "@mui/material/Typography";
 import type { Rule, RuleRun } from "@zapdesk/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -31,6 +32,18 @@ export function RuleLogDialog({ rule, onClose }: { rule: Rule | null; onClose():
     <Dialog open={!!rule} onClose={onClose} maxWidth="md" fullWidth aria-labelledby="rule-log-title">
       <DialogTitle id="rule-log-title">{t("automationRules.log.title", { name: rule?.name ?? "" })}</DialogTitle>
       <DialogContent dividers>
+        {data && data.notMet.count > 0 && (
+          // Events the rule's conditions did not meet are not firings: counted, not listed (issue 23 §1).
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }} data-testid="rule-not-met">
+            {t("automationRules.log.notMet", {
+              count: data.notMet.count,
+              since: data.notMet.since ? new Date(data.notMet.since).toLocaleString() : "",
+              conditions: data.notMet.byCondition
+                .map((c) => t("automationRules.log.notMetCondition", { n: c.index + 1, count: c.count }))
+                .join(", "),
+            })}
+          </Typography>
+        )}
         <Table size="small" aria-label={t("automationRules.log.title", { name: rule?.name ?? "" })}>
           <TableHead>
             <TableRow>
