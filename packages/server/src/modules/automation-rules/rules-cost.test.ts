@@ -92,11 +92,9 @@ describe("automation rules: a backlog", () => {
       .values(
         Array.from({ length: 699 }, () => ({ kind: "messageReceived", ticketId: queued.ticketId, messageId: queued.messageId })),
       );
-    // Claims of 200: a run stopped at 500 handled 600; bounded by a second, it goes on to the fourth
-    // claim (three claims of 200 take well under a second: about 0.2 s here under load).
-    const first = await t.ruleWorker.drain();
-    expect(first).toBeGreaterThan(600);
-    expect(first + (await t.ruleWorker.drain())).toBe(700);
+    // Claims of 200: a run stopped at 500 handled 600; a run makes at least five full claims (more
+    // while its second lasts), so it goes on to the fourth claim however slow the machine.
+    expect(await t.ruleWorker.drain()).toBe(700);
     const [skips] = await t.database.db.select().from(ruleSkips).where(eq(ruleSkips.ruleId, rule.id));
     expect(skips.count).toBe(700);
     await t.database.db.update(automationRules).set({ enabled: false });
