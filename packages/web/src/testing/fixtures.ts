@@ -1,4 +1,4 @@
-import type { Connection, Message, Ticket } from "@zapdesk/core";
+import type { Connection, Message, RuleEventSummary, Ticket } from "@zapdesk/core";
 
 /** Records as the server presents them, for tests that only care about a few fields. */
 export function aConnection(over: Partial<Connection> = {}): Connection {
@@ -93,6 +93,21 @@ export function aTicket(over: Partial<Ticket> = {}): Ticket {
     whatsapp: { id: 1, name: "Main", provider: "baileys" },
     lastInboundAt: null,
     tags: [],
+    ...over,
+  };
+}
+
+/** What an automation rule reacted to: a customer's "quero cancelar" on ticket 31. */
+export function aRuleEvent(over: Partial<RuleEventSummary> = {}): RuleEventSummary {
+  return {
+    kind: "messageReceived",
+    ticketId: 31,
+    messageId: 5,
+    text: "quero cancelar",
+    tagId: null,
+    previous: null,
+    depth: 0,
+    at: "2026-12-04T10:00:00.000Z",
     ...over,
   };
 }

@@ -2,6 +2,7 @@ import { screen } from "@testing-library/react";
 import type { Rule, RuleLog } from "@zapdesk/core";
 import { describe, expect, it } from "vitest";
 import { ADMIN, fakeApi, signedInAs } from "../../../testing/fake-api";
+import { aRuleEvent } from "../../../testing/fixtures";
 import { renderWithProviders } from "../../../testing/render";
 import { RuleLogDialog } from "./rule-log-dialog";
 
@@ -26,16 +27,7 @@ const LOG: RuleLog = {
       ruleId: 7,
       ticketId: 31,
       outcome: "done",
-      event: {
-        kind: "messageReceived",
-        ticketId: 31,
-        messageId: 5,
-        text: "quero cancelar",
-        tagId: null,
-        previous: null,
-        depth: 0,
-        at: "2026-12-04T10:00:00.000Z",
-      },
+      event: aRuleEvent(),
       failedCondition: null,
       results: [{ index: 0, type: "addNote", outcome: "done" }],
       errorCode: null,

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { ADMIN, fakeApi, signedInAs } from "../../../testing/fake-api";
+import { aRuleEvent } from "../../../testing/fixtures";
 import { renderWithProviders } from "../../../testing/render";
 import { RuleModal } from "./rule-modal";
 
@@ -16,16 +17,7 @@ const DRY_RUN = {
       contactName: "Ana Souza",
       firings: [
         {
-          event: {
-            kind: "messageReceived",
-            ticketId: 31,
-            messageId: 5,
-            text: "quero cancelar",
-            tagId: null,
-            previous: null,
-            depth: 0,
-            at: "2026-12-04T10:00:00.000Z",
-          },
+          event: aRuleEvent(),
           outcome: "wouldRun",
           actions: [{ type: "addNote", body: "Cancelamento" }],
         },
