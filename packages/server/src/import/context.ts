@@ -28,6 +28,14 @@ export interface ImportOptions {
   afterBatch?: (entity: Entity, batch: number) => void | Promise<void>;
 }
 
+/**
+ * What the import writes in this transaction is history, not events: no automation rule fires on it
+ * and no outbound webhook hears of it (migration 0043's `zapdesk_importing()`).
+ */
+export async function markImporting(tx: Db): Promise<void> {
+  await q(tx, "select set_config('zapdesk.importing', 'on', true)");
+}
+
 /** Raw SQL with $n placeholders inside a drizzle transaction. */
 export async function q<T = Row>(tx: Db, text: string, params: unknown[] = []): Promise<T[]> {
   const parts = text.split(/\$(\d+)/);
@@ -178,6 +186,7 @@ export async function createRun(options: ImportOptions, company: number | undefi
             // No wait for the WAL flush at each batch's commit: a crash can lose the last batches,
             // and with them their import_map rows (same transaction), so a second run imports them.
             await q(tx as unknown as Db, "set local synchronous_commit = off");
+            await markImporting(tx as unknown as Db);
             return fn(tx as unknown as Db);
           }),
 

@@ -3,7 +3,7 @@ import { importQuickAnswers, importTags } from "./answers-tags.js";
 import { importConnections } from "./connections.js";
 import { importContactOwners } from "./contact-owners.js";
 import { importContacts } from "./contacts.js";
-import { createRun, type ImportOptions } from "./context.js";
+import { createRun, type ImportOptions, markImporting } from "./context.js";
 import { importNotes, importRatings, importSchedules, importSettings } from "./extras.js";
 import { MULTI_COMPANY } from "./flavours.js";
 import { importLinks } from "./links.js";
@@ -63,6 +63,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     if (options.dryRun) {
       await database.db
         .transaction(async (tx) => {
+          await markImporting(tx as unknown as Db);
           run.outer = tx as unknown as Db;
           await pipeline();
           await verify(run, tx as unknown as Db);
