@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { BASE, EMOJI, type Expectations, HASH, local } from "./common.js";
 import type { SourceDb } from "./sources.js";
 
-/** Whaticket Community (or Press Ticket) on MariaDB: twins, groups, missing media, quotes, emoji, -03:00 times. */
+/** Whaticket Community (or Press Ticket) on MariaDB, or Community on PostgreSQL: twins, groups, missing media, quotes, emoji, -03:00 times. */
 export async function fillCommunity(src: SourceDb, mediaDir: string, size = 1000): Promise<Expectations> {
   const now = local(BASE, 0);
   const stamp = { createdAt: now, updatedAt: now };
@@ -115,10 +115,10 @@ export async function fillCommunity(src: SourceDb, mediaDir: string, size = 1000
         }
         messages.push({
           id,
-          // A NUL character (MySQL keeps it; PostgreSQL text refuses it) in one message.
+          // A NUL character (MySQL keeps it; PostgreSQL text refuses it, so a PostgreSQL source never has one) in one message.
           body: media
             ? "foto.jpg"
-            : `${EMOJI[(ticketId + k) % EMOJI.length]} mensagem ${k} do ticket ${ticketId}${ticketId === 7 && k === 0 ? "\u0000!" : ""}`,
+            : `${EMOJI[(ticketId + k) % EMOJI.length]} mensagem ${k} do ticket ${ticketId}${ticketId === 7 && k === 0 && src.dialect === "mysql" ? "\u0000!" : ""}`,
           ack: k % 2 ? 3 : 0,
           read: 1,
           fromMe: k % 2,
@@ -138,9 +138,7 @@ export async function fillCommunity(src: SourceDb, mediaDir: string, size = 1000
   await src.insert("ContactCustomFields", fields);
   await src.insert("Tickets", tickets);
   // Quoted messages first would break the self-reference in insert order: insert the quoted ones last.
-  await src.run(`SET FOREIGN_KEY_CHECKS = 0`);
-  await src.insert("Messages", messages);
-  await src.run(`SET FOREIGN_KEY_CHECKS = 1`);
+  await src.withoutForeignKeys(() => src.insert("Messages", messages));
   const first = messages[0] as { id: string };
   return {
     contacts: contacts.length,

@@ -14,6 +14,9 @@ export const MYSQL_SERVER = process.env.TEST_MYSQL_URL ?? "mysql://root@127.0.0.
 
 export interface SourceDb {
   url: string;
+  dialect: "mysql" | "pg";
+  /** Run `work` with the source's foreign keys unchecked (rows that refer to rows inserted later). */
+  withoutForeignKeys(work: () => Promise<void>): Promise<void>;
   /** Run SQL in the source (`?` placeholders in both dialects). */
   run(sql: string, params?: unknown[]): Promise<void>;
   /** Insert rows into a table in chunks (columns from the first row). */
@@ -49,6 +52,15 @@ export async function mysqlSource(...fixtures: string[]): Promise<SourceDb> {
   for (const fixture of fixtures) await conn.query(readFileSync(join(here, fixture), "utf8"));
   return {
     url: url.toString(),
+    dialect: "mysql",
+    withoutForeignKeys: async (work) => {
+      await conn.query("SET FOREIGN_KEY_CHECKS = 0");
+      try {
+        await work();
+      } finally {
+        await conn.query("SET FOREIGN_KEY_CHECKS = 1");
+      }
+    },
     run: async (sql, params = []) => {
       await conn.query(sql.replace(/"/g, "`"), params);
     },
@@ -87,6 +99,16 @@ export async function pgSource(fixture: string): Promise<SourceDb> {
   };
   return {
     url,
+    dialect: "pg",
+    // The session's foreign-key triggers are not fired as a replica (the test's server user is a superuser).
+    withoutForeignKeys: async (work) => {
+      await client.query("set session_replication_role = replica");
+      try {
+        await work();
+      } finally {
+        await client.query("set session_replication_role = default");
+      }
+    },
     run: async (sql, params = []) => {
       await client.query(toPg(sql), params);
     },

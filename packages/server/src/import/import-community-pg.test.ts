@@ -1,0 +1,88 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openTestDatabase } from "../../test/harness.js";
+import { type Expectations, fillCommunity } from "../../test/import-fixtures/data.js";
+import { pgSource, type SourceDb } from "../../test/import-fixtures/sources.js";
+import { count, type Target } from "../../test/import-fixtures/target.js";
+import { createMediaStorage } from "../media/storage.js";
+import { detectFlavour } from "./flavours.js";
+import { runImport } from "./importer.js";
+import { openSource, type Source } from "./source.js";
+
+// Issue 21: Whaticket Community runs on PostgreSQL too (DB_DIALECT=postgres): the same 34
+// migrations, booleans instead of tinyint, timestamptz written in the -03:00 session.
+describe("import from Whaticket Community on PostgreSQL", { timeout: 240_000 }, () => {
+  let src: SourceDb;
+  let target: Target;
+  let source: Source;
+  let media: string;
+  let storageDir: string;
+  let expected: Expectations;
+
+  beforeAll(async () => {
+    src = await pgSource("community.pg.sql");
+    media = await mkdtemp(join(tmpdir(), "whaticket-public-"));
+    storageDir = await mkdtemp(join(tmpdir(), "zapdesk-media-"));
+    expected = await fillCommunity(src, media, 300);
+    target = await openTestDatabase();
+    source = await openSource(src.url);
+  }, 180_000);
+  afterAll(async () => {
+    await source?.close();
+    await src?.drop();
+    await target?.drop();
+    await rm(media, { recursive: true, force: true });
+    await rm(storageDir, { recursive: true, force: true });
+  });
+
+  it("recognises the flavour, imports everything with twins merged and times in -03:00, and a second run adds nothing", async () => {
+    const detection = await detectFlavour(source);
+    expect(detection.flavour).toBe("community");
+    const storage = createMediaStorage(storageDir);
+    const report = await runImport({
+      source,
+      flavour: "community",
+      database: target,
+      storage,
+      mediaDirs: [media],
+      batchSize: 200,
+    });
+    const e = report.entities;
+    expect(report.verification.complete).toBe(true);
+    expect(e.users).toMatchObject({ source: 3, imported: 3 });
+    expect(e.queues).toMatchObject({ source: 3, imported: 3 });
+    expect(e.connections.imported).toBe(1);
+    expect(e.quickAnswers.imported).toBe(2);
+    expect(e.contacts).toMatchObject({
+      source: expected.contacts,
+      imported: expected.contacts - expected.twins,
+      merged: expected.twins,
+    });
+    expect(e.tickets.imported).toBe(expected.tickets);
+    expect(e.messages).toMatchObject({ source: expected.messages, imported: expected.messages, skipped: 0 });
+    const [known] = await target.query<{ created_at: Date }>(
+      "select m.created_at from messages m join import_map i on i.entity = 'message' and i.target_id = m.id where i.source_id = $1",
+      [expected.knownTime.sourceId],
+    );
+    expect(known?.created_at.toISOString()).toBe(expected.knownTime.utc);
+    // Booleans read as such: outgoing messages, deleted ones, a default connection.
+    expect(await count(target, "select count(*) as n from messages where from_me and ack = 3")).toBeGreaterThan(0);
+    expect(await count(target, "select count(*) as n from messages where is_deleted")).toBeGreaterThan(0);
+    expect(await count(target, "select count(*) as n from messages where quoted_msg_id is not null")).toBe(expected.tickets);
+    expect(await count(target, "select count(*) as n from whatsapps where is_default")).toBe(1);
+    expect(report.media).toMatchObject({ copied: expected.presentMedia, missing: expected.missingMedia });
+
+    const again = await runImport({
+      source,
+      flavour: "community",
+      database: target,
+      storage,
+      mediaDirs: [media],
+      batchSize: 200,
+    });
+    expect(again.entities.messages.imported).toBe(0);
+    expect(await count(target, "select count(*) as n from messages")).toBe(expected.messages);
+  });
+});
