@@ -2,7 +2,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestDatabase } from "../../test/harness.js";
+import { customerWrites, makeSimulatorConnection } from "../../test/conversation.js";
+import { makeAdmin } from "../../test/factories.js";
+import { createTestApp, openTestDatabase } from "../../test/harness.js";
 import { type Expectations, fillCommunity } from "../../test/import-fixtures/data.js";
 import { pgSource, type SourceDb } from "../../test/import-fixtures/sources.js";
 import { count, type Target } from "../../test/import-fixtures/target.js";
@@ -84,5 +86,33 @@ describe("import from Whaticket Community on PostgreSQL", { timeout: 240_000 }, 
     });
     expect(again.entities.messages.imported).toBe(0);
     expect(await count(target, "select count(*) as n from messages")).toBe(expected.messages);
+  });
+
+  it("behaves like native data: the dashboard counts it, the export carries it, a customer writing again is the same contact", async () => {
+    const t = await createTestApp({ database: target });
+    try {
+      const admin = await makeAdmin(t);
+      const period = "from=2024-03-01&to=2024-03-31&tz=America/Sao_Paulo";
+      const metrics = await t.app.inject({ method: "GET", url: `/api/dashboard/metrics?${period}`, headers: admin.auth });
+      expect(metrics.statusCode, metrics.body).toBe(200);
+      const closed = await count(target, "select count(*) as n from tickets where status = 'closed'");
+      expect(closed).toBeGreaterThan(0);
+      expect(metrics.json().overall.tickets).toBeGreaterThan(0);
+      const csv = await t.app.inject({ method: "GET", url: `/api/tickets/export?${period}`, headers: admin.auth });
+      expect(csv.statusCode, csv.body.slice(0, 200)).toBe(200);
+      // A header line, then one line per closed ticket of the period.
+      expect(csv.body.trim().split("\n").length - 1).toBe(closed);
+
+      // The customer of an imported twin writes again from the old 12-digit form of the number.
+      const [person] = await target.query<{ id: number }>("select id from contacts where number = '5511970000001'");
+      const contacts = await count(target, "select count(*) as n from contacts");
+      const connection = await makeSimulatorConnection(t, admin);
+      await customerWrites(t, admin, connection.id, { from: "551170000001", body: "voltei" });
+      const [written] = await target.query<{ contact_id: number }>("select contact_id from messages where body = 'voltei'");
+      expect(written?.contact_id).toBe(person?.id);
+      expect(await count(target, "select count(*) as n from contacts")).toBe(contacts);
+    } finally {
+      await t.close();
+    }
   });
 });

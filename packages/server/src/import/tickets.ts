@@ -44,8 +44,10 @@ export async function importTickets(run: Run) {
         const insert = async (values: { status: string; user: number | null; createdAt: Date | null; updatedAt: Date }) => {
           const [created] = await q<{ id: number }>(
             tx,
-            `insert into tickets (status, unread_messages, last_message, is_group, user_id, queue_id, contact_id, whatsapp_id, created_at, updated_at, closed_at)
-             values ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9, now()), $10, $11) returning id`,
+            // A closed ticket's last close (closing_at, by its agent) as a native close records it (0026):
+            // the closing report and the tickets export read it.
+            `insert into tickets (status, unread_messages, last_message, is_group, user_id, queue_id, contact_id, whatsapp_id, created_at, updated_at, closed_at, closing_at, closing_user_id)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9, now()), $10, $11, $11, case when $11::timestamptz is null then null else $5::int end) returning id`,
             [
               values.status,
               values.status === "closed" ? 0 : (int(row.unreadMessages) ?? 0),
@@ -196,8 +198,10 @@ async function ticketBatch(run: Run, rows: Row[]): Promise<boolean> {
       const column = (i: number) => values.map((v) => v[i]);
       await q(
         tx,
-        `insert into tickets (id, status, unread_messages, last_message, is_group, user_id, queue_id, contact_id, whatsapp_id, created_at, updated_at, closed_at)
-           select * from unnest($1::int[], $2::text[], $3::int[], $4::text[], $5::boolean[], $6::int[], $7::int[], $8::int[], $9::int[], $10::timestamptz[], $11::timestamptz[], $12::timestamptz[])`,
+        `insert into tickets (id, status, unread_messages, last_message, is_group, user_id, queue_id, contact_id, whatsapp_id, created_at, updated_at, closed_at, closing_at, closing_user_id)
+           select *, closed_at, case when closed_at is null then null else user_id end
+           from unnest($1::int[], $2::text[], $3::int[], $4::text[], $5::boolean[], $6::int[], $7::int[], $8::int[], $9::int[], $10::timestamptz[], $11::timestamptz[], $12::timestamptz[])
+             as t(id, status, unread_messages, last_message, is_group, user_id, queue_id, contact_id, whatsapp_id, created_at, updated_at, closed_at)`,
         Array.from({ length: 12 }, (_, i) => column(i)),
       );
       run.counts("tickets").imported += values.length;

@@ -59,3 +59,10 @@ BEGIN
   ORDER BY n.id, e.rank, w.id;
   RETURN NULL;
 END $$;
+--> statement-breakpoint
+-- Imports before this one left their closed tickets without their last close (closing_at and its
+-- agent, 0026), so the tickets export and the closing report left them out: set as 0026 set the
+-- native ones.
+UPDATE "tickets" SET "closing_at" = "closed_at", "closing_user_id" = "user_id"
+WHERE "status" = 'closed' AND "closed_at" IS NOT NULL AND "closing_at" IS NULL
+  AND "id" IN (SELECT "target_id" FROM "import_map" WHERE "entity" = 'ticket');
