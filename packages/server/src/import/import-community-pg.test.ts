@@ -43,14 +43,9 @@ describe("import from Whaticket Community on PostgreSQL", { timeout: 240_000 }, 
     const detection = await detectFlavour(source);
     expect(detection.flavour).toBe("community");
     const storage = createMediaStorage(storageDir);
-    const report = await runImport({
-      source,
-      flavour: "community",
-      database: target,
-      storage,
-      mediaDirs: [media],
-      batchSize: 200,
-    });
+    const importAll = () =>
+      runImport({ source, flavour: "community", database: target, storage, mediaDirs: [media], batchSize: 200 });
+    const report = await importAll();
     const e = report.entities;
     expect(report.verification.complete).toBe(true);
     expect(e.users).toMatchObject({ source: 3, imported: 3 });
@@ -76,14 +71,7 @@ describe("import from Whaticket Community on PostgreSQL", { timeout: 240_000 }, 
     expect(await count(target, "select count(*) as n from whatsapps where is_default")).toBe(1);
     expect(report.media).toMatchObject({ copied: expected.presentMedia, missing: expected.missingMedia });
 
-    const again = await runImport({
-      source,
-      flavour: "community",
-      database: target,
-      storage,
-      mediaDirs: [media],
-      batchSize: 200,
-    });
+    const again = await importAll();
     expect(again.entities.messages.imported).toBe(0);
     expect(await count(target, "select count(*) as n from messages")).toBe(expected.messages);
   });
