@@ -17,6 +17,7 @@ import {
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormDialog } from "../../../components/ui/form-dialog";
+import { RowListEditor } from "../../../components/ui/row-list-editor";
 import { ApiError } from "../../../lib/api-client";
 import { useAuth } from "../../../lib/auth";
 import { toastError } from "../../../lib/error-handler";
@@ -104,13 +105,6 @@ export function RuleModal({ open, onClose, rule }: { open: boolean; onClose(): v
     users: actionChoices.users,
     connections: connections.map((c) => ({ id: c.id, name: c.name })),
   };
-  const error = (key: string) =>
-    errors[key] && (
-      <Typography variant="caption" color="error">
-        {errors[key]}
-      </Typography>
-    );
-
   return (
     <FormDialog
       open={open}
@@ -165,22 +159,17 @@ export function RuleModal({ open, onClose, rule }: { open: boolean; onClose(): v
           />
         </Stack>
         <Typography variant="subtitle2">{t("ruleModal.form.conditions")}</Typography>
-        {conditions.map((condition, index) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: the rows are the list's positions (no ids of their own)
-          <Stack key={index} spacing={0.5}>
-            <ConditionRow
-              index={index}
-              condition={condition}
-              choices={conditionChoices}
-              onChange={(next) => setConditions(conditions.map((c, i) => (i === index ? next : c)))}
-              onRemove={() => setConditions(conditions.filter((_, i) => i !== index))}
-            />
-            {error(`conditions.${index}`)}
-          </Stack>
-        ))}
-        <Button onClick={() => setConditions([...conditions, blankCondition("messageText")])} sx={{ alignSelf: "flex-start" }}>
-          {t("automationRules.buttons.addCondition")}
-        </Button>
+        <RowListEditor
+          name="conditions"
+          items={conditions}
+          onChange={setConditions}
+          errors={errors}
+          blank={() => blankCondition("messageText")}
+          addLabel={t("automationRules.buttons.addCondition")}
+          renderRow={({ item, index, change, remove }) => (
+            <ConditionRow index={index} condition={item} choices={conditionChoices} onChange={change} onRemove={remove} />
+          )}
+        />
         <Typography variant="subtitle2">{t("ruleModal.form.actions")}</Typography>
         <ActionListEditor
           actions={actions}

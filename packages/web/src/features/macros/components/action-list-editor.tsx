@@ -1,8 +1,6 @@
-import Button from "@mui/material/Button";
-import Stack from "@mui/material/Stack";
-import Typography from "@mui/material/Typography";
 import type { ActionInput, ActionType } from "@zapdesk/core";
 import { useTranslation } from "react-i18next";
+import { RowListEditor } from "../../../components/ui/row-list-editor";
 import { type ActionChoices, ActionRow, blankAction } from "./action-row";
 
 /**
@@ -26,32 +24,17 @@ export function ActionListEditor({
   added: ActionType;
 }) {
   const { t } = useTranslation();
-  const error = (key: string) =>
-    errors[key] && (
-      <Typography variant="caption" color="error">
-        {errors[key]}
-      </Typography>
-    );
   return (
-    <>
-      {actions.map((action, index) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: the rows are the list's positions (no ids of their own)
-        <Stack key={index} spacing={0.5}>
-          <ActionRow
-            index={index}
-            action={action}
-            choices={choices}
-            types={types}
-            onChange={(next) => onChange(actions.map((a, i) => (i === index ? next : a)))}
-            onRemove={() => onChange(actions.filter((_, i) => i !== index))}
-          />
-          {error(`actions.${index}`)}
-        </Stack>
-      ))}
-      {error("actions")}
-      <Button onClick={() => onChange([...actions, blankAction(added)])} sx={{ alignSelf: "flex-start" }}>
-        {t("macros.buttons.addAction")}
-      </Button>
-    </>
+    <RowListEditor
+      name="actions"
+      items={actions}
+      onChange={onChange}
+      errors={errors}
+      blank={() => blankAction(added)}
+      addLabel={t("macros.buttons.addAction")}
+      renderRow={({ item, index, change, remove }) => (
+        <ActionRow index={index} action={item} choices={choices} types={types} onChange={change} onRemove={remove} />
+      )}
+    />
   );
 }
