@@ -1,45 +1,25 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { customerWrites, makeSimulatorConnection } from "../../test/conversation.js";
 import { makeAdmin } from "../../test/factories.js";
-import { createTestApp, openTestDatabase } from "../../test/harness.js";
-import { type Expectations, fillCommunity } from "../../test/import-fixtures/data.js";
-import { pgSource, type SourceDb } from "../../test/import-fixtures/sources.js";
-import { count, type Target } from "../../test/import-fixtures/target.js";
+import { createTestApp } from "../../test/harness.js";
+import { fillCommunity } from "../../test/import-fixtures/data.js";
+import { useImportRig } from "../../test/import-fixtures/rig.js";
+import { pgSource } from "../../test/import-fixtures/sources.js";
+import { count } from "../../test/import-fixtures/target.js";
 import { createMediaStorage } from "../media/storage.js";
 import { detectFlavour } from "./flavours.js";
 import { runImport } from "./importer.js";
-import { openSource, type Source } from "./source.js";
 
 // Issue 21: Whaticket Community runs on PostgreSQL too (DB_DIALECT=postgres): the same 34
 // migrations, booleans instead of tinyint, timestamptz written in the -03:00 session.
 describe("import from Whaticket Community on PostgreSQL", { timeout: 240_000 }, () => {
-  let src: SourceDb;
-  let target: Target;
-  let source: Source;
-  let media: string;
-  let storageDir: string;
-  let expected: Expectations;
-
-  beforeAll(async () => {
-    src = await pgSource("community.pg.sql");
-    media = await mkdtemp(join(tmpdir(), "whaticket-public-"));
-    storageDir = await mkdtemp(join(tmpdir(), "zapdesk-media-"));
-    expected = await fillCommunity(src, media, 300);
-    target = await openTestDatabase();
-    source = await openSource(src.url);
-  }, 180_000);
-  afterAll(async () => {
-    await source?.close();
-    await src?.drop();
-    await target?.drop();
-    await rm(media, { recursive: true, force: true });
-    await rm(storageDir, { recursive: true, force: true });
-  });
+  const rig = useImportRig(
+    () => pgSource("community.pg.sql"),
+    (src, media) => fillCommunity(src, media, 300),
+  );
 
   it("recognises the flavour, imports everything with twins merged and times in -03:00, and a second run adds nothing", async () => {
+    const { target, source, media, storageDir, expected } = rig;
     const detection = await detectFlavour(source);
     expect(detection.flavour).toBe("community");
     const storage = createMediaStorage(storageDir);
@@ -77,6 +57,7 @@ describe("import from Whaticket Community on PostgreSQL", { timeout: 240_000 }, 
   });
 
   it("behaves like native data: the dashboard counts it, the export carries it, a customer writing again is the same contact", async () => {
+    const { target } = rig;
     const t = await createTestApp({ database: target });
     try {
       const admin = await makeAdmin(t);

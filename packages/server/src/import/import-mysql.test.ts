@@ -1,59 +1,48 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { login } from "../../test/factories.js";
 import { createTestApp, openTestDatabase } from "../../test/harness.js";
-import { type Expectations, fillCommunity, fillPress, OLD_PASSWORD } from "../../test/import-fixtures/data.js";
-import { mysqlReachable, mysqlSource, type SourceDb } from "../../test/import-fixtures/sources.js";
-import { count, type Target, totals } from "../../test/import-fixtures/target.js";
+import { fillCommunity, fillPress, OLD_PASSWORD } from "../../test/import-fixtures/data.js";
+import { useImportRig } from "../../test/import-fixtures/rig.js";
+import { mysqlReachable, mysqlSource } from "../../test/import-fixtures/sources.js";
+import { count, totals } from "../../test/import-fixtures/target.js";
 import { createMediaStorage, type MediaStorage } from "../media/storage.js";
 import { detectFlavour } from "./flavours.js";
 import { IMPORT_MEDIA_MISSING, type ImportReport, runImport } from "./importer.js";
-import { openSource, type Source } from "./source.js";
+import { openSource } from "./source.js";
 
 // Thousands of rows per flavour on a machine shared with other suites: minutes, not the default 30 s.
 const mysqlUp = await mysqlReachable();
 
 describe.skipIf(!mysqlUp)("import from Whaticket Community on MariaDB", { timeout: 240_000 }, () => {
-  let src: SourceDb;
-  let target: Target;
-  let source: Source;
-  let media: string;
-  let storageDir: string;
+  const rig = useImportRig(
+    () => mysqlSource("community.mysql.sql"),
+    (src, media) => fillCommunity(src, media),
+    async (target) => {
+      // Already in Zapdesk: a queue of the same name, an account with the same email.
+      await target.query("insert into queues (name, color) values ('Vendas', '#00ff00')");
+      await target.query(
+        "insert into users (name, email, password_hash, profile) values ('Ana here', 'ANA@old.test', 'x', 'admin')",
+      );
+    },
+  );
   let storage: MediaStorage;
-  let expected: Expectations;
   let first: ImportReport;
-
-  beforeAll(async () => {
-    src = await mysqlSource("community.mysql.sql");
-    media = await mkdtemp(join(tmpdir(), "whaticket-public-"));
-    storageDir = await mkdtemp(join(tmpdir(), "zapdesk-media-"));
-    storage = createMediaStorage(storageDir);
-    expected = await fillCommunity(src, media);
-    target = await openTestDatabase();
-    // Already in Zapdesk: a queue of the same name, an account with the same email.
-    await target.query("insert into queues (name, color) values ('Vendas', '#00ff00')");
-    await target.query(
-      "insert into users (name, email, password_hash, profile) values ('Ana here', 'ANA@old.test', 'x', 'admin')",
-    );
-    source = await openSource(src.url);
-  }, 180_000);
-  afterAll(async () => {
-    await source?.close();
-    await src?.drop();
-    await target?.drop();
-    await rm(media, { recursive: true, force: true });
-    await rm(storageDir, { recursive: true, force: true });
+  beforeAll(() => {
+    storage = createMediaStorage(rig.storageDir);
   });
 
   it("recognises the flavour from SequelizeMeta", async () => {
+    const { source } = rig;
     const detection = await detectFlavour(source);
     expect(detection.flavour).toBe("community");
     expect(detection.last).toBe("20220223095932-add-whatsapp-to-user");
   });
 
   it("a dry run reads everything, writes nothing, and reports what the import will do", async () => {
+    const { target, source, media, expected } = rig;
     const before = await totals(target);
     const report = await runImport({
       source,
@@ -72,6 +61,7 @@ describe.skipIf(!mysqlUp)("import from Whaticket Community on MariaDB", { timeou
   });
 
   it("imports staff, queues, connections, quick answers, contacts (twins merged), tickets and messages, verified", async () => {
+    const { target, source, media, expected } = rig;
     first = await runImport({ source, flavour: "community", database: target, storage, mediaDirs: [media], batchSize: 400 });
     const e = first.entities;
     expect(first.verification.complete).toBe(true);
@@ -148,6 +138,7 @@ describe.skipIf(!mysqlUp)("import from Whaticket Community on MariaDB", { timeou
   });
 
   it("a second run imports nothing twice", async () => {
+    const { target, source, media, expected } = rig;
     const before = await totals(target);
     const again = await runImport({
       source,
@@ -164,6 +155,7 @@ describe.skipIf(!mysqlUp)("import from Whaticket Community on MariaDB", { timeou
   });
 
   it("an imported user signs in with the old password, which is then re-hashed to argon2", async () => {
+    const { target } = rig;
     const t = await createTestApp({ database: target, start: false });
     try {
       await login(t, { email: "bruno@old.test", password: OLD_PASSWORD });

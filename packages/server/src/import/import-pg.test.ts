@@ -1,41 +1,22 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openTestDatabase } from "../../test/harness.js";
-import { type Expectations, fillMultiflow, fillSaas, fillTicketz } from "../../test/import-fixtures/data.js";
-import { pgSource, type SourceDb } from "../../test/import-fixtures/sources.js";
-import { count, type Target } from "../../test/import-fixtures/target.js";
+import { fillMultiflow, fillSaas, fillTicketz } from "../../test/import-fixtures/data.js";
+import { useImportRig } from "../../test/import-fixtures/rig.js";
+import { pgSource } from "../../test/import-fixtures/sources.js";
+import { count } from "../../test/import-fixtures/target.js";
 import { createMediaStorage } from "../media/storage.js";
 import { detectFlavour } from "./flavours.js";
 import { IMPORT_MEDIA_MISSING, runImport } from "./importer.js";
-import { openSource, type Source } from "./source.js";
+import { openSource } from "./source.js";
 
 describe("import from Ticketz on PostgreSQL", { timeout: 240_000 }, () => {
-  let src: SourceDb;
-  let target: Target;
-  let source: Source;
-  let publicDir: string;
-  let storageDir: string;
-  let expected: Expectations;
-
-  beforeAll(async () => {
-    src = await pgSource("ticketz.pg.sql");
-    publicDir = await mkdtemp(join(tmpdir(), "ticketz-public-"));
-    storageDir = await mkdtemp(join(tmpdir(), "zapdesk-media-"));
-    expected = await fillTicketz(src, publicDir);
-    target = await openTestDatabase();
-    source = await openSource(src.url);
-  }, 180_000);
-  afterAll(async () => {
-    await source?.close();
-    await src?.drop();
-    await target?.drop();
-    await rm(publicDir, { recursive: true, force: true });
-    await rm(storageDir, { recursive: true, force: true });
-  });
+  const rig = useImportRig(() => pgSource("ticketz.pg.sql"), fillTicketz);
 
   it("recognises Ticketz and asks which company to import", async () => {
+    const { target, source } = rig;
     expect((await detectFlavour(source)).flavour).toBe("ticketz");
     await expect(runImport({ source, flavour: "ticketz", database: target })).rejects.toThrow(
       /2 companies: choose one with --company/,
@@ -46,6 +27,7 @@ describe("import from Ticketz on PostgreSQL", { timeout: 240_000 }, () => {
   });
 
   it("resumes after an interruption half-way through the messages, creating nothing twice", async () => {
+    const { target, source, media, storageDir, expected } = rig;
     const storage = createMediaStorage(storageDir);
     let batches = 0;
     await expect(
@@ -54,7 +36,7 @@ describe("import from Ticketz on PostgreSQL", { timeout: 240_000 }, () => {
         flavour: "ticketz",
         database: target,
         storage,
-        mediaDirs: [publicDir],
+        mediaDirs: [media],
         company: 1,
         batchSize: 300,
         afterBatch: (entity) => {
@@ -71,7 +53,7 @@ describe("import from Ticketz on PostgreSQL", { timeout: 240_000 }, () => {
       flavour: "ticketz",
       database: target,
       storage,
-      mediaDirs: [publicDir],
+      mediaDirs: [media],
       company: 1,
       batchSize: 300,
     });
