@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { defineConfig } from "vitest/config";
@@ -23,6 +24,22 @@ function webDependencies(dir = "packages/web/src"): string[] {
     }
   }
   return [...found].sort();
+}
+
+/**
+ * A hash of @zapdesk/core's sources. The optimizer bundles core with the packages (through the module
+ * runner its 50 files cost a web file about a second before its first test; bundled, a tenth of
+ * that), but Vite keys its cache on the lockfile and the configuration, not on a linked package's
+ * files: the hash goes into the optimizer's configuration, so any change to core rebuilds the bundle.
+ */
+function coreSourcesHash(dir = "packages/core/src"): string {
+  const hash = createHash("sha256");
+  const files = readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+  for (const file of files) hash.update(file).update(readFileSync(file));
+  return hash.digest("hex").slice(0, 16);
 }
 
 export default defineConfig({
@@ -70,7 +87,15 @@ export default defineConfig({
           // from their thousands of files in node_modules again: about 1.5 s before a file's first
           // test. The optimizer bundles the entries the sources import once per run (cached in
           // node_modules/.vite until they change), so a worker loads a few files instead.
-          deps: { optimizer: { client: { enabled: true, include: webDependencies() } } },
+          deps: {
+            optimizer: {
+              client: {
+                enabled: true,
+                include: [...webDependencies(), "@zapdesk/core"],
+                rolldownOptions: { transform: { define: { __ZAPDESK_CORE_SOURCES__: JSON.stringify(coreSourcesHash()) } } },
+              },
+            },
+          },
           // A worker thread per file instead of a child process: the same isolation (a fresh module
           // graph and jsdom per file) without starting a Node process and its runtime each time.
           pool: "threads",
