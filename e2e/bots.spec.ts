@@ -6,7 +6,9 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD, capture, newSession, runId } from "./suppo
 
 // Issue 23 §4 (docs/bots.md): an admin gives a queue a Typebot flow in the queue form; a new customer
 // talks with the bot, which asks for the order number and hands over at the end of its flow; the
-// ticket waits in the queue and the conversation shows the bot's messages, labelled.
+// ticket waits in the queue and the conversation shows the bot's messages, labelled. While the bot
+// holds the ticket, an agent of the queue does not see it waiting (the admin does); the handover
+// brings it into the agent's waiting list live.
 const run = runId();
 let typebot: TypebotFake;
 
@@ -43,11 +45,22 @@ test("a queue's Typebot talks with a new customer and hands the ticket to the qu
   await dialog.getByRole("button", { name: "Salvar robô" }).click();
   await expect(page.getByText("Robô salvo")).toBeVisible();
 
+  const agentEmail = `bia-agent-${run}@e2e.local`;
+  await admin.createUser(`Caio ${run}`, agentEmail, "secret123", [queue.id]);
+  const agentPage = await newSession(browser, agentEmail, "secret123");
+  for (const open of [agentPage, page]) {
+    await open.goto("/tickets");
+    await open.getByRole("tab", { name: /Aguardando/ }).click();
+  }
+
   const customer = `5511${String(Date.now()).slice(-7)}4`;
   const customerName = `Bia ${run}`;
   const received = async () => (await admin.phoneReceived(whatsappId, customer)).map((m) => m.body);
   await admin.customerWrites(whatsappId, { from: customer, name: customerName, body: "oi" });
   await expect.poll(received, { timeout: 30_000 }).toEqual(["Olá! Qual o número do pedido?"]);
+  // The bot holds it: the admin's waiting list shows it live, the agent's does not.
+  await expect(waitingList(page).getByRole("listitem", { name: customerName })).toBeVisible();
+  await expect(waitingList(agentPage).getByRole("listitem", { name: customerName })).toHaveCount(0);
   await admin.customerWrites(whatsappId, { from: customer, name: customerName, body: "4512" });
   await expect.poll(async () => (await received()).at(-1), { timeout: 30_000 }).toBe("Obrigado! Um atendente continua daqui.");
 
@@ -63,6 +76,9 @@ test("a queue's Typebot talks with a new customer and hands the ticket to the qu
       return found?.queueId;
     })
     .toBe(queue.id);
+
+  // Handed over: now the agent's waiting list shows it, without a reload.
+  await expect(waitingList(agentPage).getByRole("listitem", { name: customerName })).toBeVisible();
 
   // Whoever takes it from the waiting list sees what the customer told the bot, and which
   // messages were the bot's.

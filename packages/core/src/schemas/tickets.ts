@@ -95,6 +95,14 @@ export const ticketSchema = z.object({
   tags: z.array(tagSchema),
   /** Issue 13: still at the greeting menu (no queue, no agent, the menu was sent): listed apart. */
   choosingQueue: z.boolean().optional(),
+  /**
+   * Issue 23 §4: a queue's bot holds the ticket (it talks with the customer before any agent). Agents'
+   * waiting lists leave it out (`hiddenWhileBotHolds`); admins see it, searches find it.
+   */
+  botHeld: z
+    .boolean()
+    .optional()
+    .describe("A queue's bot holds the ticket: agents' waiting lists leave it out until the bot hands over."),
   /** Issue 23 §6: the reason of the ticket's last close (kept when reopened, replaced at the next close). */
   closingReason: ticketClosingSchema.nullable().optional(),
   matchedMessageId: z

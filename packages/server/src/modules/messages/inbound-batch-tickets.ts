@@ -3,6 +3,7 @@ import { getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { closingReasons, queues, tags, tickets, ticketTags, users } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
+import { botHeld } from "../bots/bots.repo.js";
 import { consentColumns } from "../consent/consent.repo.js";
 import {
   type InboundTally,
@@ -117,6 +118,8 @@ export interface TicketExtra {
   queue: { id: number; name: string; color: string; schedule: BusinessSchedule | null } | null;
   user: { id: number; name: string } | null;
   closingReason: { id: number; name: string; archived: boolean } | null;
+  /** Issue 23 §4: a bot holds the ticket (a queue of another connection's, or a bot added meanwhile). */
+  botHeld: boolean;
 }
 
 /**
@@ -171,7 +174,8 @@ export async function touchTickets(
           from ${queues} q where q.id = "tickets"."queue_id"),
         'user', (select json_build_object('id', u.id, 'name', u.name) from ${users} u where u.id = "tickets"."user_id"),
         'closingReason', (select json_build_object('id', r.id, 'name', r.name, 'archived', r.archived)
-          from ${closingReasons} r where r.id = "tickets"."closing_reason_id"))`,
+          from ${closingReasons} r where r.id = "tickets"."closing_reason_id"),
+        'botHeld', ${botHeld})`,
       ...consentColumns(whatsappId),
     });
 }
@@ -202,6 +206,7 @@ export function joinTickets(
           whatsapp,
           tags: extra.tags,
           closingReason: extra.closingReason,
+          botHeld: extra.botHeld,
         },
       ];
     }),

@@ -65,6 +65,8 @@ export function isToldOf(
   if (ticket.userId !== null && ticket.userId !== recipient.id) return false;
   // Issue 13: a ticket still at the greeting menu reaches agents only when the admin allows it.
   if (ticket.choosingQueue && !agentsSeeChoosing && !isAdmin(recipient)) return false;
+  // Issue 23 §4: a queue's bot is talking with the customer: not an agent's yet (admins may take over).
+  if (ticket.botHeld && !isAdmin(recipient)) return false;
   return canAccessTicket(recipient, ticket);
 }
 

@@ -231,6 +231,10 @@ describe("the push fan-out", () => {
     await t.services.push.idle();
     await call("PUT", "/api/settings/showChoosingQueue", admin, { value: "disabled" });
     expect(delta()).toEqual({ admin: 3, sales: 3, support: 3 });
+    // Issue 23 §4: a queue's bot is talking with the customer: admins only (they may take over).
+    t.services.push.messageCreated(...fakeEvent({ queueId: salesQueue, botHeld: true }));
+    await t.services.push.idle();
+    expect(delta()).toEqual({ admin: 4, sales: 3, support: 3 });
     for (const [who, b] of Object.entries(phones)) {
       await call("DELETE", "/api/push/subscriptions", { admin, sales, support }[who], { endpoint: b.endpoint });
     }

@@ -24,6 +24,7 @@ export function presentTicket(row: JoinedTicket): Ticket {
     rating: ticket.rating ?? null,
     tags: row.tags,
     choosingQueue: isChoosingQueue(ticket),
+    botHeld: row.botHeld,
     closingReason:
       row.closingReason && ticket.closingAt
         ? {

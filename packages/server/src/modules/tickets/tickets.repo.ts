@@ -3,7 +3,7 @@ import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client.js";
 import { prepared } from "../../db/prepared.js";
 import { closingReasons, contacts, messages, queues, tickets, users, whatsapps } from "../../db/schema.js";
-import { notBotHeld } from "../bots/bots.repo.js";
+import { botHeld, leaveOutBotHeld } from "../bots/bots.repo.js";
 import { contactSearchMatch } from "../contacts/contacts.repo.js";
 import { escapeLike } from "../users/users.repo.js";
 import { type Binder, literals, placeholders, ticketVisibleWhere } from "./access.js";
@@ -26,6 +26,7 @@ const joinedColumns = {
   user: { id: users.id, name: users.name },
   whatsapp: { id: whatsapps.id, name: whatsapps.name, provider: whatsapps.provider },
   closingReason: { id: closingReasons.id, name: closingReasons.name, archived: closingReasons.archived },
+  botHeld,
 };
 
 export interface JoinedTicket {
@@ -41,6 +42,8 @@ export interface JoinedTicket {
   closingReason: { id: number; name: string; archived: boolean } | null;
   /** Issue 11 (ticket-tags.ts): loaded for a set of rows in one query. */
   tags: { id: number; name: string; color: string }[];
+  /** Issue 23 §4: a queue's bot holds the ticket (a `bot_sessions` row). */
+  botHeld: boolean;
 }
 
 /** Tickets with their contact, queue, user and connection; `search`: a search's count and matched message beside them. */
@@ -177,12 +180,7 @@ function ticketConditions(filter: TicketFilter, bind: Binder = literals): SQL | 
   // Without showAll the inbox is the user's own tickets and the unassigned ones; a search looks further.
   if (!filter.showAll && !filter.search) conditions.push(or(eq(tickets.userId, actorId), isNull(tickets.userId)));
   if (filter.status) conditions.push(eq(tickets.status, bind.value("status", filter.status)));
-  // Issue 23 §4: a ticket a queue's bot holds is not in agents' lists (admins see it, to take over).
-  // A bot holds waiting tickets only, so the open and closed lists skip the check: on the open inbox
-  // it turned the count's index-only scan into a heap scan (1.2 -> 17.8 ms at scale 1).
-  if (!actor.admin && !filter.search && (filter.status === undefined || filter.status === "pending")) {
-    conditions.push(notBotHeld);
-  }
+  conditions.push(leaveOutBotHeld(actor, filter)); // issue 23 §4: held by a bot, not yet an agent's
   if (filter.queueIds) conditions.push(queueFilter(bind, filter.actor.id, filter.queueIds));
   if (filter.tagIds?.length) conditions.push(tagFilter(filter.tagIds, bind === placeholders));
   if (filter.withUnreadMessages) conditions.push(sql`${tickets.unreadMessages} > 0`);
@@ -284,6 +282,7 @@ function inboxStatements(db: Db, filter: TicketFilter) {
 function listShape(filter: TicketFilter): string {
   return [
     filter.actor.admin ? "a" : filter.actor.hideChoosing ? "uh" : "u",
+    leaveOutBotHeld(filter.actor, filter) ? "b" : "",
     filter.showAll ? "s" : "",
     filter.status ? "t" : "",
     filter.queueIds ? (filter.queueIds.length ? "q" : "o") : "",

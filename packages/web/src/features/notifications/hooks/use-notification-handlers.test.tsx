@@ -1,10 +1,13 @@
-import { waitFor } from "@testing-library/react";
-import type { RealtimePayloads } from "@zapdesk/core";
+import { useQueryClient } from "@tanstack/react-query";
+import { act, screen, waitFor } from "@testing-library/react";
+import type { Message, RealtimePayloads } from "@zapdesk/core";
 import { useEffect } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { useAuth } from "../../../lib/auth";
 import { ADMIN, AGENT, fakeApi, signedInAs } from "../../../testing/fake-api";
 import { aConnection, aTicket } from "../../../testing/fixtures";
 import { renderWithProviders } from "../../../testing/render";
+import { notificationKeys, type UnreadTickets } from "../api/get-unread-tickets";
 import { useNotificationHandlers } from "./use-notification-handlers";
 
 function Probe({ event, onOpen }: { event: RealtimePayloads["ticketAssigned"]; onOpen(id: number): void }) {
@@ -68,5 +71,45 @@ describe("a restricted connection", () => {
     expect(shown[0].options).toMatchObject({ tag: "connection-7" });
     shown[0].onclick?.();
     expect(onOpen).toHaveBeenCalled();
+  });
+});
+
+// Issue 23 §4: the bell lists what the server's list without a status lists: an agent's leaves out
+// the tickets a queue's bot holds, an admin's keeps them.
+describe("a ticket a bot holds, in the bell", () => {
+  let bell: (() => UnreadTickets | undefined) | undefined;
+  let handlers: ReturnType<typeof useNotificationHandlers> | undefined;
+  function BellProbe() {
+    const client = useQueryClient();
+    const { user } = useAuth();
+    handlers = useNotificationHandlers({ onOpenTicket: () => {} });
+    bell = () => client.getQueryData<UnreadTickets>(notificationKeys.unread);
+    if (user && !bell()) client.setQueryData<UnreadTickets>(notificationKeys.unread, { tickets: [waiting], count: 1 });
+    return user ? <p>signed in</p> : null;
+  }
+  const waiting = aTicket({ id: 51, status: "pending", userId: null, unreadMessages: 1 });
+  const message = { id: 9, ticketId: 51, fromMe: false, read: false, body: "oi" } as Message;
+
+  async function bellAfterBotEvents(user: typeof ADMIN) {
+    signedInAs(
+      fakeApi({ "GET /api/me/notification-preferences": { body: { sound: false, desktop: false, push: false } } }),
+      user,
+    );
+    renderWithProviders(<BellProbe />);
+    await screen.findByText("signed in");
+    const held = aTicket({ id: 52, status: "pending", userId: null, unreadMessages: 1, botHeld: true });
+    act(() =>
+      handlers?.appMessage({ action: "create", message: { ...message, ticketId: 52 }, ticket: held, contact: held.contact }),
+    );
+    act(() => handlers?.ticket({ action: "update", ticket: { ...waiting, unreadMessages: 2, botHeld: true } }));
+    return bell?.()?.tickets.map((t) => t.id);
+  }
+
+  it("leaves an agent's", async () => {
+    expect(await bellAfterBotEvents(AGENT)).toEqual([]);
+  });
+
+  it("stays in an admin's", async () => {
+    expect(await bellAfterBotEvents(ADMIN)).toEqual([52, 51]);
   });
 });

@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import type { RealtimePayloads } from "@zapdesk/core";
+import { hiddenWhileBotHolds, isAdmin, type RealtimePayloads } from "@zapdesk/core";
 import { useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useAuth } from "../../../lib/auth";
@@ -26,13 +26,18 @@ export function useNotificationHandlers(options: {
   const latest = useRef(options);
   latest.current = options;
   const userId = user?.id ?? 0;
+  const admin = isAdmin(user);
 
   return useMemo(
     () => ({
       ticket(event: RealtimePayloads["ticket"]) {
         if (event.action === "update") {
           const { ticket } = event;
-          const stillMine = ticket.unreadMessages > 0 && (ticket.userId === null || ticket.userId === userId);
+          // The bell's list is the server's list without a status: an agent's leaves a bot's tickets out.
+          const stillMine =
+            ticket.unreadMessages > 0 &&
+            (ticket.userId === null || ticket.userId === userId) &&
+            !hiddenWhileBotHolds(ticket, { admin }, {});
           if (stillMine) refreshUnread(client, ticket);
           else dropUnread(client, ticket.id);
           return;
@@ -44,6 +49,7 @@ export function useNotificationHandlers(options: {
         const { message, ticket } = event;
         const context = {
           userId,
+          admin,
           openTicketId: latest.current.openTicketId,
           pageVisible: document.visibilityState === "visible",
         };
@@ -91,6 +97,6 @@ export function useNotificationHandlers(options: {
         if (prefs.sound) playChime();
       },
     }),
-    [client, t, userId],
+    [client, t, userId, admin],
   );
 }

@@ -4,7 +4,7 @@ import { api } from "../../../lib/api-client";
 import { useAuth } from "../../../lib/auth";
 import { queryKeys } from "../../../lib/query-keys";
 import { applyTagEvent } from "../../../lib/tag-events";
-import { upsertTicket } from "../../tickets/utils/ticket-list-cache";
+import { listViewer, upsertTicket } from "../../tickets/utils/ticket-list-cache";
 
 /** Every tag (a small list): the admin screen, pickers, the list filter and the board read it. */
 export function useTags() {
@@ -38,7 +38,7 @@ export function useSetTicketTags() {
   return useMutation({
     mutationFn: ({ ticketId, tagIds }: { ticketId: number; tagIds: number[] }) => setTicketTags(ticketId, tagIds),
     onSuccess: (ticket) => {
-      if (user) upsertTicket(client, ticket, user.id);
+      if (user) upsertTicket(client, ticket, listViewer(user));
     },
   });
 }

@@ -4,7 +4,7 @@ import { useNavigate } from "react-router";
 import { api } from "../../../lib/api-client";
 import { useAuth } from "../../../lib/auth";
 import { requestInbox } from "../hooks/use-inbox-requests";
-import { upsertTicket } from "../utils/ticket-list-cache";
+import { listViewer, upsertTicket } from "../utils/ticket-list-cache";
 import { useGoToNextTicket } from "./next-ticket";
 import { ticketKeys } from "./ticket-keys";
 
@@ -26,7 +26,7 @@ export function useUpdateTicket() {
     mutationKey: updateTicketMutationKey,
     mutationFn: ({ id, change }: { id: number; change: TicketUpdateInput; transfer?: boolean }) => updateTicket(id, change),
     onSuccess: (ticket, { transfer }) => {
-      if (user) upsertTicket(client, ticket, user.id);
+      if (user) upsertTicket(client, ticket, listViewer(user));
       const path = pathAfterChange(ticket, transfer);
       // Issue 13: out of my hands (resolved, returned, transferred): on to the next ticket.
       if (path === "/tickets") return void goToNext(ticket.id);

@@ -3,9 +3,9 @@ import { act, screen } from "@testing-library/react";
 import type { RealtimePayloads, Ticket } from "@zapdesk/core";
 import { describe, expect, it } from "vitest";
 import { useAuth } from "../../../lib/auth";
-import { AGENT, fakeApi, signedInAs } from "../../../testing/fake-api";
+import { ADMIN, AGENT, fakeApi, signedInAs } from "../../../testing/fake-api";
 import { renderWithProviders } from "../../../testing/render";
-import { ticketKeys } from "../api/ticket-keys";
+import { type TicketListParams, ticketKeys } from "../api/ticket-keys";
 import { useTicketMovedAway } from "./use-ticket-moved-away";
 import { useTicketRealtimeHandlers } from "./use-ticket-realtime-handlers";
 
@@ -67,5 +67,36 @@ describe("a ticket leaving the agent's hands", () => {
     expect(screen.getByText("still here")).toBeVisible();
     act(() => dispatch({ action: "delete", ticketId: mine.id, reason: "moved" }));
     expect(await screen.findByText("moved away")).toBeVisible();
+  });
+});
+
+// Issue 23 §4: the handlers know whether the signed-in user is an admin, who sees the tickets a bot holds.
+describe("a ticket a bot holds", () => {
+  const waiting: TicketListParams = { status: "pending", searchParam: "", showAll: false, queueIds: null };
+  const held: Ticket = { ...mine, id: 8, status: "pending", userId: null, user: null, botHeld: true };
+  let handlers: ReturnType<typeof useTicketRealtimeHandlers> | undefined;
+  let client: ReturnType<typeof useQueryClient> | undefined;
+  function Lists() {
+    const { user } = useAuth();
+    client = useQueryClient();
+    handlers = useTicketRealtimeHandlers();
+    return user ? <p>signed in</p> : null;
+  }
+  async function waitingIdsAfterEvent(user: typeof ADMIN) {
+    signedInAs(fakeApi(), user);
+    renderWithProviders(<Lists />);
+    await screen.findByText("signed in");
+    client?.setQueryData(ticketKeys.list(waiting), { pages: [{ tickets: [], count: 0, hasMore: false }], pageParams: [1] });
+    act(() => handlers?.appMessage({ action: "create", message: {} as never, ticket: held, contact: held.contact }));
+    const data = client?.getQueryData<{ pages: { tickets: Ticket[] }[] }>(ticketKeys.list(waiting));
+    return data?.pages[0].tickets.map((t) => t.id);
+  }
+
+  it("stays out of an agent's waiting list", async () => {
+    expect(await waitingIdsAfterEvent(AGENT)).toEqual([]);
+  });
+
+  it("reaches an admin's waiting list", async () => {
+    expect(await waitingIdsAfterEvent(ADMIN)).toEqual([held.id]);
   });
 });

@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import type { RealtimePayloads, Ticket } from "@zapdesk/core";
+import { isAdmin, type RealtimePayloads, type Ticket } from "@zapdesk/core";
 import { useMemo } from "react";
 import { useAuth } from "../../../lib/auth";
 import { ticketKeys } from "../api/ticket-keys";
@@ -18,15 +18,17 @@ export function useTicketRealtimeHandlers() {
   const client = useQueryClient();
   const { user } = useAuth();
   const userId = user?.id ?? 0;
-  return useMemo(
-    () => ({
+  const admin = isAdmin(user);
+  return useMemo(() => {
+    const viewer = { id: userId, admin };
+    return {
       ticket(event: RealtimePayloads["ticket"]) {
         // This user's own transfer says nothing to them: they chose it and leave the ticket.
         const ownChange = client.isMutating({ mutationKey: updateTicketMutationKey }) > 0;
         if (event.action === "update") {
           const before = client.getQueryData<Ticket>(ticketKeys.detail(event.ticket.id));
           if (!ownChange && movedAwayFrom(before, event.ticket, userId)) markMovedAway(client, event.ticket.id);
-          upsertTicket(client, event.ticket, userId);
+          upsertTicket(client, event.ticket, viewer);
         } else if (event.action === "updateUnread") markTicketRead(client, event.ticketId);
         else {
           // Moved out of reach: a chat that shows it says so instead of going blank.
@@ -36,13 +38,12 @@ export function useTicketRealtimeHandlers() {
         }
       },
       appMessage(event: RealtimePayloads["appMessage"]) {
-        if (event.action === "create") upsertTicket(client, event.ticket, userId);
+        if (event.action === "create") upsertTicket(client, event.ticket, viewer);
       },
       /** Issue 22 §1: a retention sweep removed the ticket's messages: the preview goes too. */
       messagesRemoved(event: RealtimePayloads["messagesRemoved"]) {
         if (event.removed === "messages") clearPreview(client, event.ticketId);
       },
-    }),
-    [client, userId],
-  );
+    };
+  }, [client, userId, admin]);
 }

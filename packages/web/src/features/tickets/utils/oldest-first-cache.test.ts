@@ -7,6 +7,7 @@ import { upsertTicket } from "./ticket-list-cache";
 
 // Issue 13: a live event in the Waiting list sorted oldest first.
 const ME = 5;
+const AGENT = { id: ME, admin: false };
 const ticket = (id: number): Ticket =>
   ({
     id,
@@ -40,10 +41,10 @@ describe("the Waiting list oldest first", () => {
   it("puts a ticket that just started waiting last; one already waiting keeps its place", () => {
     const client = new QueryClient();
     listWith(client, [ticket(1), ticket(2)], false);
-    upsertTicket(client, ticket(3), ME);
+    upsertTicket(client, ticket(3), AGENT);
     expect(ids(client)).toEqual([1, 2, 3]);
     // The longest-waiting customer writes again: their wait began no later, so they stay first.
-    upsertTicket(client, { ...ticket(1), lastMessage: "anyone there?", unreadMessages: 2 }, ME);
+    upsertTicket(client, { ...ticket(1), lastMessage: "anyone there?", unreadMessages: 2 }, AGENT);
     expect(ids(client)).toEqual([1, 2, 3]);
     const first = client.getQueryData<InfiniteData<TicketPage>>(ticketKeys.list(params))?.pages[0].tickets[0];
     expect(first?.lastMessage).toBe("anyone there?");
@@ -52,7 +53,7 @@ describe("the Waiting list oldest first", () => {
   it("leaves it for a later page while more are to load, and still counts it", () => {
     const client = new QueryClient();
     listWith(client, [ticket(1), ticket(2)], true);
-    upsertTicket(client, ticket(3), ME);
+    upsertTicket(client, ticket(3), AGENT);
     expect(ids(client)).toEqual([1, 2]);
     expect(client.getQueryData<InfiniteData<TicketPage>>(ticketKeys.list(params))?.pages[0].count).toBe(43);
   });

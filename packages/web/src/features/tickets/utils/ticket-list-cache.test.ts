@@ -6,6 +6,7 @@ import { type TicketListParams, ticketKeys } from "../api/ticket-keys";
 import { belongsInList, markMovedAway, markTicketRead, movedAwayFrom, removeTicket, upsertTicket } from "./ticket-list-cache";
 
 const ME = 5;
+const AGENT = { id: ME, admin: false };
 const ticket = (over: Partial<Ticket>): Ticket =>
   ({
     id: 1,
@@ -41,14 +42,14 @@ const read = (client: QueryClient, p: TicketListParams) =>
 
 describe("live ticket lists (spec §4)", () => {
   it("shows unassigned and own tickets, others' only with showAll, and only in the selected queues", () => {
-    expect(belongsInList(ticket({}), params(), ME)).toBe(true);
-    expect(belongsInList(ticket({ userId: ME, status: "open" }), params({ status: "open" }), ME)).toBe(true);
-    expect(belongsInList(ticket({ userId: 9, status: "open" }), params({ status: "open" }), ME)).toBe(false);
-    expect(belongsInList(ticket({ userId: 9, status: "open" }), params({ status: "open", showAll: true }), ME)).toBe(true);
-    expect(belongsInList(ticket({ queueId: 11 }), params(), ME)).toBe(false);
-    expect(belongsInList(ticket({ queueId: null }), params(), ME)).toBe(true);
-    expect(belongsInList(ticket({ status: "open" }), params(), ME)).toBe(false);
-    expect(belongsInList(ticket({}), params({ status: undefined, searchParam: "mar" }), ME)).toBe(false);
+    expect(belongsInList(ticket({}), params(), AGENT)).toBe(true);
+    expect(belongsInList(ticket({ userId: ME, status: "open" }), params({ status: "open" }), AGENT)).toBe(true);
+    expect(belongsInList(ticket({ userId: 9, status: "open" }), params({ status: "open" }), AGENT)).toBe(false);
+    expect(belongsInList(ticket({ userId: 9, status: "open" }), params({ status: "open", showAll: true }), AGENT)).toBe(true);
+    expect(belongsInList(ticket({ queueId: 11 }), params(), AGENT)).toBe(false);
+    expect(belongsInList(ticket({ queueId: null }), params(), AGENT)).toBe(true);
+    expect(belongsInList(ticket({ status: "open" }), params(), AGENT)).toBe(false);
+    expect(belongsInList(ticket({}), params({ status: undefined, searchParam: "mar" }), AGENT)).toBe(false);
   });
 
   it("moves a ticket between lists with the counts following, and drops it on delete", () => {
@@ -58,15 +59,15 @@ describe("live ticket lists (spec §4)", () => {
     cached(client, pending, [ticket({ id: 2 }), ticket({ id: 1 })]);
     cached(client, open, []);
 
-    upsertTicket(client, ticket({ id: 1, status: "open", userId: ME }), ME);
+    upsertTicket(client, ticket({ id: 1, status: "open", userId: ME }), AGENT);
     expect(read(client, pending).tickets.map((t) => t.id)).toEqual([2]);
     expect(read(client, pending).count).toBe(1);
     expect(read(client, open).tickets.map((t) => t.id)).toEqual([1]);
     expect(read(client, open).count).toBe(1);
 
-    upsertTicket(client, ticket({ id: 3 }), ME);
+    upsertTicket(client, ticket({ id: 3 }), AGENT);
     expect(read(client, pending).tickets.map((t) => t.id)).toEqual([3, 2]);
-    upsertTicket(client, ticket({ id: 4, queueId: 99 }), ME);
+    upsertTicket(client, ticket({ id: 4, queueId: 99 }), AGENT);
     expect(read(client, pending).tickets.map((t) => t.id)).toEqual([3, 2]);
 
     markTicketRead(client, 3);
@@ -78,25 +79,25 @@ describe("live ticket lists (spec §4)", () => {
 
   it("keeps the viewer's own tickets whatever the queue filter (issue 12, item 16)", () => {
     const mineElsewhere = ticket({ status: "open", userId: ME, queueId: 99 });
-    expect(belongsInList(mineElsewhere, params({ status: "open" }), ME)).toBe(true);
-    expect(belongsInList(ticket({ status: "open", userId: 9, queueId: 99 }), params({ status: "open", showAll: true }), ME)).toBe(
-      false,
-    );
+    expect(belongsInList(mineElsewhere, params({ status: "open" }), AGENT)).toBe(true);
+    expect(
+      belongsInList(ticket({ status: "open", userId: 9, queueId: 99 }), params({ status: "open", showAll: true }), AGENT),
+    ).toBe(false);
     const client = new QueryClient();
     const open = params({ status: "open" });
     cached(client, open, []);
-    upsertTicket(client, mineElsewhere, ME);
+    upsertTicket(client, mineElsewhere, AGENT);
     expect(read(client, open).tickets.map((t) => t.id)).toEqual([mineElsewhere.id]);
   });
 
   it("with nothing ticked keeps only the viewer's own tickets; null is no queue filter (item 20)", () => {
     const none = params({ queueIds: [] });
-    expect(belongsInList(ticket({}), none, ME)).toBe(false);
-    expect(belongsInList(ticket({ queueId: null }), none, ME)).toBe(false);
-    expect(belongsInList(ticket({ status: "open", userId: ME }), params({ status: "open", queueIds: [] }), ME)).toBe(true);
+    expect(belongsInList(ticket({}), none, AGENT)).toBe(false);
+    expect(belongsInList(ticket({ queueId: null }), none, AGENT)).toBe(false);
+    expect(belongsInList(ticket({ status: "open", userId: ME }), params({ status: "open", queueIds: [] }), AGENT)).toBe(true);
     const unfiltered = params({ queueIds: null });
-    expect(belongsInList(ticket({ queueId: 99 }), unfiltered, ME)).toBe(true);
-    expect(belongsInList(ticket({ queueId: null }), unfiltered, ME)).toBe(true);
+    expect(belongsInList(ticket({ queueId: 99 }), unfiltered, AGENT)).toBe(true);
+    expect(belongsInList(ticket({ queueId: null }), unfiltered, AGENT)).toBe(true);
   });
 
   it("drops a ticket moved out of reach from every list (item 14)", () => {
@@ -122,10 +123,10 @@ describe("live ticket lists (spec §4)", () => {
     const client = new QueryClient();
     markMovedAway(client, mine.id);
     expect(client.getQueryData(ticketKeys.movedAway(mine.id))).toBe(true);
-    upsertTicket(client, { ...mine, userId: 9 }, ME);
+    upsertTicket(client, { ...mine, userId: 9 }, AGENT);
     expect(client.getQueryData(ticketKeys.movedAway(mine.id))).toBe(true);
     // Transferred back: the chat takes messages again.
-    upsertTicket(client, mine, ME);
+    upsertTicket(client, mine, AGENT);
     expect(client.getQueryData(ticketKeys.movedAway(mine.id))).toBe(false);
   });
 });

@@ -1,7 +1,15 @@
 import type { InfiniteData, QueryClient } from "@tanstack/react-query";
-import type { Ticket } from "@zapdesk/core";
+import { hiddenWhileBotHolds, isAdmin, type Ticket } from "@zapdesk/core";
 import type { TicketPage } from "../api/get-tickets";
 import { type TicketListParams, ticketKeys } from "../api/ticket-keys";
+
+/** Who looks at the lists: their id, and whether they are an admin (who sees the tickets a bot holds). */
+export interface ListViewer {
+  id: number;
+  admin: boolean;
+}
+
+export const listViewer = (user: { id: number; profile: string }): ListViewer => ({ id: user.id, admin: isAdmin(user) });
 
 /**
  * Spec §4 "Ticket list filtering by events": a ticket belongs in a live list when it has
@@ -9,9 +17,13 @@ import { type TicketListParams, ticketKeys } from "../api/ticket-keys";
  * The viewer's own tickets pass the queue filter whatever their queue; nothing ticked leaves
  * only those (as on the server, issue 12 items 16 and 20).
  * A search list is never grown by events (the server decides what a search matches).
+ * Issue 23 §4: a ticket a queue's bot holds stays out of an agent's waiting list until the bot hands
+ * over (core's `hiddenWhileBotHolds`, the rule the server's list query follows too).
  */
-export function belongsInList(ticket: Ticket, params: TicketListParams, userId: number): boolean {
+export function belongsInList(ticket: Ticket, params: TicketListParams, viewer: ListViewer): boolean {
+  const userId = viewer.id;
   if (params.searchParam || ticket.status !== params.status) return false;
+  if (hiddenWhileBotHolds(ticket, viewer, { status: params.status, search: params.searchParam })) return false;
   if (params.tagIds?.length && !ticket.tags.some((tag) => params.tagIds?.includes(tag.id))) return false;
   // Issue 23 §5: "my customers"; an owner not known (a batch of inbound messages leaves it out) is not the user.
   if (params.myCustomers && ticket.contact.ownerId !== userId) return false;
@@ -62,7 +74,8 @@ function withKnownOwner(client: QueryClient, ticket: Ticket): Ticket {
 }
 
 /** A changed ticket moves to the top of the lists it belongs in and leaves the others. */
-export function upsertTicket(client: QueryClient, changed: Ticket, userId: number): void {
+export function upsertTicket(client: QueryClient, changed: Ticket, viewer: ListViewer): void {
+  const userId = viewer.id;
   const ticket = withKnownOwner(client, changed);
   eachList(client, (data, params) => {
     const present = contains(data, ticket.id);
@@ -71,13 +84,13 @@ export function upsertTicket(client: QueryClient, changed: Ticket, userId: numbe
       const pages = data.pages.map((p) => ({ ...p, tickets: p.tickets.map((t) => (t.id === ticket.id ? ticket : t)) }));
       return { ...data, pages };
     }
-    if (params.sort === "oldest" && present && belongsInList(ticket, params, userId)) {
+    if (params.sort === "oldest" && present && belongsInList(ticket, params, viewer)) {
       // Oldest first (issue 13) is by when the wait began, which a change doesn't move: it stays in place.
       const pages = data.pages.map((p) => ({ ...p, tickets: p.tickets.map((t) => (t.id === ticket.id ? ticket : t)) }));
       return { ...data, pages };
     }
     const pages = data.pages.map((p) => ({ ...p, tickets: p.tickets.filter((t) => t.id !== ticket.id) }));
-    if (belongsInList(ticket, params, userId)) {
+    if (belongsInList(ticket, params, viewer)) {
       // Oldest first: a ticket that just started waiting is the newest, last once the list is all loaded.
       const last = pages.length - 1;
       if (params.sort !== "oldest") pages[0] = { ...pages[0], tickets: [ticket, ...pages[0].tickets] };
