@@ -165,4 +165,48 @@ describe("live events of a ticket a bot holds", () => {
     const last = ticketsSeen(setup.sockets.agent, ticket.id).at(-1)!;
     expect(waitingFor(last, AGENT)).toBe(true);
   });
+
+  it("end when a person moves the held ticket: another queue's agents see it waiting at once, not at the customer's next message", async () => {
+    const setup = await botQueue(() => [GREETING]);
+    const from = customerNumber();
+    const ticket = await heldConversation(setup, from);
+    const other = await makeQueue(t);
+    const otherAgent = await makeUser(t, { queueIds: [other.id] });
+    const waitingIds = async (user: TestUser) => {
+      const res = await t.app.inject({ method: "GET", url: "/api/tickets?status=pending", headers: user.auth });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { tickets: Ticket[] }).tickets.map((listed) => listed.id);
+    };
+    expect(await waitingIds(otherAgent)).not.toContain(ticket.id);
+
+    const moved = await t.app.inject({
+      method: "PUT",
+      url: `/api/tickets/${ticket.id}`,
+      headers: admin.auth,
+      payload: { status: "pending", queueId: other.id },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json()).toMatchObject({ queueId: other.id, botHeld: false });
+    expect(await held(ticket.id)).toBe(false);
+    expect(await waitingIds(otherAgent)).toContain(ticket.id);
+
+    // The customer's next message stays with the people: the old queue's bot does not take it back.
+    await customerWrites(t, admin, setup.whatsappId, { from, body: "ainda aqui" });
+    await eventually(async () => expect((await ticketRowOf(t, from))?.lastMessage).toBe("ainda aqui"));
+    expect(await held(ticket.id)).toBe(false);
+  });
+
+  it("end when an admin accepts the held ticket", async () => {
+    const setup = await botQueue(() => [GREETING]);
+    const ticket = await heldConversation(setup, customerNumber());
+    const res = await t.app.inject({
+      method: "PUT",
+      url: `/api/tickets/${ticket.id}`,
+      headers: admin.auth,
+      payload: { status: "open", userId: admin.id },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ status: "open", botHeld: false });
+    expect(await held(ticket.id)).toBe(false);
+  });
 });

@@ -60,8 +60,10 @@ export function createBotWorker(deps: BotWorkerDeps) {
     const outgoing = deps.outbound.begin();
     await inTransaction(async (tx, services) => {
       if (!(await repo.finishJob(tx, job))) return;
+      // The ticket first, then its session: the order the inbound roads and the ticket service take
+      // (a person moving a held ticket ends its session), so neither waits on the other in a circle.
+      const ticket = await findTicket(tx, job.ticketId, { lock: true });
       const session = await repo.findSession(tx, job.ticketId, true);
-      const ticket = await findTicket(tx, job.ticketId);
       if (!session || !ticket) return;
       for (const part of turn.outgoing) {
         await outgoing.enqueue(tx, { ticket, body: part.body, media: part.media, fromBot: true });
@@ -123,6 +125,7 @@ export function createBotWorker(deps: BotWorkerDeps) {
     let handed = 0;
     for (const session of idle) {
       const done = await inTransaction(async (tx, services) => {
+        await findTicket(tx, session.ticketId, { lock: true }); // the ticket before its session, as in finish()
         const ended = await repo.endSession(tx, session.ticketId, session.lastActivityAt);
         if (!ended) return false;
         await handOver(tx, services, session.ticketId, { to: "queue" }, { ended: true });

@@ -132,7 +132,8 @@ export function createBotService(deps: {
     async send(ticketId: number, body: string): Promise<number> {
       const outgoing = deps.outbound.begin();
       const id = await db.transaction(async (tx) => {
-        const ticket = await findTicket(tx, ticketId);
+        // The ticket before its session, as every writer takes them (handover.ts).
+        const ticket = await findTicket(tx, ticketId, { lock: true });
         if (!ticket) throw new AppError("ERR_NO_TICKET_FOUND");
         const session = await repo.findSession(tx, ticketId, true);
         if (!session) throw new AppError("ERR_BOT_NOT_HOLDING");

@@ -34,9 +34,10 @@ export async function handOver(
   target: HandoverInput,
   options: { ended?: boolean } = {},
 ): Promise<HandoverInput["to"] | undefined> {
+  // The ticket before its session: the order the inbound roads and the ticket service take.
+  const ticket = await ticketsRepo.findTicket(tx, ticketId, { lock: true });
   const session = options.ended ? undefined : await endSession(tx, ticketId);
   if (!options.ended && !session) return undefined;
-  const ticket = await ticketsRepo.findTicket(tx, ticketId);
   // Taken over meanwhile (an admin accepted it): the session just ends.
   if (ticket?.status !== "pending" || ticket.userId !== null) return undefined;
   const toQueue = async (queueId: number | null) => {

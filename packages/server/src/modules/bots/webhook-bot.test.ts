@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   customerNumber,
@@ -13,7 +13,7 @@ import {
 } from "../../../test/conversation.js";
 import { makeAdmin, makeQueue, type TestUser } from "../../../test/factories.js";
 import { createTestApp, type TestApp } from "../../../test/harness.js";
-import { botSessions } from "../../db/schema.js";
+import { botJobs, botSessions } from "../../db/schema.js";
 
 /** A bot exchange is a worker poll, an HTTP round trip and the outbox: the 20 s other slow waits use. */
 const BOT_WAIT = 20_000;
@@ -135,6 +135,50 @@ describe("webhook bot", () => {
       return row!;
     }, BOT_WAIT);
     expect(ticket).toMatchObject({ status: "pending", queueId, userId: null });
+  });
+
+  it("a person's move and the bot's handover of one ticket at once: one wins, the other is told, nothing deadlocks", async () => {
+    const { whatsappId, queueId } = await webhookQueue("/quiet");
+    const from = customerNumber();
+    await customerWrites(t, admin, whatsappId, { from, body: "oi" });
+    const ticket = await eventually(async () => {
+      const row = await ticketOf(from);
+      expect(row).toBeDefined();
+      expect(await t.database.db.select().from(botSessions).where(eq(botSessions.ticketId, row!.id))).toHaveLength(1);
+      // The bot's turn for "oi" is over (its job gone): nothing else will wait on the ticket below.
+      expect(await t.database.db.select().from(botJobs).where(eq(botJobs.ticketId, row!.id))).toHaveLength(0);
+      return row!;
+    }, BOT_WAIT);
+    const other = await makeQueue(t);
+    const db = t.database.db;
+    const waiting = async () => {
+      const result = await db.execute(sql`select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock'`);
+      return (result as unknown as { rows: { n: number }[] }).rows[0].n;
+    };
+    // Both requests queue behind a lock on the ticket, the person's first. Each must take the ticket
+    // before the session: a handover that took the session first would wait for the ticket the
+    // person's move holds while that move waits for the session (PostgreSQL cancels one: a 500).
+    let move: Promise<{ statusCode: number; body: string }> | undefined;
+    let handover: Promise<{ statusCode: number; body: string }> | undefined;
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`select id from tickets where id = ${ticket.id} for update`);
+      move = t.app.inject({
+        method: "PUT",
+        url: `/api/tickets/${ticket.id}`,
+        headers: admin.auth,
+        payload: { status: "pending", queueId: other.id },
+      });
+      await eventually(async () => expect(await waiting()).toBe(1));
+      handover = withToken(`/api/tickets/${ticket.id}/bot/handover`, { to: "queue" });
+      await eventually(async () => expect(await waiting()).toBe(2));
+    });
+    const [moved, handed] = await Promise.all([move!, handover!]);
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(handed.statusCode, handed.body).toBe(409);
+    expect(JSON.parse(handed.body).error).toBe("ERR_BOT_NOT_HOLDING");
+    expect(await ticketOf(from)).toMatchObject({ status: "pending", queueId: other.id, userId: null });
+    expect(queueId).not.toBe(other.id);
   });
 
   it("the handover route is in the API documentation", async () => {

@@ -18,6 +18,7 @@ import { checkSearchTerm } from "../../lib/heavy-reads.js";
 import { isUniqueViolation } from "../../lib/pg-errors.js";
 import type { Publisher, TicketScope } from "../../realtime/publisher.js";
 import { recordAudit } from "../audit/audit.js";
+import { endSession } from "../bots/bots.repo.js";
 import { checkClosing, closingColumns, setClosingReason } from "../closing-reasons/closing.js";
 import { findConnection, findDefaultConnection } from "../connections/connections.repo.js";
 import { claimOnResolve } from "../contact-owner/contact-owner.js";
@@ -233,6 +234,10 @@ export function createTicketService(deps: TicketServiceDeps) {
             queueId: next.queueId,
             ...closed,
           });
+          // Issue 23 §4: a bot holds waiting tickets only. Moved by a person or a rule (accepted,
+          // transferred, resolved), it leaves the bot now, not at the customer's next message:
+          // otherwise the new queue's agents would not see a ticket that still says a bot holds it.
+          if (current.status === "pending" && current.userId === null) await endSession(tx, id);
           if (transition === "resolve" && updated && current.whatsappId !== null) {
             const connection = await findConnection(tx, current.whatsappId);
             if (connection?.farewellMessage.trim()) {
