@@ -95,13 +95,7 @@ export function joinTickets(
 ): Map<number, JoinedTicket> {
   const whatsapp = { id: connection.id, name: connection.name, provider: connection.provider };
   return new Map(
-    rows.map(({ extra, ...ticket }) => {
-      const {
-        consentWords: _w,
-        consentOptedOut: _o,
-        consentConfigIds: _c,
-        ...row
-      } = ticket as typeof ticket & Record<"consentWords" | "consentOptedOut" | "consentConfigIds", unknown>;
+    rows.map(({ extra, consentWords: _w, consentOptedOut: _o, consentConfigIds: _c, ...row }) => {
       const queue = extra.queue && { id: extra.queue.id, name: extra.queue.name, color: extra.queue.color };
       return [
         row.id,
