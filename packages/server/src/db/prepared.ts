@@ -1,3 +1,6 @@
+import { type Column, fillPlaceholders, type SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
+import pg from "pg";
 import type { Db } from "./client.js";
 
 /**
@@ -25,4 +28,71 @@ export function prepared<T>(db: Db, name: string, build: (db: Db, name: string) 
 /** How many statements this handle holds (tests prove the hot paths reuse theirs). */
 export function preparedCount(db: Db): number {
   return caches.get(db)?.size ?? 0;
+}
+
+/**
+ * Issue 24 item 1: a statement whose SQL text is rendered once per process (from drizzle's `sql`,
+ * its parameters `sql.placeholder`s) and sent by name: node-postgres parses it once per pooled
+ * connection and then sends only its name and values. Unlike `prepared()`, it runs on any handle,
+ * a transaction's included (a drizzle prepared statement belongs to the session it was built on, and
+ * every transaction has a session of its own). Its rows are the driver's (snake_case, timestamps
+ * and dates as text, as drizzle reads them); `rowOf` maps a table's columns.
+ */
+export interface NamedStatement {
+  name: string;
+  text: string;
+  params: unknown[];
+}
+
+const dialect = new PgDialect();
+
+export function namedStatement(name: string, query: SQL): NamedStatement {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  return { name, text, params };
+}
+
+// drizzle's own type parsers (node-postgres/session.js): these types reach the columns' mappers as text.
+const AS_TEXT = new Set([
+  pg.types.builtins.TIMESTAMPTZ,
+  pg.types.builtins.TIMESTAMP,
+  pg.types.builtins.DATE,
+  pg.types.builtins.INTERVAL,
+  1231,
+  1115,
+  1185,
+  1187,
+  1182,
+]);
+const asText = (value: string) => value;
+const types = {
+  getTypeParser: (id: number, format?: string) => (AS_TEXT.has(id) ? asText : pg.types.getTypeParser(id, format as "text")),
+} as pg.CustomTypesConfig;
+
+/** Run a named statement on `db` (the pool, or a transaction's connection) with its placeholders' values. */
+export async function runNamed<R = Record<string, unknown>>(
+  db: Db,
+  statement: NamedStatement,
+  values: Record<string, unknown>,
+): Promise<R[]> {
+  const client = (db as unknown as { session: { client: pg.Pool | pg.ClientBase } }).session.client;
+  const result = await client.query({
+    name: statement.name,
+    text: statement.text,
+    values: fillPlaceholders(statement.params, values),
+    types,
+  });
+  return result.rows as R[];
+}
+
+/** A table's row from the driver's (columns by their database names), mapped as drizzle maps it. */
+export function rowOf<C extends Record<string, Column>>(columns: C) {
+  const entries = Object.entries(columns);
+  return (raw: Record<string, unknown>) => {
+    const row: Record<string, unknown> = {};
+    for (const [key, column] of entries) {
+      const value = raw[column.name];
+      row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+    }
+    return row;
+  };
 }

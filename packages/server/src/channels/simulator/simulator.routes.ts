@@ -51,6 +51,9 @@ export const simulatorRoutes: FastifyPluginAsyncZod<SimulatorRoutesOptions> = as
     "/simulator/:whatsappId/inbound",
     {
       bodyLimit: INBOUND_BODY_LIMIT,
+      // A customer's message writes contacts, tickets and messages, never a user: the signed-in
+      // users' cache needs no write probe after it (session-users.ts), as a channel's webhook sends none.
+      config: { changesNoUser: true },
       schema: { tags, params, body: simulatorInboundSchema, response: { 200: simulatorIdResultSchema } },
     },
     (request) => hub.inbound(connected(request.params.whatsappId), request.body),

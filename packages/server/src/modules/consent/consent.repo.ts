@@ -1,5 +1,5 @@
 import { type ConsentConfig, type ConsentRecord, DEFAULT_OPT_OUT_WORDS } from "@zapdesk/core";
-import { and, eq, inArray, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, or, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { consentConfigs, consentRecords, settings } from "../../db/schema.js";
 
@@ -93,7 +93,7 @@ export async function inboundStateOf(db: Db, raw: { words: string | null; optedO
  * update): the opt-out words, whether the ticket's contact is opted out, and the enabled consent
  * messages of the connection and of the ticket's queue.
  */
-export function consentColumns(whatsappId: number) {
+export function consentColumns(whatsappId: number | Placeholder) {
   return {
     consentWords: sql<string | null>`(select value from ${settings} where key = ${OPT_OUT_WORDS_KEY})`,
     consentOptedOut: sql<boolean | null>`(select x.kind = 'opted_out' from ${consentRecords} x

@@ -1,18 +1,18 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { contacts, menuNodes, messages, queueBots, queues, ticketRatings, whatsappQueues, whatsapps } from "../../db/schema.js";
+import { messages } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import { withoutNul } from "../../lib/pg-safe.js";
 import type { TicketScope } from "../../realtime/publisher.js";
 import { inboundStateOf } from "../consent/consent.repo.js";
 import { applyConsent } from "../consent/consent-inbound.js";
-import { createdBesideTwin } from "../contacts/contact-addresses.js";
 import { movedScope, scopeOfTicket } from "../inbound/ticket-rules.js";
 import type { JoinedTicket, TicketRow } from "../tickets/tickets.repo.js";
-import { type BatchConnection, findOrCreateTickets, joinTickets, touchTickets } from "./inbound-batch-tickets.js";
+import { insertBatchMessages, upsertBatchContacts } from "./inbound-batch-sql.js";
+import { findOrCreateTickets, joinTickets, touchTickets } from "./inbound-batch-tickets.js";
 import { replacesPlaceholder } from "./inbound-placeholder.js";
-import { consentEntry, type Ingest, messageValues, personNameOnConflict } from "./inbound-store.js";
-import { type JoinedMessage, messageColumns } from "./messages.repo.js";
+import { consentEntry, type Ingest, messageValues } from "./inbound-store.js";
+import type { JoinedMessage } from "./messages.repo.js";
 import { sendOutOfHours } from "./out-of-hours.js";
 
 export { isBatchable } from "../inbound/ticket-rules.js";
@@ -101,28 +101,11 @@ async function writeBatch(
       const name = item.sender?.name || item.chat;
       if ((names.get(item.chat) ?? item.chat) === item.chat) names.set(item.chat, name);
     }
-    const upserted = await tx
-      .insert(contacts)
-      .values([...names.keys()].sort().map((number) => ({ number, name: names.get(number) ?? number, isGroup: false })))
-      .onConflictDoUpdate({ target: contacts.number, set: personNameOnConflict })
-      .returning({
-        id: contacts.id,
-        name: contacts.name,
-        number: contacts.number,
-        profilePicUrl: contacts.profilePicUrl,
-        twin: createdBesideTwin,
-        // Issue 11 CSAT: an answer to a satisfaction question is read by the one-message path.
-        ratingPending: sql<boolean>`exists (select 1 from ${ticketRatings} r where r.contact_id = "contacts"."id"
-          and r.whatsapp_id = ${whatsappId} and r.status = 'pending')`,
-        connection: sql<BatchConnection | null>`(select json_build_object('id', w.id, 'name', w.name, 'provider', w.provider,
-          'queues', coalesce((select json_agg(json_build_object('id', q.id, 'name', q.name, 'color', q.color) order by q.id)
-            from ${whatsappQueues} wq join ${queues} q on q.id = wq.queue_id where wq.whatsapp_id = w.id), '[]'::json),
-          'hasMenu', (select count(*) from ${whatsappQueues} wq where wq.whatsapp_id = w.id) >= 2
-            or exists (select 1 from ${menuNodes} m where m.whatsapp_id = w.id and m.parent_id is null),
-          'hasBot', exists (select 1 from ${whatsappQueues} wq join ${queueBots} b on b.queue_id = wq.queue_id
-            where wq.whatsapp_id = w.id))
-          from ${whatsapps} w where w.id = ${whatsappId})`,
-      });
+    const upserted = await upsertBatchContacts(
+      tx,
+      whatsappId,
+      [...names.keys()].sort().map((number) => ({ number, name: names.get(number) ?? number })),
+    );
     // Issue 23 §3: a connection's menu (a tree, or the one-level menu of two or more queues) is a
     // conversation per ticket, which the one-message path walks (menus/menu-step.ts).
     const connection = upserted[0]?.connection;
@@ -145,16 +128,13 @@ async function writeBatch(
     const { before, current, openedConcurrently } = await findOrCreateTickets(tx, whatsappId, contactRows, clock, windowSeconds);
     if (openedConcurrently) throw new NotBatchable("ticket opened concurrently");
 
-    const inserted = await tx
-      .insert(messages)
-      .values(
-        fresh.map((item) => {
-          const contact = contactOf.get(item.chat) as ContactLite;
-          return messageValues(whatsappId, (current.get(contact.id) as TicketRow).id, contact.id, item);
-        }),
-      )
-      .onConflictDoNothing({ target: [messages.whatsappId, messages.wid] })
-      .returning(messageColumns);
+    const inserted = await insertBatchMessages(
+      tx,
+      fresh.map((item) => {
+        const contact = contactOf.get(item.chat) as ContactLite;
+        return messageValues(whatsappId, (current.get(contact.id) as TicketRow).id, contact.id, item);
+      }),
+    );
     // Stored before (a redelivery): once more, checking first. A copy stored by someone else since
     // the check: the one-message path treats it as the duplicate it is.
     if (inserted.length < fresh.length) throw checkFirst ? new NotBatchable("stored concurrently") : new AlreadyStored();

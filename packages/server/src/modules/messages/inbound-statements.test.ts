@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   customerNumber,
   customerWrites,
@@ -60,6 +60,37 @@ describe("a lone inbound message", () => {
     expect(tickets[0]).toMatchObject({ queueId: queue.id, unreadMessages: 2, lastMessage: "again" });
     const page = await ticketMessages(t, admin, tickets[0].id);
     expect(page.messages.map((m) => m.body)).toEqual(["hello", "again"]);
+  });
+});
+
+describe("a lone inbound message's statements", () => {
+  it("are sent by name (prepared once per connection), the transaction's begin and commit aside", async () => {
+    // Issue 24 item 1: the batch's SQL is rendered once per process, not built for every message.
+    const connection = await makeSimulatorConnection(t, admin, { queueIds: [(await makeQueue(t)).id] });
+    // The connection's first event writes its health (at most every few seconds), not the message's work.
+    await customerWrites(t, admin, connection.id, { from: customerNumber(), body: "warm up" });
+    const from = customerNumber();
+    for (const id of [`${from}-1`, `${from}-2`]) {
+      const statements = await messageStatements(() => customerWrites(t, admin, connection.id, { from, body: "oi", id }));
+      const built = statements.filter((s) => !/^(begin|commit)$/.test(s) && !/^[a-z_]+$/.test(s));
+      expect(built, built.join("\n---\n")).toEqual([]);
+      expect(statements).toEqual(expect.arrayContaining(["inbound_batch_contacts", "inbound_batch_messages"]));
+    }
+  });
+
+  it("send the signed-in users' cache no write probe: a customer's message changes no user", async () => {
+    const connection = await makeSimulatorConnection(t, admin, {});
+    const notify = vi.spyOn(t.database, "query");
+    const probes = () => notify.mock.calls.filter(([text]) => String(text).includes("pg_notify")).length;
+    // A read waits until the probes of earlier writes are back (the cache's barrier): none is running.
+    await listTickets(t, admin, { status: "pending", showAll: "true" });
+    const before = probes();
+    await customerWrites(t, admin, connection.id, { from: customerNumber(), body: "oi" });
+    expect(probes()).toBe(before);
+    // An admin's write still sends one (the cache is listening), as its answer leaves.
+    await listTickets(t, admin, { status: "pending", showAll: "true" });
+    await makeSimulatorConnection(t, admin, {});
+    expect(probes()).toBeGreaterThan(before);
   });
 });
 

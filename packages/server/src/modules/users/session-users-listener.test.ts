@@ -247,5 +247,8 @@ describe("which requests make the next ones wait for their notices", () => {
     expect(mayChangeUsers({ method: "GET", url: "/api/users", user })).toBe(false);
     expect(mayChangeUsers({ method: "POST", url: "/api/webhooks/cloud/3", user: null })).toBe(false);
     expect(mayChangeUsers({ method: "POST", url: "/api/messages/send" })).toBe(false);
+    // A route that writes no user says so (the simulator's customer message).
+    const config = { changesNoUser: true };
+    expect(mayChangeUsers({ method: "POST", url: "/api/simulator/3/inbound", user, routeOptions: { config } })).toBe(false);
   });
 });

@@ -281,6 +281,13 @@ const delay = (ms: number) =>
     setTimeout(resolve, ms).unref();
   });
 
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** The route writes no user, session or queue membership: it sends the users' cache no write probe. */
+    changesNoUser?: boolean;
+  }
+}
+
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
@@ -288,10 +295,17 @@ const READS = new Set(["GET", "HEAD", "OPTIONS"]);
  * the requests after it wait for its notices: a write by a signed-in user (an admin's change, a new
  * password, "end session"), or one of the sign-in routes, which run without one (logout, the refresh
  * token's reuse that ends every session). A customer's message through a Cloud webhook or an API
- * token's send changes no user, and costs no probe.
+ * token's send changes no user, and costs no probe; nor does a route marked `config.changesNoUser`
+ * (issue 24 item 1: the simulator's customer message, which writes contacts, tickets and messages only).
  */
-export function mayChangeUsers(request: { method: string; url: string; user?: unknown }): boolean {
+export function mayChangeUsers(request: {
+  method: string;
+  url: string;
+  user?: unknown;
+  routeOptions?: { config?: { changesNoUser?: boolean } };
+}): boolean {
   if (READS.has(request.method)) return false;
+  if (request.routeOptions?.config?.changesNoUser) return false;
   return Boolean(request.user) || request.url.startsWith("/api/auth/");
 }
 

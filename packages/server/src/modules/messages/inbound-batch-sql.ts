@@ -1,0 +1,274 @@
+import type { BusinessSchedule } from "@zapdesk/core";
+import { getTableColumns, type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.js";
+import { namedStatement, rowOf, runNamed } from "../../db/prepared.js";
+import {
+  closingReasons,
+  contacts,
+  menuNodes,
+  messages,
+  queueBots,
+  queues,
+  tags,
+  ticketRatings,
+  tickets,
+  ticketTags,
+  users,
+  whatsappQueues,
+  whatsapps,
+} from "../../db/schema.js";
+import { botHeld } from "../bots/bots.repo.js";
+import { consentColumns } from "../consent/consent.repo.js";
+import { createdBesideTwin } from "../contacts/contact-addresses.js";
+import { type InboundTally, ticketSetAfterInbound } from "../inbound/ticket-rules.js";
+import type { JoinedTicket, TicketRow } from "../tickets/tickets.repo.js";
+import { personNameOnConflict } from "./inbound-store.js";
+import { type MessageRow, messageColumns, type NewMessage } from "./messages.repo.js";
+
+/**
+ * Issue 24 item 1: the batch's statements (`inbound-batch.ts`, `inbound-batch-tickets.ts`) as one
+ * SQL text each whatever the batch's size: its rows travel as arrays (`unnest`), so each text is
+ * rendered once per process and sent by name (`runNamed`), parsed once per pooled connection. A
+ * lone message, the common case, no longer pays for building its SQL (about 1.3 ms of Node CPU a
+ * message, docs/benchmarks.md). Their meaning is the set-based statements' of before.
+ */
+
+const p = (name: string) => sql.placeholder(name);
+/** A list of columns as `"col", …` (a table's, for returning and selecting). */
+const columnList = (columns: Record<string, { name: string }>) =>
+  sql.raw(
+    Object.values(columns)
+      .map((c) => `"${c.name}"`)
+      .join(", "),
+  );
+
+/** The connection as the batch reads it, inside its contacts upsert. */
+export interface BatchConnection {
+  id: number;
+  name: string;
+  provider: string;
+  queues: { id: number; name: string; color: string }[];
+  /** Issue 23 §3: its customers get a menu (a tree, or two or more queues): one message at a time. */
+  hasMenu: boolean;
+  /** Issue 23 §4: a queue of the connection hands its conversations to a bot: one message at a time. */
+  hasBot: boolean;
+}
+
+// The contacts, in the order given (the caller sorts them: rows locked in number order), each
+// upserted as `.values(...).onConflictDoUpdate(personNameOnConflict)` did, returning the
+// connection, its queues and any pending rating with them.
+const upsertContacts = namedStatement(
+  "inbound_batch_contacts",
+  sql`insert into ${contacts} ("number", "name", "is_group")
+    select c.number, c.name, false from unnest(${p("numbers")}::text[], ${p("names")}::text[]) with ordinality as c(number, name, n)
+    order by c.n
+    on conflict ("number") do update set "name" = ${personNameOnConflict.name}
+    returning "id", "name", "number", "profile_pic_url", ${createdBesideTwin} as "twin",
+      exists (select 1 from ${ticketRatings} r where r.contact_id = "contacts"."id"
+        and r.whatsapp_id = ${p("whatsappId")} and r.status = 'pending') as "rating_pending",
+      (select json_build_object('id', w.id, 'name', w.name, 'provider', w.provider,
+        'queues', coalesce((select json_agg(json_build_object('id', q.id, 'name', q.name, 'color', q.color) order by q.id)
+          from ${whatsappQueues} wq join ${queues} q on q.id = wq.queue_id where wq.whatsapp_id = w.id), '[]'::json),
+        'hasMenu', (select count(*) from ${whatsappQueues} wq where wq.whatsapp_id = w.id) >= 2
+          or exists (select 1 from ${menuNodes} m where m.whatsapp_id = w.id and m.parent_id is null),
+        'hasBot', exists (select 1 from ${whatsappQueues} wq join ${queueBots} b on b.queue_id = wq.queue_id
+          where wq.whatsapp_id = w.id))
+        from ${whatsapps} w where w.id = ${p("whatsappId")}) as "connection"`,
+);
+
+export interface UpsertedContact {
+  id: number;
+  name: string;
+  number: string;
+  profilePicUrl: string;
+  twin: boolean;
+  ratingPending: boolean;
+  connection: BatchConnection | null;
+}
+
+/** The batch's contacts upserted (`sorted` by number), with the connection and any pending rating. */
+export async function upsertBatchContacts(
+  tx: Db,
+  whatsappId: number,
+  sorted: { number: string; name: string }[],
+): Promise<UpsertedContact[]> {
+  const rows = await runNamed<Record<string, unknown>>(tx, upsertContacts, {
+    numbers: sorted.map((c) => c.number),
+    names: sorted.map((c) => c.name),
+    whatsappId,
+  });
+  return rows.map((r) => ({
+    id: r.id as number,
+    name: r.name as string,
+    number: r.number as string,
+    profilePicUrl: r.profile_pic_url as string,
+    twin: r.twin as boolean,
+    ratingPending: r.rating_pending as boolean,
+    connection: r.connection as BatchConnection | null,
+  }));
+}
+
+const ticketColumns = getTableColumns(tickets);
+export const ticketOfRaw = rowOf(ticketColumns) as (raw: Record<string, unknown>) => TicketRow;
+
+// Each contact's candidates locked (active, or moved within the window), and a ticket opened for
+// each contact without one, its last inbound time read in the same insert.
+const findOrOpen = namedStatement(
+  "inbound_batch_tickets",
+  sql`with found as (
+      select ${columnList(ticketColumns)} from ${tickets} where whatsapp_id = ${p("whatsappId")} and contact_id = any(${p("ids")}::int[])
+        and (status in ('pending', 'open') or updated_at >= ${p("since")}::timestamptz)
+      for update),
+    created as (
+      insert into ${tickets} (contact_id, whatsapp_id, status, is_group, last_inbound_at)
+      select c.id, ${p("whatsappId")}, 'pending', false,
+        (select max(t.last_inbound_at) from ${tickets} t where t.contact_id = c.id and t.whatsapp_id = ${p("whatsappId")})
+      from unnest(${p("ids")}::int[]) as c(id)
+      where not exists (select 1 from found f where f.contact_id = c.id)
+      order by c.id
+      on conflict (contact_id, whatsapp_id) where status in ('pending', 'open') do nothing
+      returning ${columnList(ticketColumns)})
+    select *, false as created from found union all select *, true as created from created`,
+);
+
+/** The contacts' candidate tickets (locked) and the tickets opened for the others. */
+export async function findOrOpenTickets(tx: Db, whatsappId: number, ids: number[], since: Date) {
+  const rows = await runNamed<Record<string, unknown>>(tx, findOrOpen, { whatsappId, ids, since: since.toISOString() });
+  return rows.map((raw) => ({ ticket: ticketOfRaw(raw), created: raw.created === true }));
+}
+
+// The messages' columns the batch writes, in this order (`messageValues` gives them).
+const written = [
+  ["wid", "text"],
+  ["whatsappId", "int"],
+  ["ticketId", "int"],
+  ["contactId", "int"],
+  ["body", "text"],
+  ["fromMe", "bool"],
+  ["read", "bool"],
+  ["ack", "int"],
+  ["mediaType", "text"],
+  ["mediaPath", "text"],
+  ["mediaName", "text"],
+  ["mediaMime", "text"],
+  ["mediaError", "text"],
+  ["quotedMsgId", "int8"],
+  ["raw", "jsonb"],
+  ["createdAt", "timestamptz"],
+] as const satisfies readonly (readonly [keyof NewMessage & keyof typeof messages.$inferSelect, string])[];
+
+const insertMessages = namedStatement(
+  "inbound_batch_messages",
+  sql`insert into ${messages} (${sql.raw(written.map(([key]) => `"${messages[key].name}"`).join(", "))})
+    select ${sql.raw(written.map(([key], i) => (key === "raw" ? `m.c${i}::jsonb` : `m.c${i}`)).join(", "))}
+    from unnest(${sql.join(
+      written.map(([key, type]) => sql`${p(key)}::${sql.raw(type === "jsonb" ? "text" : type)}[]`),
+      sql`, `,
+    )}) with ordinality as m(${sql.raw(written.map((_, i) => `c${i}`).join(", "))}, n)
+    order by m.n
+    on conflict ("whatsapp_id", "wid") do nothing
+    returning ${columnList(messageColumns)}`,
+);
+const messageOfRaw = rowOf(messageColumns) as (raw: Record<string, unknown>) => MessageRow;
+
+/** The rows inserted, in order; a message stored before (its `whatsapp_id`, `wid`) is left out. */
+export async function insertBatchMessages(tx: Db, rows: NewMessage[]): Promise<MessageRow[]> {
+  const values: Record<string, unknown[]> = {};
+  for (const [key, type] of written) {
+    const column = messages[key];
+    values[key] = rows.map((row) => {
+      const value = row[key];
+      if (value === null || value === undefined) return null;
+      // As drizzle writes them: a jsonb value as its JSON text, a timestamp in ISO form.
+      return type === "jsonb" || type === "timestamptz" ? column.mapToDriverValue(value) : value;
+    });
+  }
+  const inserted = await runNamed<Record<string, unknown>>(tx, insertMessages, values);
+  return inserted.map(messageOfRaw);
+}
+
+/** What the events present of a ticket besides its row, and its queue's business hours. */
+export interface TicketExtra {
+  tags: JoinedTicket["tags"];
+  queue: { id: number; name: string; color: string; schedule: BusinessSchedule | null } | null;
+  user: { id: number; name: string } | null;
+  closingReason: { id: number; name: string; archived: boolean } | null;
+  /** Issue 23 §4: a bot holds the ticket (a queue of another connection's, or a bot added meanwhile). */
+  botHeld: boolean;
+}
+
+// Preview, unread count and last inbound time of each ticket from its tally; `routed` also moves
+// an unassigned ticket without a queue to the connection's only queue.
+const touchSql = (routed: boolean) => {
+  const set = ticketSetAfterInbound({ preview: sql`v.preview`, unread: sql`v.unread`, latest: sql`v.latest` });
+  const assignments: SQL[] = [
+    sql`"last_message" = ${set.lastMessage as unknown as SQL}`,
+    sql`"unread_messages" = ${set.unreadMessages as unknown as SQL}`,
+    sql`"last_inbound_at" = ${set.lastInboundAt as unknown as SQL}`,
+    sql`"updated_at" = ${p("now")}::timestamptz`,
+  ];
+  if (routed) {
+    assignments.push(
+      sql`"queue_id" = case when "tickets"."queue_id" is null and "tickets"."user_id" is null then ${p("queueId")}::int else "tickets"."queue_id" end`,
+    );
+  }
+  const consent = consentColumns(p("whatsappId"));
+  return namedStatement(
+    routed ? "inbound_batch_touch_routed" : "inbound_batch_touch",
+    sql`update ${tickets} set ${sql.join(assignments, sql`, `)}
+      from unnest(${p("ids")}::int[], ${p("previews")}::text[], ${p("unreads")}::int[], ${p("latests")}::timestamptz[])
+        as v(id, preview, unread, latest)
+      where "tickets"."id" = v.id
+      returning ${sql.raw(
+        Object.values(ticketColumns)
+          .map((c) => `"tickets"."${c.name}"`)
+          .join(", "),
+      )},
+        json_build_object(
+          'tags', coalesce((select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color)
+            order by lower(tg.name), tg.id) from ${ticketTags} tt join ${tags} tg on tg.id = tt.tag_id
+            where tt.ticket_id = "tickets"."id"), '[]'::json),
+          'queue', (select json_build_object('id', q.id, 'name', q.name, 'color', q.color, 'schedule', q.schedule)
+            from ${queues} q where q.id = "tickets"."queue_id"),
+          'user', (select json_build_object('id', u.id, 'name', u.name) from ${users} u where u.id = "tickets"."user_id"),
+          'closingReason', (select json_build_object('id', r.id, 'name', r.name, 'archived', r.archived)
+            from ${closingReasons} r where r.id = "tickets"."closing_reason_id"),
+          'botHeld', ${botHeld}) as "extra",
+        ${consent.consentWords} as "consent_words", ${consent.consentOptedOut} as "consent_opted_out",
+        ${consent.consentConfigIds} as "consent_config_ids"`,
+  );
+};
+const touch = { plain: touchSql(false), routed: touchSql(true) };
+
+export type TouchedTicket = TicketRow & {
+  extra: TicketExtra;
+  consentWords: string | null;
+  consentOptedOut: boolean | null;
+  consentConfigIds: number[];
+};
+
+/** Each ticket's preview, unread count and last inbound time after its messages (`per`, by ticket id). */
+export async function touchBatchTickets(
+  tx: Db,
+  whatsappId: number,
+  per: Map<number, InboundTally>,
+  onlyQueueId: number | undefined,
+): Promise<TouchedTicket[]> {
+  const tallies = [...per.values()];
+  const rows = await runNamed<Record<string, unknown>>(tx, onlyQueueId === undefined ? touch.plain : touch.routed, {
+    ids: [...per.keys()],
+    previews: tallies.map((t) => t.preview),
+    unreads: tallies.map((t) => t.unread),
+    latests: tallies.map((t) => t.latest?.toISOString() ?? null),
+    now: new Date().toISOString(),
+    whatsappId,
+    ...(onlyQueueId === undefined ? {} : { queueId: onlyQueueId }),
+  });
+  return rows.map((raw) => ({
+    ...ticketOfRaw(raw),
+    extra: raw.extra as TicketExtra,
+    consentWords: raw.consent_words as string | null,
+    consentOptedOut: raw.consent_opted_out as boolean | null,
+    consentConfigIds: raw.consent_config_ids as number[],
+  }));
+}
