@@ -157,6 +157,9 @@ const written = [
   ["createdAt", "timestamptz"],
 ] as const satisfies readonly (readonly [keyof NewMessage & keyof typeof messages.$inferSelect, string])[];
 
+/** The message columns the batch writes: every key of `messageValues` (inbound-batch-sql.test.ts checks it). */
+export const BATCH_MESSAGE_COLUMNS: readonly string[] = written.map(([key]) => key);
+
 const insertMessages = namedStatement(
   "inbound_batch_messages",
   sql`insert into ${messages} (${sql.raw(written.map(([key]) => `"${messages[key].name}"`).join(", "))})
