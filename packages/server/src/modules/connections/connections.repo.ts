@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
+import { namedStatement, runNamed } from "../../db/prepared.js";
 import { inboundEvents, queues, whatsappQueues, whatsapps } from "../../db/schema.js";
 
 export type ConnectionRow = typeof whatsapps.$inferSelect;
@@ -134,9 +135,17 @@ export async function countReconnect(db: Db, id: number, day: string): Promise<v
     .where(eq(whatsapps.id, id));
 }
 
-/** Something arrived on the connection (health), without touching updatedAt. */
+const lastEvent = namedStatement(
+  "connection_last_event",
+  sql`update ${whatsapps} set "last_event_at" = ${sql.placeholder("at")}::timestamptz where "id" = ${sql.placeholder("id")}`,
+);
+
+/**
+ * Something arrived on the connection (health), without touching updatedAt. On the inbound path
+ * every few seconds, so sent by name like the messages' statements (issue 24).
+ */
 export async function touchLastEvent(db: Db, id: number, at: Date): Promise<void> {
-  await db.update(whatsapps).set({ lastEventAt: at }).where(eq(whatsapps.id, id));
+  await runNamed(db, lastEvent, { id, at: at.toISOString() });
 }
 
 /** Pending inbound events per connection (health). */

@@ -1,5 +1,5 @@
 import { MEDIA_STATE } from "@zapdesk/core";
-import { eq, inArray } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import {
   CALL_WID_PREFIX,
@@ -10,6 +10,7 @@ import {
   type MessageUpdate,
 } from "../../channels/channel.js";
 import type { Db } from "../../db/client.js";
+import { namedStatement, runNamed } from "../../db/prepared.js";
 import { contacts, settings } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import { isUniqueViolation } from "../../lib/pg-errors.js";
@@ -70,11 +71,14 @@ interface Arrival {
   download: boolean;
 }
 
+/** The settings every message reads (cached a second below), sent by name like the batch's statements. */
+const inboundSettings = namedStatement(
+  "inbound_settings",
+  sql`select "key", "value" from ${settings} where "key" in ('CheckMsgIsGroup', 'timeCreateNewTicket', 'call')`,
+);
+
 async function loadSettings(db: Db) {
-  const rows = await db
-    .select({ key: settings.key, value: settings.value })
-    .from(settings)
-    .where(inArray(settings.key, ["CheckMsgIsGroup", "timeCreateNewTicket", "call"]));
+  const rows = await runNamed<{ key: string; value: string }>(db, inboundSettings, {});
   const get = (key: string) => rows.find((r) => r.key === key)?.value;
   return {
     ignoreGroups: get("CheckMsgIsGroup") === "enabled",
