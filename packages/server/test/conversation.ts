@@ -5,6 +5,9 @@ import { contacts, messages, tickets } from "../src/db/schema.js";
 import type { TestUser } from "./factories.js";
 import type { TestApp } from "./harness.js";
 
+/** How long to wait for a queue's bot (issue 23 §4): a worker poll, an HTTP round trip and the outbox. */
+export const BOT_WAIT = 20_000;
+
 /** Poll until `check` stops throwing (async work: sessions, outbox). */
 export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 5000): Promise<T> {
   const started = Date.now();

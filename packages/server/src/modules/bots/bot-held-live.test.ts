@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  BOT_WAIT,
   customerNumber,
   customerWrites,
   eventually,
@@ -15,9 +16,6 @@ import { createTestApp, type TestApp } from "../../../test/harness.js";
 import { connectAs, flush, listen, type RecordingSocket } from "../../../test/sockets.js";
 import { type Step, startTypebotFake, type TypebotFake } from "../../../test/typebot-fake/server.js";
 import { botSessions } from "../../db/schema.js";
-
-/** A bot exchange is a worker poll, an HTTP round trip and the outbox: the 20 s other slow waits use. */
-const BOT_WAIT = 20_000;
 
 // Issue 23 §4: while a queue's bot holds a ticket, its live events still reach the queue's agents
 // (an agent who opened it from a search keeps its chat live), but they say the bot holds it, so an

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  BOT_WAIT,
   customerNumber,
   customerWrites,
   eventually,
@@ -13,9 +14,6 @@ import { createTestApp, type TestApp } from "../../../test/harness.js";
 import { startTypebotFake, type TypebotFake } from "../../../test/typebot-fake/server.js";
 import { botJobs, botSessions } from "../../db/schema.js";
 import { NotBatchable, storeBatch } from "../messages/inbound-batch.js";
-
-/** A bot exchange is a worker poll, an HTTP round trip and the outbox: the 20 s other slow waits use. */
-const BOT_WAIT = 20_000;
 
 // Issue 23 §4: both inbound roads reach the bot — the one-message road (the queue menu's choice, a
 // single queue) and the batch road, which hands a bot's connection to the one-message road.

@@ -2,6 +2,7 @@ import type { BotConfig } from "@zapdesk/core";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  BOT_WAIT,
   customerNumber,
   customerWrites,
   eventually,
@@ -15,9 +16,6 @@ import { makeAdmin, makeQueue, makeUser, type TestUser } from "../../../test/fac
 import { createTestApp, type TestApp } from "../../../test/harness.js";
 import { type Step, startTypebotFake, type TypebotFake } from "../../../test/typebot-fake/server.js";
 import { botSessions, contactExtraInfo } from "../../db/schema.js";
-
-/** A bot exchange is a worker poll, an HTTP round trip and the outbox: the 20 s other slow waits use. */
-const BOT_WAIT = 20_000;
 
 // Issue 23 §4: a queue's Typebot holds new conversations, renders its answers as WhatsApp messages,
 // reads variables in and out, and hands over (variable, words, end of flow, timeout, failure).

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  BOT_WAIT,
   customerNumber,
   customerWrites,
   eventually,
@@ -14,9 +15,6 @@ import {
 import { makeAdmin, makeQueue, type TestUser } from "../../../test/factories.js";
 import { createTestApp, type TestApp } from "../../../test/harness.js";
 import { botJobs, botSessions } from "../../db/schema.js";
-
-/** A bot exchange is a worker poll, an HTTP round trip and the outbox: the 20 s other slow waits use. */
-const BOT_WAIT = 20_000;
 
 // Issue 23 §4: the generic webhook bot (n8n and the like): each customer message POSTed signed, the
 // bot answering and handing over through the API token.
