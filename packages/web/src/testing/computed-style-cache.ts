@@ -18,12 +18,20 @@ observer.observe(document, { subtree: true, childList: true, attributes: true, c
 // :focus-within, :focus and :hover change an element's style without changing the document.
 for (const event of ["focusin", "focusout", "mouseover", "mouseout"]) document.addEventListener(event, forget, true);
 
+// Wrapped once per DOM library, whatever the number of files: a worker of vitest's VM pools keeps
+// the library (and its prototypes) loaded from one file to the next, and each file's wrapper would
+// otherwise call every earlier file's `forget` (and keep their documents alive).
+const UNWRAPPED = Symbol.for("zapdesk.computedStyleCache.unwrapped");
+type CssomMethod = (...args: unknown[]) => unknown;
+const cssom = CSSStyleSheet.prototype as unknown as Record<string | symbol, CssomMethod | Record<string, CssomMethod>>;
+cssom[UNWRAPPED] ??= { insertRule: cssom.insertRule as CssomMethod, deleteRule: cssom.deleteRule as CssomMethod };
+const unwrapped = cssom[UNWRAPPED] as Record<string, CssomMethod>;
 for (const method of ["insertRule", "deleteRule"] as const) {
-  const change = CSSStyleSheet.prototype[method] as (...args: unknown[]) => unknown;
-  CSSStyleSheet.prototype[method] = function (this: CSSStyleSheet, ...args: unknown[]) {
+  const change = unwrapped[method];
+  cssom[method] = function (this: CSSStyleSheet, ...args: unknown[]) {
     forget();
     return change.apply(this, args);
-  } as never;
+  };
 }
 
 window.getComputedStyle = (element: Element, pseudo?: string | null): CSSStyleDeclaration => {

@@ -44,4 +44,7 @@ afterEach(async ({ task }) => {
   // A test that already failed (timed out half-way) is not also blamed for what it left.
   await settleAsyncWork(clearToasts, { report: task.result?.state !== "fail" });
   vi.unstubAllGlobals();
+  // A spy on a prototype of the DOM library (an anchor's click) would outlive its file in a worker
+  // of vitest's VM pools, which keeps the library loaded between files.
+  vi.restoreAllMocks();
 });

@@ -1,8 +1,9 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { Ticket } from "@zapdesk/core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ADMIN, type FakeRequest, fakeApi, signedInAs } from "../../testing/fake-api";
+import { laidOutElements } from "../../testing/layout";
 import { renderWithProviders } from "../../testing/render";
 import { TicketsManager } from "../tickets";
 import { KeyboardShortcuts } from "./keyboard-shortcuts";
@@ -33,14 +34,7 @@ function setup(byStatus: (request: FakeRequest) => Ticket[], me = ME, routes = {
 const location = () => screen.getByRole("status", { name: "location", hidden: true });
 
 describe("keyboard-first tickets (issue 13 item 4)", () => {
-  beforeAll(() => {
-    Object.defineProperty(HTMLElement.prototype, "clientHeight", { configurable: true, get: () => 600 });
-    Object.defineProperty(HTMLElement.prototype, "clientWidth", { configurable: true, get: () => 400 });
-  });
-  afterAll(() => {
-    Reflect.deleteProperty(HTMLElement.prototype, "clientHeight");
-    Reflect.deleteProperty(HTMLElement.prototype, "clientWidth");
-  });
+  laidOutElements();
 
   it("moves through the list with j/k and opens the focused ticket with Enter", async () => {
     setup((r) => (r.query.get("status") === "open" ? [makeTicket(1), makeTicket(2), makeTicket(3)] : []));

@@ -1,9 +1,10 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { Tag } from "@zapdesk/core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AGENT, fakeApi, signedInAs } from "../../../testing/fake-api";
 import { aTicket } from "../../../testing/fixtures";
+import { laidOutElements } from "../../../testing/layout";
 import { renderWithProviders } from "../../../testing/render";
 import { TicketsManager } from "../../tickets/components/tickets-manager";
 
@@ -11,14 +12,7 @@ const VIP: Tag = { id: 1, name: "VIP", color: "#e53935" };
 const BILLING: Tag = { id: 2, name: "Billing", color: "#1e88e5" };
 
 describe("the ticket list's tag filter", () => {
-  beforeAll(() => {
-    Object.defineProperty(HTMLElement.prototype, "clientHeight", { configurable: true, get: () => 600 });
-    Object.defineProperty(HTMLElement.prototype, "clientWidth", { configurable: true, get: () => 400 });
-  });
-  afterAll(() => {
-    Reflect.deleteProperty(HTMLElement.prototype, "clientHeight");
-    Reflect.deleteProperty(HTMLElement.prototype, "clientWidth");
-  });
+  laidOutElements();
 
   it("asks the server for tickets with any ticked tag (tagIds as a JSON array) and shows each row's chips", async () => {
     const tagged = aTicket({ id: 7, userId: AGENT.id, tags: [VIP] });

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { AppProviders } from "../../../app/providers";
 import { createQueryClient } from "../../../lib/query-client";
 import { type FakeRequest, fakeApi, signedInAs } from "../../../testing/fake-api";
+import { layOutElements } from "../../../testing/layout";
 import { renderWithProviders } from "../../../testing/render";
 import { Location, ME, makeTicket, waiting } from "../../shortcuts/test-fixtures";
 import { WAITING_TICK_MS, waitingParts } from "../utils/waiting-clock";
@@ -103,7 +104,7 @@ describe("waiting since", () => {
       },
     });
     signedInAs(api, ME);
-    Object.defineProperty(HTMLElement.prototype, "clientHeight", { configurable: true, get: () => 600 });
+    const restoreLayout = layOutElements();
     renderWithProviders(<TicketsManager />);
     const user = userEvent.setup();
     await user.click(await screen.findByRole("tab", { name: /Aguardando/ }));
@@ -114,7 +115,7 @@ describe("waiting since", () => {
     await user.click(screen.getByRole("button", { name: "Mais antigos primeiro" }));
     await waitFor(() => expect(pendingCalls().some((c) => c.query.get("sort") === "oldest")).toBe(true));
     expect(screen.getByRole("button", { name: "Mais antigos primeiro" })).toHaveAttribute("aria-pressed", "true");
-    Reflect.deleteProperty(HTMLElement.prototype, "clientHeight");
+    restoreLayout();
     localStorage.removeItem("zapdesk.waitingOldestFirst");
   });
 });

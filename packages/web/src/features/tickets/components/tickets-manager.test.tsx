@@ -2,8 +2,9 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { Ticket } from "@zapdesk/core";
 import { useLocation } from "react-router";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AGENT, type FakeRequest, fakeApi, signedInAs } from "../../../testing/fake-api";
+import { laidOutElements } from "../../../testing/layout";
 import { renderWithProviders } from "../../../testing/render";
 import { TicketsManager } from "./tickets-manager";
 
@@ -60,14 +61,7 @@ function setup(byStatus: (request: FakeRequest) => Ticket[], me = ME) {
 
 describe("the tickets list pane", () => {
   // jsdom lays nothing out: give scroll containers a viewport so the virtualiser has rows to show.
-  beforeAll(() => {
-    Object.defineProperty(HTMLElement.prototype, "clientHeight", { configurable: true, get: () => 600 });
-    Object.defineProperty(HTMLElement.prototype, "clientWidth", { configurable: true, get: () => 400 });
-  });
-  afterAll(() => {
-    Reflect.deleteProperty(HTMLElement.prototype, "clientHeight");
-    Reflect.deleteProperty(HTMLElement.prototype, "clientWidth");
-  });
+  laidOutElements();
 
   it("keeps only the visible rows of 10,000 tickets in the page, and scrolls through them", async () => {
     const many = Array.from({ length: 10_000 }, (_v, i) => makeTicket(i + 1));
