@@ -21,6 +21,7 @@ import type { Clock } from "./lib/clock.js";
 import { createSecretBox } from "./lib/secret-box.js";
 import { createS3Storage } from "./media/s3-storage.js";
 import { createMediaStorage } from "./media/storage.js";
+import { createQuietSkips } from "./modules/automation-rules/rule-quiet.js";
 import { createChannelStore } from "./modules/connections/channel-store.js";
 import { createConnectionService } from "./modules/connections/connections.service.js";
 import { type ContactIdentity, createContactIdentity } from "./modules/contacts/contact-identity.js";
@@ -156,8 +157,11 @@ export function createConversations(options: ConversationOptions) {
     announceTicket: (id) => tickets.announce(id),
     announceTicketDeleted: (id, scope) => events.publishTicket("ticket", { action: "delete", ticketId: id }, scope),
   });
+  // Issue 23 §1: what the rules skipped on customers' messages that were not queued for them.
+  const ruleSkips = createQuietSkips({ db, logger });
   const pipeline = createInboundPipeline({
     db,
+    ruleSkips,
     events,
     storage,
     clock,
@@ -242,6 +246,7 @@ export function createConversations(options: ConversationOptions) {
 
   return {
     storage,
+    ruleSkips,
     simulator,
     sessions,
     outbox,
@@ -284,6 +289,8 @@ export function createConversations(options: ConversationOptions) {
       await outbox.stop();
       await mediaRetry.stop();
       await sessions.stopAll();
+      // What the rules' worker (stopped before this) did not add yet.
+      await ruleSkips.flush();
       await storage.close();
     },
   };

@@ -116,10 +116,25 @@ const foldedTexts = new WeakMap<RuleFacts, string>();
 function foldedTextOf(facts: RuleFacts, text: string): string {
   let value = foldedTexts.get(facts);
   if (value === undefined) {
-    value = fold(text.slice(0, RULE_TEXT_SCAN_MAX));
+    value = foldText(text);
     foldedTexts.set(facts, value);
   }
   return value;
+}
+
+/** A message-text condition on a text (`foldedText`: the text as `fold` gives it, asked only by "contains"). */
+export function messageTextHolds(
+  condition: Extract<RuleCondition, { type: "messageText" }>,
+  text: string,
+  foldedText: () => string = () => foldText(text),
+): boolean {
+  if (condition.op === "contains") return foldedText().includes(folded(condition.value));
+  return regexOf(condition.value).test(text.slice(0, RULE_TEXT_SCAN_MAX));
+}
+
+/** A message's text as the text conditions read it: its first `RULE_TEXT_SCAN_MAX` characters, folded. */
+export function foldText(text: string): string {
+  return fold(text.slice(0, RULE_TEXT_SCAN_MAX));
 }
 
 /** A condition decided by the event and its ticket alone, at once (undefined: it reads the database). */
@@ -130,11 +145,8 @@ function holdsAtOnce(condition: RuleCondition, facts: RuleFacts): boolean | unde
       return (ticket.queueId !== null && condition.queueIds.includes(ticket.queueId)) !== condition.negate;
     case "connection":
       return (ticket.whatsappId !== null && condition.whatsappIds.includes(ticket.whatsappId)) !== condition.negate;
-    case "messageText": {
-      if (facts.text === null) return false;
-      if (condition.op === "contains") return foldedTextOf(facts, facts.text).includes(folded(condition.value));
-      return regexOf(condition.value).test(facts.text.slice(0, RULE_TEXT_SCAN_MAX));
-    }
+    case "messageText":
+      return facts.text !== null && messageTextHolds(condition, facts.text, () => foldedTextOf(facts, facts.text as string));
     case "assignee":
       if (condition.value === "none") return ticket.userId === null;
       if (condition.value === "any") return ticket.userId !== null;

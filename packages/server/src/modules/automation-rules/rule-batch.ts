@@ -1,6 +1,6 @@
 import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { type ruleEvents, ruleRuns, ruleSkips } from "../../db/schema.js";
+import { automationRules, type ruleEvents, ruleRuns, ruleSkips } from "../../db/schema.js";
 import type { RuleFacts } from "./conditions.js";
 
 /**
@@ -154,10 +154,25 @@ export function skipCounter() {
         if (at > entry.lastAt) entry.lastAt = at;
       }
     },
-    /** One upsert; rows in key order, so two processes lock them in the same order (no deadlock). */
-    async flush(tx: Db) {
-      if (!all.length) return;
-      const values = [...all]
+    /**
+     * One upsert; rows in key order, so two processes lock them in the same order (no deadlock).
+     * `onlyExistingRules`: counts of a rule deleted since are dropped (the rows that remain are
+     * locked against deletion until the transaction ends).
+     */
+    async flush(tx: Db, options: { onlyExistingRules?: boolean } = {}) {
+      let entries = all;
+      if (options.onlyExistingRules && entries.length) {
+        const ids = [...new Set(entries.map((e) => e.ruleId))];
+        const kept = await tx
+          .select({ id: automationRules.id })
+          .from(automationRules)
+          .where(inArray(automationRules.id, ids))
+          .for("key share");
+        const existing = new Set(kept.map((r) => r.id));
+        entries = entries.filter((e) => existing.has(e.ruleId));
+      }
+      if (!entries.length) return;
+      const values = [...entries]
         .sort((a, b) => a.ruleId - b.ruleId || a.hour - b.hour || a.failedCondition - b.failedCondition)
         .map((v) => ({
           ruleId: v.ruleId,

@@ -11,6 +11,7 @@ import { findAuthUser } from "../users/users.repo.js";
 import { firstFailing, loadFacts } from "./conditions.js";
 import { sweepIdleTickets } from "./idle-sweep.js";
 import { type ClaimedEvent, claimEvents, firedLastHour, markHandled, type QueuedEvent, skipCounter } from "./rule-batch.js";
+import type { QuietSkips } from "./rule-quiet.js";
 import { enabledRules, type RuleRow } from "./rules.repo.js";
 
 /**
@@ -36,6 +37,8 @@ export interface RuleWorkerDeps {
   idleSweepMs?: number;
   /** After commit: the rule fired (tests, realtime of the log). */
   onFired?(ruleId: number, outcome: RuleOutcome): void;
+  /** The inbound path's counts of messages no rule could fire on (not queued): added at each tick. */
+  quietSkips?: QuietSkips;
 }
 
 export function summarise(event: QueuedEvent, text: string | null): RuleEventSummary {
@@ -231,6 +234,7 @@ export function createRuleWorker(deps: RuleWorkerDeps) {
 
   /** Handle what is queued (and, when due, sweep the no-reply triggers); returns how many events. */
   async function drainNow(): Promise<number> {
+    await deps.quietSkips?.flush();
     if (Date.now() - lastIdleSweep >= idleSweepMs) {
       lastIdleSweep = Date.now();
       await sweepIdle();

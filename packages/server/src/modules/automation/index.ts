@@ -53,7 +53,13 @@ export function createAutomation(deps: {
   });
   const macros = createMacroService({ db, events, runner, tickets: conversations.tickets });
   const rules = createRuleService({ db, heavy: deps.heavy ?? db, events, clock });
-  const ruleWorker = createRuleWorker({ db, runner, logger: deps.logger, pollMs: deps.rulesPollMs });
+  const ruleWorker = createRuleWorker({
+    db,
+    runner,
+    logger: deps.logger,
+    pollMs: deps.rulesPollMs,
+    quietSkips: conversations.ruleSkips,
+  });
   const bots = createBots({
     db,
     clock,

@@ -160,23 +160,30 @@ const written = [
 /** The message columns the batch writes: every key of `messageValues` (inbound-batch-sql.test.ts checks it). */
 export const BATCH_MESSAGE_COLUMNS: readonly string[] = written.map(([key]) => key);
 
+// `quiet` hands the messages' rules trigger the rules' stamp when no rule can fire on these messages
+// (automation-rules/rule-quiet.ts, migration 0044), set within this statement: the trigger runs at its
+// end and clears it. "" hands nothing.
 const insertMessages = namedStatement(
   "inbound_batch_messages",
-  sql`insert into ${messages} (${sql.raw(written.map(([key]) => `"${messages[key].name}"`).join(", "))})
+  sql`with quiet as (select set_config('zapdesk.rules_quiet', ${p("quiet")}::text, true))
+    insert into ${messages} (${sql.raw(written.map(([key]) => `"${messages[key].name}"`).join(", "))})
     select ${sql.raw(written.map(([key], i) => (key === "raw" ? `m.c${i}::jsonb` : `m.c${i}`)).join(", "))}
     from unnest(${sql.join(
       written.map(([key, type]) => sql`${p(key)}::${sql.raw(type === "jsonb" ? "text" : type)}[]`),
       sql`, `,
-    )}) with ordinality as m(${sql.raw(written.map((_, i) => `c${i}`).join(", "))}, n)
+    )}) with ordinality as m(${sql.raw(written.map((_, i) => `c${i}`).join(", "))}, n) cross join quiet
     order by m.n
     on conflict ("whatsapp_id", "wid") do nothing
     returning ${columnList(messageColumns)}`,
 );
 const messageOfRaw = rowOf(messageColumns) as (raw: Record<string, unknown>) => MessageRow;
 
-/** The rows inserted, in order; a message stored before (its `whatsapp_id`, `wid`) is left out. */
-export async function insertBatchMessages(tx: Db, rows: NewMessage[]): Promise<MessageRow[]> {
-  const values: Record<string, unknown[]> = {};
+/**
+ * The rows inserted, in order; a message stored before (its `whatsapp_id`, `wid`) is left out.
+ * `quiet`: the rules' stamp when no rule can fire on the received ones (rule-quiet.ts), else "".
+ */
+export async function insertBatchMessages(tx: Db, rows: NewMessage[], quiet = ""): Promise<MessageRow[]> {
+  const values: Record<string, unknown> = { quiet };
   for (const [key, type] of written) {
     const column = messages[key];
     values[key] = rows.map((row) => {

@@ -4,6 +4,7 @@ import { messages } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import { withoutNul } from "../../lib/pg-safe.js";
 import type { TicketScope } from "../../realtime/publisher.js";
+import { type QuietSkip, type QuietSkips, quietFor, type ReceivedRules } from "../automation-rules/rule-quiet.js";
 import { inboundStateOf } from "../consent/consent.repo.js";
 import { applyConsent } from "../consent/consent-inbound.js";
 import { movedScope, scopeOfTicket } from "../inbound/ticket-rules.js";
@@ -62,14 +63,24 @@ export async function storeBatch(
   whatsappId: number,
   input: Ingest[],
   windowSeconds: number,
+  rules?: BatchRules,
 ): Promise<(BatchStored | undefined)[]> {
   const items = input.map((item) => withoutNul(item));
   try {
-    return await writeBatch(db, clock, whatsappId, items, windowSeconds, false);
+    return await writeBatch(db, clock, whatsappId, items, windowSeconds, rules, false);
   } catch (error) {
     if (!(error instanceof AlreadyStored)) throw error;
-    return writeBatch(db, clock, whatsappId, items, windowSeconds, true);
+    return writeBatch(db, clock, whatsappId, items, windowSeconds, rules, true);
   }
+}
+
+/**
+ * Issue 23 §1: the enabled "a message arrives" rules as the inbound path read them, and where the
+ * rules' skips of the messages no rule can fire on are counted (automation-rules/rule-quiet.ts).
+ */
+export interface BatchRules {
+  received: ReceivedRules;
+  quiet: QuietSkips;
 }
 
 async function writeBatch(
@@ -78,9 +89,11 @@ async function writeBatch(
   whatsappId: number,
   items: Ingest[],
   windowSeconds: number,
+  rules: BatchRules | undefined,
   checkFirst: boolean,
 ): Promise<(BatchStored | undefined)[]> {
-  return db.transaction(async (tx) => {
+  let skipped: QuietSkip[] = [];
+  const results = await db.transaction(async (tx) => {
     const existing = checkFirst
       ? await tx
           .select({ wid: messages.wid, mediaType: messages.mediaType })
@@ -128,13 +141,15 @@ async function writeBatch(
     const { before, current, openedConcurrently } = await findOrCreateTickets(tx, whatsappId, contactRows, clock, windowSeconds);
     if (openedConcurrently) throw new NotBatchable("ticket opened concurrently");
 
-    const inserted = await insertBatchMessages(
-      tx,
-      fresh.map((item) => {
-        const contact = contactOf.get(item.chat) as ContactLite;
-        return messageValues(whatsappId, (current.get(contact.id) as TicketRow).id, contact.id, item);
-      }),
-    );
+    const rows = fresh.map((item) => {
+      const contact = contactOf.get(item.chat) as ContactLite;
+      return messageValues(whatsappId, (current.get(contact.id) as TicketRow).id, contact.id, item);
+    });
+    // No rule can fire on these customers' messages: the rules' trigger queues none of them.
+    const received = rows.filter((row) => !row.fromMe).map((row) => row.body ?? "");
+    const quiet = rules ? quietFor(rules.received, received) : null;
+    const inserted = await insertBatchMessages(tx, rows, quiet?.stamp ?? "");
+    skipped = quiet?.skips ?? [];
     // Stored before (a redelivery): once more, checking first. A copy stored by someone else since
     // the check: the one-message path treats it as the duplicate it is.
     if (inserted.length < fresh.length) throw checkFirst ? new NotBatchable("stored concurrently") : new AlreadyStored();
@@ -200,4 +215,7 @@ async function writeBatch(
     });
     return results;
   });
+  // Counted once the messages are stored (a batch rolled back goes one message at a time, queued).
+  if (skipped.length && rules) rules.quiet.add(skipped, clock.now());
+  return results;
 }

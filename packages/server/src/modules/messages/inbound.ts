@@ -11,13 +11,14 @@ import {
 } from "../../channels/channel.js";
 import type { Db } from "../../db/client.js";
 import { namedStatement, runNamed } from "../../db/prepared.js";
-import { contacts, settings } from "../../db/schema.js";
+import { automationRules, contacts, settings } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import { isUniqueViolation } from "../../lib/pg-errors.js";
 import { createTaskLimiter } from "../../lib/task-limiter.js";
 import { type MediaStorage, MediaTooLargeError } from "../../media/storage.js";
 import { storeStream } from "../../media/store-stream.js";
 import type { Publisher } from "../../realtime/publisher.js";
+import { type QuietSkips, receivedRulesOf } from "../automation-rules/rule-quiet.js";
 import type { ContactIdentity } from "../contacts/contact-identity.js";
 import { presentTicket } from "../tickets/tickets.presenter.js";
 import * as ticketsRepo from "../tickets/tickets.repo.js";
@@ -54,6 +55,11 @@ export interface InboundDeps {
   session(whatsappId: number): ChannelSession | undefined;
   /** Publish a stored message and its ticket (the messages service presents them). */
   announce(ticketId: number, messageId: number): Promise<void>;
+  /**
+   * Issue 23 §1: where the rules' skips of customers' messages no rule can fire on are counted; with
+   * it, such messages are not queued for the rules' worker (automation-rules/rule-quiet.ts).
+   */
+  ruleSkips?: QuietSkips;
 }
 
 const SETTINGS_TTL_MS = 1000;
@@ -71,10 +77,17 @@ interface Arrival {
   download: boolean;
 }
 
-/** The settings every message reads (cached a second below), sent by name like the batch's statements. */
+/**
+ * The settings every message reads (cached a second below), sent by name like the batch's
+ * statements, and in the same statement the enabled rules on "a message arrives" (issue 23 §1,
+ * rule-quiet.ts): each as JSON of its id, row version and conditions, under the key "rule".
+ */
 const inboundSettings = namedStatement(
   "inbound_settings",
-  sql`select "key", "value" from ${settings} where "key" in ('CheckMsgIsGroup', 'timeCreateNewTicket', 'call')`,
+  sql`select "key", "value" from ${settings} where "key" in ('CheckMsgIsGroup', 'timeCreateNewTicket', 'call')
+    union all
+    select 'rule', json_build_object('id', "id", 'version', xmin::text, 'conditions', "conditions")::text
+    from ${automationRules} where "enabled" and "trigger" = 'messageReceived'`,
 );
 
 async function loadSettings(db: Db) {
@@ -84,6 +97,7 @@ async function loadSettings(db: Db) {
     ignoreGroups: get("CheckMsgIsGroup") === "enabled",
     windowSeconds: Number(get("timeCreateNewTicket") ?? 7200) || 7200,
     acceptCalls: get("call") !== "disabled",
+    receivedRules: receivedRulesOf(rows.filter((r) => r.key === "rule").map((r) => r.value)),
   };
 }
 
@@ -236,6 +250,7 @@ export function createInboundPipeline(deps: InboundDeps) {
       whatsappId,
       batch.map((a) => a.item),
       config.windowSeconds,
+      deps.ruleSkips ? { received: config.receivedRules, quiet: deps.ruleSkips } : undefined,
     );
     publishBatch(stored);
     for (const row of stored) {
