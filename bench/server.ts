@@ -123,8 +123,11 @@ async function main() {
 
 /**
  * BENCH_RULES=N: N enabled automation rules on "a message arrives" (issue 23 §1), each with a text
- * condition that the corpus never holds: every inbound message is queued for them and evaluated by
- * all N (and logged as "condition false"), the costliest common case.
+ * condition that the corpus never holds: since migration 0044 the inbound path sees that no rule can
+ * fire and queues nothing (rule-quiet.ts), counting the skips for the rules' log.
+ * BENCH_RULES_CONDITION=status gives each rule a condition on the ticket instead (status closed, never
+ * true of an inbound message's ticket), which only the worker can decide: every message is queued
+ * for the rules and evaluated by all N, the costliest case.
  */
 async function addRules(database: Awaited<ReturnType<typeof openDatabase>>, adminId: number, n: number) {
   if (n <= 0) return;
@@ -133,13 +136,16 @@ async function addRules(database: Awaited<ReturnType<typeof openDatabase>>, admi
       name: `Bench rule ${i + 1}`,
       enabled: true,
       trigger: "messageReceived",
-      conditions: [{ type: "messageText" as const, op: "contains" as const, value: `zz-bench-rule-${i}` }],
+      conditions:
+        process.env.BENCH_RULES_CONDITION === "status"
+          ? [{ type: "status" as const, statuses: ["closed" as const] }]
+          : [{ type: "messageText" as const, op: "contains" as const, value: `zz-bench-rule-${i}` }],
       actions: [{ type: "addNote" as const, body: "bench" }],
       maxPerHour: 3,
       runAsId: adminId,
     })),
   );
-  console.log(`[${engine}] ${n} automation rules enabled`);
+  console.log(`[${engine}] ${n} automation rules enabled (${process.env.BENCH_RULES_CONDITION ?? "text"} conditions)`);
 }
 
 main().catch((error) => {
