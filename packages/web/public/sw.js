@@ -10,6 +10,13 @@ self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim(
 /** The app's own windows, visible ones first. */
 const appWindows = () => self.clients.matchAll({ type: "window", includeUncontrolled: true });
 
+/**
+ * Push messages are shown one after another, in the order they arrived. Each waits for the
+ * windows' list first; two messages of a ticket a moment apart would otherwise race, and the older
+ * one could be shown last, replacing the newer under the ticket's tag.
+ */
+let shownInOrder = Promise.resolve();
+
 self.addEventListener("push", (event) => {
   let data = {};
   try {
@@ -17,20 +24,20 @@ self.addEventListener("push", (event) => {
   } catch {
     data = { body: event.data ? event.data.text() : "" };
   }
-  event.waitUntil(
-    appWindows().then((windows) => {
-      // A visible window already chimes and shows its own notification (the user's preferences).
-      if (windows.some((w) => w.visibilityState === "visible")) return undefined;
-      return self.registration.showNotification(data.title || "Zapdesk", {
-        body: data.body || "",
-        tag: data.tag || undefined,
-        renotify: Boolean(data.tag),
-        icon: "/icon-192.png",
-        badge: "/icon-192.png",
-        data: { url: data.url || "/tickets" },
-      });
-    }),
-  );
+  const shown = shownInOrder.then(appWindows).then((windows) => {
+    // A visible window already chimes and shows its own notification (the user's preferences).
+    if (windows.some((w) => w.visibilityState === "visible")) return undefined;
+    return self.registration.showNotification(data.title || "Zapdesk", {
+      body: data.body || "",
+      tag: data.tag || undefined,
+      renotify: Boolean(data.tag),
+      icon: "/icon-192.png",
+      badge: "/icon-192.png",
+      data: { url: data.url || "/tickets" },
+    });
+  });
+  shownInOrder = shown.catch(() => undefined);
+  event.waitUntil(shown);
 });
 
 self.addEventListener("notificationclick", (event) => {
