@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { customerNumber, customerWrites, makeSimulatorConnection } from "../../../test/conversation.js";
 import { makeAdmin, type TestUser } from "../../../test/factories.js";
 import { createTestApp, type TestApp } from "../../../test/harness.js";
-import { automationRules, messages, ruleEvents, ruleRuns, ruleSkips, tickets } from "../../db/schema.js";
+import { automationRules, contacts, messages, ruleEvents, ruleRuns, ruleSkips, tickets } from "../../db/schema.js";
 import { insertBatchMessages } from "../messages/inbound-batch-sql.js";
 import { quietFor, receivedRulesOf } from "./rule-quiet.js";
 
@@ -104,16 +104,15 @@ async function addRules(conditions: (i: number) => RuleCondition[], n: number) {
 const queuedFor = async (ticketIds: number[]) =>
   (await t.database.db.select({ n: count() }).from(ruleEvents).where(inArray(ruleEvents.ticketId, ticketIds)))[0].n;
 
-async function ticketsOf(froms: string[]) {
-  const ids: number[] = [];
-  for (const from of froms) {
-    const rows = await t.database.db.execute(
-      sql`select t.id from tickets t join contacts c on c.id = t.contact_id where c.number = ${from}`,
-    );
-    ids.push(...(rows as unknown as { rows: { id: number }[] }).rows.map((r) => Number(r.id)));
-  }
-  return ids;
-}
+/** The tickets of these customers (by number). */
+const ticketsOf = async (froms: string[]) =>
+  (
+    await t.database.db
+      .select({ id: tickets.id })
+      .from(tickets)
+      .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+      .where(inArray(contacts.number, froms))
+  ).map((r) => r.id);
 
 describe("messages no rule can fire on, through the inbound path", () => {
   it("20 rules whose words no message holds: nothing is queued, and each rule's log still counts the messages", async () => {
