@@ -36,7 +36,7 @@ function ScheduledList() {
 it("connects after the first render, refetches what was loaded before it listened, then follows events", async () => {
   server = await startServer();
   signedInAs(fakeApi(), ADMIN);
-  renderWithProviders(<ScheduledList />);
+  await renderWithProviders(<ScheduledList />);
   // The list is in before the socket (its client is fetched on demand) has connected.
   expect(await screen.findByText("fetched 1")).toBeInTheDocument();
   // Once it listens, what was fetched before is fetched again: an event sent in between is not lost.
@@ -50,7 +50,7 @@ it("refetches what it shows when the server says events may have been lost (Redi
   server = await startServer();
   signedInAs(fakeApi(), ADMIN);
   fetches = 0;
-  renderWithProviders(<ScheduledList />);
+  await renderWithProviders(<ScheduledList />);
   expect(await screen.findByText("fetched 2")).toBeInTheDocument();
   await expect.poll(() => server?.joined.length).toBe(1);
   server.io.emit("resync", { reason: "adapter" });

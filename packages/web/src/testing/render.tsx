@@ -1,8 +1,9 @@
-import { render } from "@testing-library/react";
+import { render, waitFor } from "@testing-library/react";
 import type { ReactElement, ReactNode } from "react";
 import { createMemoryRouter, MemoryRouter, matchRoutes, RouterProvider } from "react-router";
 import { AppProviders } from "../app/providers";
 import { routes } from "../app/router";
+import { useAuth } from "../lib/auth";
 import { createQueryClient } from "../lib/query-client";
 
 /**
@@ -25,16 +26,39 @@ export async function renderApp(url: string) {
 }
 
 /**
- * One component inside the real providers (theme, i18n, query cache, auth, toasts); `rerender`
- * gives it new props inside the same providers and cache.
+ * What the app's route guard does before it shows a page: nothing until the start-up refresh has
+ * answered. A component rendered alone would otherwise first meet a signed-out user, and what it
+ * shows only to some (an admin's Edit button, an editable number) would come a moment later, after
+ * a test on a loaded machine had already looked (CI saw both: macros-page, contact-modal).
  */
-export function renderWithProviders(ui: ReactNode) {
+function AfterSignIn({ children, onSettled }: { children: ReactNode; onSettled: () => void }) {
+  const { loading } = useAuth();
+  if (loading) return null;
+  onSettled();
+  return children;
+}
+
+/**
+ * One component inside the real providers (theme, i18n, query cache, auth, toasts), shown once the
+ * signed-in user is known, as under the app's routes: it resolves when the component is on the page.
+ * `rerender` gives it new props inside the same providers and cache.
+ */
+export async function renderWithProviders(ui: ReactNode) {
   const queryClient = createQueryClient();
+  let shown = false;
+  const settled = () => {
+    shown = true;
+  };
   const wrap = (node: ReactNode) => (
     <AppProviders queryClient={queryClient}>
-      <MemoryRouter>{node}</MemoryRouter>
+      <MemoryRouter>
+        <AfterSignIn onSettled={settled}>{node}</AfterSignIn>
+      </MemoryRouter>
     </AppProviders>
   );
   const result = render(wrap(ui));
+  await waitFor(() => {
+    if (!shown) throw new Error("the start-up sign-in has not answered");
+  });
   return { ...result, rerender: (next: ReactNode) => result.rerender(wrap(next)) };
 }

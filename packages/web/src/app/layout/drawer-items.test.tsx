@@ -15,13 +15,13 @@ function drawerPaths() {
 describe("the drawer and the command palette's screens", () => {
   it("list the same screens, so Ctrl/⌘+K reaches every screen of the menu (admin)", async () => {
     signedInAs(fakeApi({ "GET /api/whatsapp": { body: [] } }), ADMIN);
-    renderWithProviders(<DrawerItems />);
+    await renderWithProviders(<DrawerItems />);
     await waitFor(() => expect(drawerPaths().sort()).toEqual(SCREENS.map((s) => s.path).sort()));
   });
 
   it("and the same ones for an agent, without the administration", async () => {
     signedInAs(fakeApi({ "GET /api/whatsapp": { body: [] } }), AGENT);
-    renderWithProviders(<DrawerItems />);
+    await renderWithProviders(<DrawerItems />);
     await screen.findByRole("link", { name: "Dashboard" });
     expect(drawerPaths().sort()).toEqual(
       SCREENS.filter((s) => !s.permission)

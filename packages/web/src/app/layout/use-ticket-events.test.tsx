@@ -47,7 +47,7 @@ function Probe() {
 describe("a retention sweep on screen (issue 22 §1)", () => {
   it("refetches the swept ticket's conversation and drops its preview, leaving other tickets alone", async () => {
     signedInAs(fakeApi(), AGENT);
-    renderWithProviders(<Probe />);
+    await renderWithProviders(<Probe />);
     await screen.findByText("ready");
     const qc = client!;
     for (const id of [7, 8]) {

@@ -9,7 +9,7 @@ import { UserMenu } from "./user-menu";
 describe("user menu → Appearance", () => {
   it("opens the appearance dialog, whose choices are stored in this browser", async () => {
     signedInAs(fakeApi(), AGENT);
-    renderWithProviders(<UserMenu />);
+    await renderWithProviders(<UserMenu />);
     const user = userEvent.setup();
     await user.click(screen.getByRole("button", { name: "Menu do usuário" }));
     await user.click(await screen.findByRole("menuitem", { name: "Aparência" }));

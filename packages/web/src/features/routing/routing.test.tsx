@@ -40,7 +40,7 @@ describe("routing (issue 13)", () => {
     await i18n.changeLanguage("en");
     const user = userEvent.setup();
     let toggled = 0;
-    renderWithProviders(<ChoosingHeader count={52} expanded={false} onToggle={() => toggled++} />);
+    await renderWithProviders(<ChoosingHeader count={52} expanded={false} onToggle={() => toggled++} />);
     const button = screen.getByRole("button", { name: "Choosing a queue (52)" });
     expect(button).toHaveAttribute("aria-expanded", "false");
     await user.click(button);
@@ -50,7 +50,7 @@ describe("routing (issue 13)", () => {
 
   it("shows a named presence dot", async () => {
     await i18n.changeLanguage("pt");
-    renderWithProviders(<PresenceDot status="away" />);
+    await renderWithProviders(<PresenceDot status="away" />);
     expect(screen.getByRole("img", { name: "Ausente" })).toHaveAttribute("data-presence", "away");
   });
 
@@ -75,7 +75,7 @@ describe("routing (issue 13)", () => {
       },
     });
     signedInAs(api, AGENT);
-    renderWithProviders(<AgentsLoadCard />);
+    await renderWithProviders(<AgentsLoadCard />);
     const card = await screen.findByRole("group", { name: "Atendentes: status e carga" });
     const rows = await within(card).findAllByRole("row");
     expect(rows.map((r) => r.textContent)).toEqual([
@@ -94,7 +94,7 @@ describe("routing (issue 13)", () => {
     });
     signedInAs(api, ADMIN);
     const user = userEvent.setup();
-    renderWithProviders(<UserCapacityField userId={7} />);
+    await renderWithProviders(<UserCapacityField userId={7} />);
     const capacity = await screen.findByRole("spinbutton", { name: /Máximo de tickets abertos/ });
     await waitFor(() => expect(capacity).toHaveValue(2));
     await user.clear(capacity);
@@ -108,7 +108,7 @@ describe("routing (issue 13)", () => {
   it("shows agents nothing of automatic assignment", async () => {
     const api = fakeApi({});
     signedInAs(api, AGENT);
-    renderWithProviders(<QueueModal open queue={QUEUE} onClose={() => {}} />);
+    await renderWithProviders(<QueueModal open queue={QUEUE} onClose={() => {}} />);
     await screen.findByRole("dialog");
     expect(screen.queryByRole("switch", { name: /Atribuição automática|Automatic assignment/ })).not.toBeInTheDocument();
     expect(api.callsTo("GET", "/api/routing")).toHaveLength(0);

@@ -9,7 +9,7 @@ import { TicketsManager } from "../tickets";
 import { KeyboardShortcuts } from "./keyboard-shortcuts";
 import { Location, ME, makeTicket, waiting } from "./test-fixtures";
 
-function setup(byStatus: (request: FakeRequest) => Ticket[], me = ME, routes = {}) {
+async function setup(byStatus: (request: FakeRequest) => Ticket[], me = ME, routes = {}) {
   const api = fakeApi({
     "GET /api/tickets": (request) => {
       const tickets = byStatus(request);
@@ -19,7 +19,7 @@ function setup(byStatus: (request: FakeRequest) => Ticket[], me = ME, routes = {
     ...routes,
   });
   signedInAs(api, me);
-  renderWithProviders(
+  await renderWithProviders(
     <>
       <button type="button">elsewhere</button>
       <TicketsManager />
@@ -37,7 +37,7 @@ describe("keyboard-first tickets (issue 13 item 4)", () => {
   laidOutElements();
 
   it("moves through the list with j/k and opens the focused ticket with Enter", async () => {
-    setup((r) => (r.query.get("status") === "open" ? [makeTicket(1), makeTicket(2), makeTicket(3)] : []));
+    await setup((r) => (r.query.get("status") === "open" ? [makeTicket(1), makeTicket(2), makeTicket(3)] : []));
     const user = userEvent.setup();
     const list = await screen.findByRole("list", { name: "Atendendo" });
     await within(list).findByRole("button", { name: "Customer 1" });
@@ -54,7 +54,7 @@ describe("keyboard-first tickets (issue 13 item 4)", () => {
   });
 
   it("opens and accepts a waiting row from the keyboard; Accept switches the list to Working on", async () => {
-    const api = setup((r) => (r.query.get("status") === "pending" ? [waiting(7), waiting(8)] : []));
+    const api = await setup((r) => (r.query.get("status") === "pending" ? [waiting(7), waiting(8)] : []));
     const user = userEvent.setup();
     await user.click(await screen.findByRole("tab", { name: /Aguardando/ }));
     const list = screen.getByRole("list", { name: "Aguardando" });
@@ -71,7 +71,7 @@ describe("keyboard-first tickets (issue 13 item 4)", () => {
   });
 
   it("does not act on keys typed into the search; `/` opens the search", async () => {
-    const api = setup((r) => (r.query.get("status") === "pending" ? [waiting(7)] : [makeTicket(1)]));
+    const api = await setup((r) => (r.query.get("status") === "pending" ? [waiting(7)] : [makeTicket(1)]));
     const user = userEvent.setup();
     await screen.findByRole("button", { name: "Customer 1" });
     await user.keyboard("/");
@@ -85,7 +85,7 @@ describe("keyboard-first tickets (issue 13 item 4)", () => {
   });
 
   it("shows every shortcut, translated, on `?`; Esc closes it and the focus returns", async () => {
-    setup(() => []);
+    await setup(() => []);
     const user = userEvent.setup();
     const before = screen.getByRole("button", { name: "elsewhere" });
     before.focus();
@@ -102,7 +102,7 @@ describe("keyboard-first tickets (issue 13 item 4)", () => {
 
 describe("the command palette", () => {
   it("filters the screens the user may see and goes to the chosen one", async () => {
-    setup(() => []);
+    await setup(() => []);
     const user = userEvent.setup();
     await user.keyboard("{Control>}k{/Control}");
     const dialog = await screen.findByRole("dialog", { name: "Ir para" });
@@ -125,7 +125,7 @@ describe("the command palette", () => {
 
   it("finds tickets and contacts through the search APIs and jumps to a ticket with the arrows", async () => {
     const maria = makeTicket(41, { contact: { id: 9, name: "Maria Souza", number: "5511999", profilePicUrl: "" } });
-    const api = setup(
+    const api = await setup(
       (r) => (r.query.get("searchParam") === "maria" ? [maria] : []),
       { ...ADMIN, queues: [] },
       {
@@ -148,7 +148,7 @@ describe("the command palette", () => {
 
   it("ranks a screen the words name above the tickets they match (issue 20 §2.6)", async () => {
     const ticket = makeTicket(52, { contact: { id: 7, name: "Paulo Lima", number: "5511777", profilePicUrl: "" } });
-    setup(
+    await setup(
       (r) => (r.query.get("searchParam") ? [ticket] : []),
       { ...ADMIN, queues: [] },
       { "GET /api/contacts": { body: { contacts: [], count: 0, hasMore: false } } },

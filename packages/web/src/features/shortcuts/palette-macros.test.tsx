@@ -35,7 +35,7 @@ describe("the command palette runs macros on the open ticket (issue 23 §2)", ()
       },
     });
     signedInAs(api, AGENT);
-    renderWithProviders(
+    await renderWithProviders(
       <>
         <At path="/tickets/12" />
         <CommandPalette open onClose={() => {}} onContact={() => {}} />
@@ -52,7 +52,7 @@ describe("the command palette runs macros on the open ticket (issue 23 §2)", ()
   it("offers none away from a ticket", async () => {
     const api = fakeApi({ "GET /api/macros": { body: { macros: [MACRO] } } });
     signedInAs(api, AGENT);
-    renderWithProviders(<CommandPalette open onClose={() => {}} onContact={() => {}} />);
+    await renderWithProviders(<CommandPalette open onClose={() => {}} onContact={() => {}} />);
     const dialog = await screen.findByRole("dialog", { name: "Ir para" });
     expect(within(dialog).queryByRole("option", { name: /Pedido enviado/ })).toBeNull();
     expect(api.callsTo("GET", "/api/macros")).toHaveLength(0);

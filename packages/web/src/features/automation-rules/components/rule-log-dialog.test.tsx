@@ -48,7 +48,7 @@ describe("the automation rule's log (issue 23 §1)", () => {
   it("lists the firings and shows the events whose conditions were not met as a count", async () => {
     const api = fakeApi({ "GET /api/automation-rules/7/log": { body: LOG } });
     signedInAs(api, ADMIN);
-    renderWithProviders(<RuleLogDialog rule={RULE} onClose={() => {}} />);
+    await renderWithProviders(<RuleLogDialog rule={RULE} onClose={() => {}} />);
     const dialog = await screen.findByRole("dialog", { name: "Histórico: Cancelamentos" });
     expect(await screen.findByText(/quero cancelar/)).toBeInTheDocument();
     const notMet = await screen.findByTestId("rule-not-met");

@@ -39,7 +39,7 @@ describe("the automation rule form (issue 23 §1)", () => {
       "POST /api/automation-rules": { body: { id: 1 } },
     });
     signedInAs(api, ADMIN);
-    renderWithProviders(<RuleModal open rule={null} onClose={() => {}} />);
+    await renderWithProviders(<RuleModal open rule={null} onClose={() => {}} />);
     const user = userEvent.setup();
     const dialog = await screen.findByRole("dialog", { name: "Adicionar regra" });
     await user.type(within(dialog).getByLabelText("Nome"), "Cancelamentos");

@@ -17,11 +17,11 @@ const reason = (id: number, name: string, over: Partial<ClosingReason> = {}): Cl
 });
 const REASONS = [reason(1, "Venda", { asksValue: true }), reason(2, "Dúvida"), reason(3, "Antigo", { archived: true })];
 
-function renderPicker(mode: "optional" | "required") {
+async function renderPicker(mode: "optional" | "required") {
   const api = fakeApi({ "GET /api/closing-reasons": { body: { closingReasons: REASONS } } });
   signedInAs(api, AGENT);
   const onConfirm = vi.fn<(choice: ClosingChoice) => void>();
-  renderWithProviders(
+  await renderWithProviders(
     <ClosingReasonPicker open mode={mode} title="Resolver" confirmLabel="Confirmar" onCancel={() => {}} onConfirm={onConfirm} />,
   );
   return { onConfirm, user: userEvent.setup() };
@@ -29,7 +29,7 @@ function renderPicker(mode: "optional" | "required") {
 
 describe("the closing reason picker (issue 23 §6)", () => {
   it("required: refuses to confirm without a reason, offers only active reasons, and asks a value where the reason does", async () => {
-    const { onConfirm, user } = renderPicker("required");
+    const { onConfirm, user } = await renderPicker("required");
     const dialog = await screen.findByRole("dialog", { name: "Resolver" });
     await user.click(within(dialog).getByRole("button", { name: "Confirmar" }));
     expect(await within(dialog).findByText("Esta fila pede um motivo de encerramento.")).toBeVisible();
@@ -53,7 +53,7 @@ describe("the closing reason picker (issue 23 §6)", () => {
   });
 
   it("optional: confirms without a reason, or with a reason that takes no value", async () => {
-    const { onConfirm, user } = renderPicker("optional");
+    const { onConfirm, user } = await renderPicker("optional");
     const dialog = await screen.findByRole("dialog", { name: "Resolver" });
     await user.click(within(dialog).getByRole("button", { name: "Confirmar" }));
     expect(onConfirm).toHaveBeenLastCalledWith({ closingReasonId: null });

@@ -16,7 +16,7 @@ async function openModal(lang: string, routes = {}, connectionId?: number) {
   signedInAs(server, ADMIN);
   const user = userEvent.setup();
   const onSaved = vi.fn();
-  renderWithProviders(<ConnectionModal open onClose={() => {}} connectionId={connectionId} onSaved={onSaved} />);
+  await renderWithProviders(<ConnectionModal open onClose={() => {}} connectionId={connectionId} onSaved={onSaved} />);
   await screen.findByRole("dialog");
   const submit = () =>
     screen.getByRole("button", { name: t(connectionId ? "whatsappModal.buttons.okEdit" : "whatsappModal.buttons.okAdd") });

@@ -21,7 +21,7 @@ async function showPage(connections: Connection[], language = "en") {
   await i18n.changeLanguage(language);
   const api = fakeApi({ "GET /api/whatsapp": { body: connections } });
   signedInAs(api, ADMIN);
-  renderWithProviders(<ConnectionsPage />);
+  await renderWithProviders(<ConnectionsPage />);
   await screen.findByRole("table");
 }
 

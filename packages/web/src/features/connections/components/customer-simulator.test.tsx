@@ -36,7 +36,7 @@ describe("the simulated customer (issue 20 §2.9)", () => {
     });
     signedInAs(api, ADMIN);
     const user = userEvent.setup();
-    renderWithProviders(<ConnectionsPage />);
+    await renderWithProviders(<ConnectionsPage />);
     await screen.findByRole("table", { name: "Connections" });
 
     // Offered on the simulator connection only.
@@ -75,7 +75,7 @@ describe("the simulated customer (issue 20 §2.9)", () => {
       "GET /api/whatsapp": { body: [aConnection({ id: 4, name: "Demo", provider: "simulator", status: "CONNECTED" })] },
     });
     signedInAs(api, AGENT);
-    renderWithProviders(<ConnectionsPage />);
+    await renderWithProviders(<ConnectionsPage />);
     await screen.findByRole("cell", { name: "Demo" });
     expect(screen.queryByRole("button", { name: "Write as a customer on Demo" })).toBeNull();
   });

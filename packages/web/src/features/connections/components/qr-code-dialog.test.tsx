@@ -15,7 +15,7 @@ describe("QR code dialog (spec §4)", () => {
     await i18n.changeLanguage("en");
     fakeApi();
     const onClose = vi.fn();
-    const view = renderWithProviders(<QrCodeDialog connection={base} onClose={onClose} />);
+    const view = await renderWithProviders(<QrCodeDialog connection={base} onClose={onClose} />);
     expect(await screen.findByRole("img", { name: "Scan this QR Code with WhatsApp on your phone" })).toBeInTheDocument();
 
     view.rerender(<QrCodeDialog connection={{ ...base, qrcode: "2@new,code" }} onClose={onClose} />);
@@ -29,7 +29,7 @@ describe("QR code dialog (spec §4)", () => {
     await i18n.changeLanguage("en");
     fakeApi();
     const onClose = vi.fn();
-    renderWithProviders(<QrCodeDialog connection={{ ...base, status: "OPENING", qrcode: "" }} onClose={onClose} />);
+    await renderWithProviders(<QrCodeDialog connection={{ ...base, status: "OPENING", qrcode: "" }} onClose={onClose} />);
     expect(await screen.findByText("Waiting for QR Code")).toBeInTheDocument();
     expect(onClose).not.toHaveBeenCalled();
   });
@@ -39,7 +39,7 @@ describe("QR code dialog (spec §4)", () => {
     fakeApi();
     const onClose = vi.fn();
     const pairing = { ...base, provider: "baileys" as const, qrcode: "", pairingCode: "K7QP2MZX", pairingPhone: "5511999990000" };
-    const view = renderWithProviders(<QrCodeDialog connection={pairing} onClose={onClose} />);
+    const view = await renderWithProviders(<QrCodeDialog connection={pairing} onClose={onClose} />);
     const code = await screen.findByRole("img", { name: "Pairing code K7QP 2MZX" });
     expect(code).toHaveTextContent("K7QP-2MZX");
     expect(screen.getByText(/On the phone 5511999990000: WhatsApp > Linked devices/)).toBeInTheDocument();
@@ -54,7 +54,7 @@ describe("QR code dialog (spec §4)", () => {
   it("says it waits for a pairing code when the session pairs by phone", async () => {
     await i18n.changeLanguage("en");
     fakeApi();
-    renderWithProviders(
+    await renderWithProviders(
       <QrCodeDialog connection={{ ...base, status: "OPENING", qrcode: "", pairingPhone: "5511999990000" }} onClose={() => {}} />,
     );
     expect(await screen.findByText("Waiting for the pairing code")).toBeInTheDocument();
@@ -64,7 +64,7 @@ describe("QR code dialog (spec §4)", () => {
     await i18n.changeLanguage("en");
     fakeApi();
     const onClose = vi.fn();
-    const view = renderWithProviders(<QrCodeDialog connection={base} onClose={onClose} />);
+    const view = await renderWithProviders(<QrCodeDialog connection={base} onClose={onClose} />);
     view.rerender(<QrCodeDialog connection={{ ...base, status: "PAIRING", qrcode: "" }} onClose={onClose} />);
     expect(onClose).toHaveBeenCalledTimes(1);
   });
@@ -85,7 +85,7 @@ describe("QR code dialog when there is no code to show (issue 18 §1.3, issue 20
     await i18n.changeLanguage("en");
     const api = fakeApi({ "PUT /api/whatsappsession/:id": { body: {} } });
     const onClose = vi.fn();
-    const view = renderWithProviders(<QrCodeDialog connection={qr} onClose={onClose} />);
+    const view = await renderWithProviders(<QrCodeDialog connection={qr} onClose={onClose} />);
     expect(await screen.findByRole("img", { name: "Scan this QR Code with WhatsApp on your phone" })).toBeInTheDocument();
 
     const stopped = {
@@ -126,7 +126,7 @@ describe("QR code dialog when there is no code to show (issue 18 §1.3, issue 20
         pairingPhone: "5511999990000",
         health: { ...health, lastError: error },
       });
-      renderWithProviders(<QrCodeDialog connection={pairing} onClose={() => {}} />);
+      await renderWithProviders(<QrCodeDialog connection={pairing} onClose={() => {}} />);
       expect(await screen.findByText(title)).toBeInTheDocument();
       expect(screen.getByText(`Last error: ${error}`)).toBeInTheDocument();
       expect(screen.getByRole("button", { name: "New pairing code" })).toBeInTheDocument();
@@ -137,7 +137,7 @@ describe("QR code dialog when there is no code to show (issue 18 §1.3, issue 20
   it("a link WhatsApp refused with the wrong secret asks for a new QR code", async () => {
     await i18n.changeLanguage("pt");
     fakeApi();
-    renderWithProviders(
+    await renderWithProviders(
       <QrCodeDialog connection={aConnection({ status: "DISCONNECTED", statusReason: "PAIRING_FAILED" })} onClose={() => {}} />,
     );
     expect(await screen.findByText("A conexão do celular foi recusada")).toBeInTheDocument();
@@ -153,7 +153,7 @@ describe("QR code dialog when there is no code to show (issue 18 §1.3, issue 20
       health: { ...health, lastError: "Error: WebSocket Error (getaddrinfo ENOTFOUND web.whatsapp.com)" },
     });
     const onClose = vi.fn();
-    const view = renderWithProviders(
+    const view = await renderWithProviders(
       <QrCodeDialog connection={{ ...unreachable, status: "OPENING", retries: 0 }} onClose={onClose} />,
     );
     expect(await screen.findByText("Waiting for QR Code")).toBeInTheDocument();
@@ -176,7 +176,7 @@ describe("QR code dialog when there is no code to show (issue 18 §1.3, issue 20
   it("with no error reported yet it says where to look", async () => {
     await i18n.changeLanguage("es");
     fakeApi();
-    renderWithProviders(<QrCodeDialog connection={aConnection({ status: "TIMEOUT", retries: 1 })} onClose={() => {}} />);
+    await renderWithProviders(<QrCodeDialog connection={aConnection({ status: "TIMEOUT", retries: 1 })} onClose={() => {}} />);
     const alert = await screen.findByRole("alert");
     expect(alert).toHaveTextContent("1 intento fallido hasta ahora");
     expect(alert).toHaveTextContent("web.whatsapp.com");

@@ -18,7 +18,7 @@ async function openEdit(saved = aConnection({ id: 4, provider: "simulator", paci
   });
   signedInAs(server, ADMIN);
   const user = userEvent.setup();
-  renderWithProviders(<ConnectionModal open onClose={() => {}} connectionId={saved.id} />);
+  await renderWithProviders(<ConnectionModal open onClose={() => {}} connectionId={saved.id} />);
   await screen.findByDisplayValue(saved.name);
   const submit = () => screen.getByRole("button", { name: "Salvar" });
   const sent = () => server.callsTo("PUT", `/api/whatsapp/${saved.id}`);

@@ -16,7 +16,7 @@ async function showPage(list: () => Connection[], routes = {}, fakeTimers = fals
   const api = fakeApi({ "GET /api/whatsapp": () => ({ body: list() }), ...routes });
   signedInAs(api, ADMIN);
   const user = userEvent.setup(fakeTimers ? { advanceTimers: vi.advanceTimersByTime.bind(vi) } : {});
-  renderWithProviders(<ConnectionsPage />);
+  await renderWithProviders(<ConnectionsPage />);
   await screen.findByRole("table", { name: "Connections" });
   return { api, user };
 }

@@ -10,7 +10,7 @@ import { ContactOwnerField } from "./contact-owner-field";
 const person = (userId: number, name: string): UserPresence => ({ userId, name, status: "online", openTickets: 0, queueIds: [] });
 const PEOPLE = [person(1, "Administrator"), person(2, "Agent Smith"), person(3, "Bia")];
 
-function renderField(as: User, ownerId: number | null) {
+async function renderField(as: User, ownerId: number | null) {
   const api = fakeApi({
     "GET /api/users/presence": { body: PEOPLE },
     "PUT /api/contacts/:id/owner": (request) => ({
@@ -18,14 +18,14 @@ function renderField(as: User, ownerId: number | null) {
     }),
   });
   signedInAs(api, as);
-  renderWithProviders(<ContactOwnerField contactId={9} contactName="Maria" ownerId={ownerId} dense />);
+  await renderWithProviders(<ContactOwnerField contactId={9} contactName="Maria" ownerId={ownerId} dense />);
   return { api, user: userEvent.setup() };
 }
 const options = () => screen.getAllByRole("option").map((o) => o.textContent);
 
 describe("the contact owner field", () => {
   it("an admin chooses anyone or nobody", async () => {
-    const { api, user } = renderField(ADMIN, null);
+    const { api, user } = await renderField(ADMIN, null);
     await user.click(await screen.findByRole("combobox", { name: "Responsável por Maria" }));
     await waitFor(() => expect(options()).toEqual(["Sem responsável", "Administrator (eu)", "Agent Smith", "Bia"]));
     await user.click(screen.getByRole("option", { name: "Bia" }));
@@ -33,7 +33,7 @@ describe("the contact owner field", () => {
   });
 
   it("an agent takes an unowned contact for themself (no one else is offered)", async () => {
-    const { api, user } = renderField(AGENT, null);
+    const { api, user } = await renderField(AGENT, null);
     await user.click(await screen.findByRole("combobox", { name: "Responsável por Maria" }));
     await waitFor(() => expect(options()).toEqual(["Sem responsável", "Agent Smith (eu)"]));
     await user.click(screen.getByRole("option", { name: "Agent Smith (eu)" }));
@@ -41,7 +41,7 @@ describe("the contact owner field", () => {
   });
 
   it("another agent's customer shows its owner, and the agent cannot change it", async () => {
-    renderField(AGENT, 3);
+    await renderField(AGENT, 3);
     const field = await screen.findByRole("combobox", { name: "Responsável por Maria" });
     await waitFor(() => expect(field).toHaveTextContent("Bia"));
     expect(field).toHaveAttribute("aria-disabled", "true");

@@ -27,7 +27,7 @@ describe("contact data dialog", () => {
     });
     signedInAs(server, ADMIN);
     let closed = false;
-    renderWithProviders(<ContactDataDialog contact={contact} onClose={() => (closed = true)} />);
+    await renderWithProviders(<ContactDataDialog contact={contact} onClose={() => (closed = true)} />);
     const dialog = await screen.findByRole("dialog", { name: "Data of Maria Souza" });
     expect(await within(dialog).findByRole("status", { name: "What will be erased" })).toHaveTextContent(
       "2 conversations, 14 messages (1 internal notes, 0 in groups), 3 files",
@@ -54,7 +54,7 @@ describe("contact data dialog", () => {
     await i18n.changeLanguage("en");
     const server = fakeApi({});
     signedInAs(server, AGENT);
-    renderWithProviders(<ContactDataDialog contact={contact} onClose={() => {}} />);
+    await renderWithProviders(<ContactDataDialog contact={contact} onClose={() => {}} />);
     const dialog = await screen.findByRole("dialog", { name: "Data of Maria Souza" });
     expect(within(dialog).queryByRole("button", { name: "Download data" })).toBeNull();
     expect(within(dialog).queryByRole("button", { name: "Erase for good" })).toBeNull();

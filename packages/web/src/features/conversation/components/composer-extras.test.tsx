@@ -5,11 +5,11 @@ import { AGENT, fakeApi, signedInAs } from "../../../testing/fake-api";
 import { renderWithProviders } from "../../../testing/render";
 import { ComposerExtras } from "./composer-extras";
 
-function setup(narrow: boolean) {
+async function setup(narrow: boolean) {
   signedInAs(fakeApi({}), AGENT);
   const onAttach = vi.fn();
   const onSignChange = vi.fn();
-  renderWithProviders(
+  await renderWithProviders(
     <ComposerExtras ticketId={7} narrow={narrow} disabled={false} sign onSignChange={onSignChange} onAttach={onAttach} />,
   );
   return { onAttach, onSignChange };
@@ -17,7 +17,7 @@ function setup(narrow: boolean) {
 
 describe("the composer's secondary actions", () => {
   it("sit beside the text box on a wide screen", async () => {
-    const { onAttach } = setup(false);
+    const { onAttach } = await setup(false);
     await userEvent.click(screen.getByRole("button", { name: "Anexar arquivo" }));
     expect(onAttach).toHaveBeenCalledOnce();
     expect(screen.getByRole("button", { name: "Agendar mensagem" })).toBeInTheDocument();
@@ -27,7 +27,7 @@ describe("the composer's secondary actions", () => {
 
   it("fold behind one button on a phone: attach, schedule and sign from its menu", async () => {
     const user = userEvent.setup();
-    const { onAttach, onSignChange } = setup(true);
+    const { onAttach, onSignChange } = await setup(true);
     expect(screen.queryByRole("button", { name: "Anexar arquivo" })).toBeNull();
     await user.click(screen.getByRole("button", { name: "Mais ações" }));
     const sign = screen.getByRole("menuitemcheckbox", { name: "Assinar" });

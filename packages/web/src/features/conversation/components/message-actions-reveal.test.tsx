@@ -12,7 +12,7 @@ describe("issue 13: a calmer pane, a message's actions show on hover or focus", 
   it("the actions button is hidden at rest, in the tab order, and shown when focus is within the message", async () => {
     signedInAs(fakeApi(), AGENT);
     const onMenu = vi.fn();
-    renderWithProviders(
+    await renderWithProviders(
       <>
         <button type="button">before</button>
         <MessageBubble message={aMessage({ id: 5, body: "Bom dia" })} isGroup={false} onMenu={onMenu} />

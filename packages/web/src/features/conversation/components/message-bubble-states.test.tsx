@@ -8,10 +8,10 @@ import { aMessage } from "../../../testing/fixtures";
 import { renderWithProviders } from "../../../testing/render";
 import { MessageBubble } from "./message-bubble";
 
-function show(message: Partial<Message>, routes = {}) {
+async function show(message: Partial<Message>, routes = {}) {
   const api = fakeApi(routes);
   signedInAs(api, AGENT);
-  renderWithProviders(<MessageBubble message={aMessage(message)} isGroup={false} onMenu={() => {}} />);
+  await renderWithProviders(<MessageBubble message={aMessage(message)} isGroup={false} onMenu={() => {}} />);
   return api;
 }
 
@@ -20,7 +20,7 @@ describe("what WhatsApp did to a message", () => {
 
   it("a refused message has a red mark, WhatsApp's reason, and sends again on request", async () => {
     const failed = { id: 41, fromMe: true, ack: ACK_FAILED, error: { code: "463", title: "Account restricted" } };
-    const api = show(failed, {
+    const api = await show(failed, {
       "POST /api/messages/:id/retry": { body: aMessage({ ...failed, ack: 0, error: null }) },
     });
     expect(screen.getByRole("img", { name: "Not delivered" })).toHaveAttribute("data-ack", "-1");
@@ -30,15 +30,15 @@ describe("what WhatsApp did to a message", () => {
     await waitFor(() => expect(api.callsTo("POST", "/api/messages/41/retry")).toHaveLength(1));
   });
 
-  it("a delivered message has neither the red mark nor the send-again action", () => {
-    show({ fromMe: true, ack: 2 });
+  it("a delivered message has neither the red mark nor the send-again action", async () => {
+    await show({ fromMe: true, ack: 2 });
     expect(screen.getByRole("img", { name: "Delivered" })).toBeInTheDocument();
     expect(screen.queryByRole("alert")).toBeNull();
     expect(screen.queryByRole("button", { name: "Send again" })).toBeNull();
   });
 
-  it("shows reactions under the message, one chip per emoji with who put it", () => {
-    show({
+  it("shows reactions under the message, one chip per emoji with who put it", async () => {
+    await show({
       reactions: [
         { emoji: "👍", fromMe: false, name: "Maria" },
         { emoji: "👍", fromMe: true, name: "Agent Smith" },
@@ -51,14 +51,14 @@ describe("what WhatsApp did to a message", () => {
     expect(items[0]).toHaveTextContent("👍2");
   });
 
-  it("says the customer wrote something Zapdesk cannot show, with WhatsApp's type", () => {
-    show({ mediaType: "unsupported", body: "pollCreationMessage" });
+  it("says the customer wrote something Zapdesk cannot show, with WhatsApp's type", async () => {
+    await show({ mediaType: "unsupported", body: "pollCreationMessage" });
     expect(screen.getByText("Unsupported message (pollCreationMessage): see it on the phone")).toBeInTheDocument();
     expect(screen.queryByText("pollCreationMessage")).toBeNull();
   });
 
-  it("a message WhatsApp could not decrypt yet waits for its copy, then says it may never come", () => {
-    show({ mediaType: "placeholder", body: "", createdAt: new Date(Date.now() - 60_000).toISOString() });
+  it("a message WhatsApp could not decrypt yet waits for its copy, then says it may never come", async () => {
+    await show({ mediaType: "placeholder", body: "", createdAt: new Date(Date.now() - 60_000).toISOString() });
     expect(screen.getByTestId("message-placeholder")).toHaveTextContent(
       "Waiting for this message from the customer's phone: WhatsApp could not decrypt it here and asked for it again.",
     );
@@ -66,30 +66,30 @@ describe("what WhatsApp did to a message", () => {
 
   it("a placeholder older than the wait says the message never arrived and where to read it", async () => {
     await i18n.changeLanguage("pt");
-    show({ mediaType: "placeholder", body: "", createdAt: new Date(Date.now() - 2 * 60 * 60_000).toISOString() });
+    await show({ mediaType: "placeholder", body: "", createdAt: new Date(Date.now() - 2 * 60 * 60_000).toISOString() });
     expect(screen.getByTestId("message-placeholder")).toHaveTextContent(
       "Esta mensagem não chegou: o WhatsApp não conseguiu decifrá-la no Zapdesk. Leia no celular da empresa",
     );
   });
 
-  it("tells media still downloading, too large, or failing and retried apart", () => {
-    show({ mediaType: "image", mediaError: MEDIA_STATE.pending, body: "" });
+  it("tells media still downloading, too large, or failing and retried apart", async () => {
+    await show({ mediaType: "image", mediaError: MEDIA_STATE.pending, body: "" });
     expect(screen.getByRole("status")).toHaveTextContent("Downloading media…");
   });
 
-  it("says a file was too large to download", () => {
-    show({ mediaType: "document", mediaError: MEDIA_STATE.tooLarge, body: "video.mp4" });
+  it("says a file was too large to download", async () => {
+    await show({ mediaType: "document", mediaError: MEDIA_STATE.tooLarge, body: "video.mp4" });
     expect(screen.getByText("File too large to download: ask the customer to send it another way.")).toBeInTheDocument();
   });
 
-  it("says a failed download is being retried", () => {
-    show({ mediaType: "image", mediaError: MEDIA_STATE.failed, body: "" });
+  it("says a failed download is being retried", async () => {
+    await show({ mediaType: "image", mediaError: MEDIA_STATE.failed, body: "" });
     expect(screen.getByText("Could not download the media yet: trying again in the background.")).toBeInTheDocument();
     expect(screen.queryByRole("status")).toBeNull();
   });
 
-  it("says an imported message's file was not in the old system", () => {
-    show({ mediaType: "image", mediaError: MEDIA_STATE.notInOldSystem, body: "foto.jpg" });
+  it("says an imported message's file was not in the old system", async () => {
+    await show({ mediaType: "image", mediaError: MEDIA_STATE.notInOldSystem, body: "foto.jpg" });
     expect(screen.getByText("File not found in the old system when this conversation was imported.")).toBeInTheDocument();
   });
 });

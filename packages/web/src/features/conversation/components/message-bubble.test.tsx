@@ -10,28 +10,28 @@ import { MessageBubble } from "./message-bubble";
 
 const base: Message = aMessage({ ticketId: 3 });
 
-function show(message: Partial<Message>) {
+async function show(message: Partial<Message>) {
   const api = fakeApi({
     "POST /api/contact": { body: { id: 77, name: "Bob Smith", number: "5511988887777" } },
     "POST /api/tickets": { body: { id: 501 } },
   });
   signedInAs(api, AGENT);
-  renderWithProviders(<MessageBubble message={{ ...base, ...message }} isGroup={false} onMenu={() => {}} />);
+  await renderWithProviders(<MessageBubble message={{ ...base, ...message }} isGroup={false} onMenu={() => {}} />);
   return api;
 }
 
 describe("message bubbles", () => {
-  it("shows a location as map image, link and description, never the raw body", () => {
+  it("shows a location as map image, link and description, never the raw body", async () => {
     const image = "data:image/jpeg;base64,AAAA";
-    show({ mediaType: "location", body: `${image}|https://maps.google.com/maps?q=1%2C2|Office` });
+    await show({ mediaType: "location", body: `${image}|https://maps.google.com/maps?q=1%2C2|Office` });
     expect(screen.getByRole("img", { name: "Mapa" })).toHaveAttribute("src", image);
     expect(screen.getByRole("link", { name: "Abrir no mapa" })).toHaveAttribute("target", "_blank");
     expect(screen.getByText("Office")).toBeVisible();
     expect(screen.queryByText(/maps\.google/)).toBeNull();
   });
 
-  it("refuses unsafe parts of a location body", () => {
-    show({ mediaType: "location", body: "javascript:alert(1)|javascript:alert(2)|Somewhere" });
+  it("refuses unsafe parts of a location body", async () => {
+    await show({ mediaType: "location", body: "javascript:alert(1)|javascript:alert(2)|Somewhere" });
     expect(screen.queryByRole("img")).toBeNull();
     expect(screen.queryByRole("link")).toBeNull();
     expect(screen.getByText("Somewhere")).toBeVisible();
@@ -39,7 +39,7 @@ describe("message bubbles", () => {
 
   it("shows a vCard's name and number; 'talk' resolves the contact and opens a ticket with it", async () => {
     const vcard = "BEGIN:VCARD\nVERSION:3.0\nFN:Bob Smith\nTEL;type=CELL;waid=5511988887777:+55 11 98888-7777\nEND:VCARD";
-    const api = show({ mediaType: "vcard", body: vcard });
+    const api = await show({ mediaType: "vcard", body: vcard });
     expect(screen.getByText("Bob Smith")).toBeVisible();
     expect(screen.getByText("5511988887777")).toBeVisible();
     expect(screen.queryByText(/BEGIN:VCARD/)).toBeNull();
@@ -50,8 +50,8 @@ describe("message bubbles", () => {
     expect(api.callsTo("POST", "/api/tickets")[0].body).toEqual({ contactId: 77, userId: AGENT.id, status: "open" });
   });
 
-  it("shows deleted messages as deleted, quoted replies above the text, and the ack of own messages", () => {
-    show({
+  it("shows deleted messages as deleted, quoted replies above the text, and the ack of own messages", async () => {
+    await show({
       fromMe: true,
       ack: 2,
       body: "see *this*",
@@ -62,8 +62,8 @@ describe("message bubbles", () => {
     expect(screen.getByText("this").tagName).toBe("STRONG");
   });
 
-  it("hides the text of a deleted message", () => {
-    show({ isDeleted: true, body: "secret" });
+  it("hides the text of a deleted message", async () => {
+    await show({ isDeleted: true, body: "secret" });
     expect(screen.getByText("Esta mensagem foi apagada")).toBeVisible();
     expect(screen.queryByText("secret")).toBeNull();
   });

@@ -38,13 +38,13 @@ function template(over: Partial<Template>): Template {
   };
 }
 
-function setup(ticket: Partial<Ticket>, routes = {}, who = AGENT) {
+async function setup(ticket: Partial<Ticket>, routes = {}, who = AGENT) {
   const api = fakeApi({
     "POST /api/messages/:ticketId": { status: 201, body: aMessage({ fromMe: true }) },
     ...routes,
   });
   signedInAs(api, who);
-  renderWithProviders(
+  await renderWithProviders(
     <MessageInput
       ticket={{ id: 7, status: "open", whatsapp: CLOUD, lastInboundAt: null, ...ticket }}
       replyTo={null}
@@ -61,7 +61,7 @@ describe("the 24-hour window on Cloud API tickets", () => {
   });
 
   it("shows how long free-form replies stay possible, and lets the agent write", async () => {
-    setup({ lastInboundAt: ago(60 * 60 * 1000 - 30_000) });
+    await setup({ lastInboundAt: ago(60 * 60 * 1000 - 30_000) });
     expect(await screen.findByRole("status")).toHaveTextContent("Free-form replies for 23 h 00 min more");
     expect(screen.getByRole("textbox", { name: /Type a message/ })).toBeInTheDocument();
   });
@@ -70,7 +70,7 @@ describe("the 24-hour window on Cloud API tickets", () => {
     // The page's clock stands still until the test moves it past the window's end: on a busy
     // machine, a real second would pass before the first look at the open window.
     vi.useFakeTimers({ toFake: ["Date"] });
-    setup({ lastInboundAt: ago(SERVICE_WINDOW_MS - 1000) });
+    await setup({ lastInboundAt: ago(SERVICE_WINDOW_MS - 1000) });
     expect(await screen.findByRole("textbox", { name: /Type a message/ })).toBeInTheDocument();
     expect(screen.getByRole("status")).toHaveTextContent("less than a minute");
     vi.setSystemTime(Date.now() + 2000);
@@ -90,7 +90,7 @@ describe("the 24-hour window on Cloud API tickets", () => {
         components: [],
       }),
     ];
-    const api = setup(
+    const api = await setup(
       { lastInboundAt: ago(SERVICE_WINDOW_MS + 60_000) },
       {
         "GET /api/whatsapp/:id/templates": () => ({ body: { templates, syncedAt: "2026-03-04T09:30:00.000Z" } }),
@@ -147,7 +147,7 @@ describe("the 24-hour window on Cloud API tickets", () => {
   });
 
   it("when the server says the window is closed (its clock decides), the composer turns to templates", async () => {
-    const api = setup(
+    const api = await setup(
       { lastInboundAt: ago(SERVICE_WINDOW_MS - 10 * 60_000) },
       { "POST /api/messages/:ticketId": { status: 409, body: { error: "ERR_WAPP_WINDOW_CLOSED" } } },
     );
@@ -161,7 +161,7 @@ describe("the 24-hour window on Cloud API tickets", () => {
   });
 
   it("a conversation we start on a Cloud connection (no customer message yet) goes through a template", async () => {
-    setup({ lastInboundAt: null }, { "GET /api/whatsapp/:id/templates": { body: { templates: [], syncedAt: null } } });
+    await setup({ lastInboundAt: null }, { "GET /api/whatsapp/:id/templates": { body: { templates: [], syncedAt: null } } });
     await userEvent.setup().click(await screen.findByRole("button", { name: "Send a template" }));
     expect(await screen.findByText("No approved templates. Ask an administrator to refresh them from Meta.")).toBeInTheDocument();
     expect(screen.getByText("Not synced yet")).toBeInTheDocument();
@@ -178,7 +178,7 @@ describe("typing is shown to the customer where the connection can", () => {
   });
 
   it("a QR connection: composing while typing, paused on send", async () => {
-    const api = setup({ whatsapp: { id: 1, name: "Main", provider: "baileys" } });
+    const api = await setup({ whatsapp: { id: 1, name: "Main", provider: "baileys" } });
     const user = userEvent.setup();
     const input = await screen.findByRole("textbox", { name: /Type a message/ });
     await user.type(input, "Hello");
@@ -189,7 +189,7 @@ describe("typing is shown to the customer where the connection can", () => {
   });
 
   it("the Cloud API cannot: nothing is emitted", async () => {
-    setup({ lastInboundAt: ago(60_000) });
+    await setup({ lastInboundAt: ago(60_000) });
     const user = userEvent.setup();
     await user.type(await screen.findByRole("textbox", { name: /Type a message/ }), "Hello");
     await user.tab();

@@ -8,7 +8,7 @@ import { MessageInput } from "./message-input";
 
 const stored = (body: string) => ({ id: 99, ticketId: 7, body, fromMe: true, ack: 0, createdAt: new Date().toISOString() });
 
-function setup(status: "open" | "pending" | "closed" = "open", replyTo: Message | null = null, onCancelReply = () => {}) {
+async function setup(status: "open" | "pending" | "closed" = "open", replyTo: Message | null = null, onCancelReply = () => {}) {
   const api = fakeApi({
     "POST /api/messages/:ticketId": (request) => ({
       status: 201,
@@ -25,7 +25,7 @@ function setup(status: "open" | "pending" | "closed" = "open", replyTo: Message 
     }),
   });
   signedInAs(api, AGENT);
-  renderWithProviders(<MessageInput ticket={{ id: 7, status }} replyTo={replyTo} onCancelReply={onCancelReply} />);
+  await renderWithProviders(<MessageInput ticket={{ id: 7, status }} replyTo={replyTo} onCancelReply={onCancelReply} />);
   return api;
 }
 
@@ -35,7 +35,7 @@ describe("the composer keys (spec §5)", () => {
   beforeEach(() => localStorage.clear());
 
   it("Enter sends the trimmed text, signed with the user's name in bold by default", async () => {
-    const api = setup();
+    const api = await setup();
     const user = userEvent.setup();
     const input = await screen.findByRole("textbox", { name: /mensagem/i });
     await waitFor(() => expect(api.callsTo("POST", "/api/auth/refresh_token").length).toBeGreaterThan(0));
@@ -46,7 +46,7 @@ describe("the composer keys (spec §5)", () => {
   });
 
   it("Shift+Enter adds a line instead of sending; the Sign switch off sends the text alone", async () => {
-    const api = setup();
+    const api = await setup();
     const user = userEvent.setup();
     const input = await screen.findByRole("textbox", { name: /mensagem/i });
     await user.click(screen.getByRole("switch", { name: "Assinar" }));
@@ -60,7 +60,7 @@ describe("the composer keys (spec §5)", () => {
   });
 
   it("does not send empty or whitespace-only text", async () => {
-    const api = setup();
+    const api = await setup();
     const user = userEvent.setup();
     const input = await screen.findByRole("textbox", { name: /mensagem/i });
     await user.type(input, "{Enter}");
@@ -70,7 +70,7 @@ describe("the composer keys (spec §5)", () => {
   });
 
   it("'/' lists quick answers as 'shortcut - message' and picking one fills the input", async () => {
-    const api = setup();
+    const api = await setup();
     const user = userEvent.setup();
     const input = await screen.findByRole("textbox", { name: /mensagem/i });
     await user.type(input, "/hel");
@@ -85,7 +85,7 @@ describe("the composer keys (spec §5)", () => {
   it("looks quick answers up once per pause in typing, not once per keystroke", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
-      const api = setup();
+      const api = await setup();
       const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
       const input = await screen.findByRole("textbox", { name: /mensagem/i });
       const lookups = () => api.callsTo("GET", "/api/quickAnswers").map((c) => c.query.get("searchParam"));
@@ -100,7 +100,7 @@ describe("the composer keys (spec §5)", () => {
   });
 
   it("a ticket that is not open takes no message and says why", async () => {
-    setup("pending");
+    await setup("pending");
     expect(await screen.findByText("Reabra ou aceite esse ticket para enviar uma mensagem.")).toBeInTheDocument();
     expect(screen.queryByRole("textbox")).toBeNull();
   });
@@ -108,7 +108,7 @@ describe("the composer keys (spec §5)", () => {
   it("a reply shows its preview with cancel and goes out quoting the message", async () => {
     const onCancel = vi.fn();
     const quoted = { id: 41, body: "Where is my order?", isDeleted: false } as Message;
-    const api = setup("open", quoted, onCancel);
+    const api = await setup("open", quoted, onCancel);
     const user = userEvent.setup();
     const preview = await screen.findByLabelText("Respondendo");
     expect(preview).toHaveTextContent("Where is my order?");
@@ -123,7 +123,7 @@ describe("the composer keys (spec §5)", () => {
   });
 
   it("a dropped file is previewed, can be removed, and goes out as multipart `medias`", async () => {
-    setup();
+    await setup();
     const user = userEvent.setup();
     const composer = await screen.findByTestId("composer");
     const file = new File(["%PDF-1.4"], "invoice.pdf", { type: "application/pdf" });

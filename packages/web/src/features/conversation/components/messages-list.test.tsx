@@ -16,7 +16,7 @@ async function openMenu(provider: ConnectionProvider) {
     },
   });
   signedInAs(api, AGENT);
-  renderWithProviders(<MessagesList ticketId={7} isGroup={false} provider={provider} onReply={() => {}} />);
+  await renderWithProviders(<MessagesList ticketId={7} isGroup={false} provider={provider} onReply={() => {}} />);
   await screen.findByText("On its way");
   await userEvent.setup().click(screen.getByRole("button", { name: "Message options" }));
   await screen.findByRole("menuitem", { name: "Reply" });
@@ -51,7 +51,7 @@ describe("older messages", () => {
       },
     });
     signedInAs(api, AGENT);
-    renderWithProviders(<MessagesList ticketId={7} isGroup={false} provider="baileys" onReply={() => {}} />);
+    await renderWithProviders(<MessagesList ticketId={7} isGroup={false} provider="baileys" onReply={() => {}} />);
     await screen.findByText("message of page 1");
     const log = screen.getByRole("log");
     act(() => {
@@ -75,7 +75,7 @@ describe("a long conversation", () => {
       "GET /api/messages/:ticketId": { body: { messages, ticket: aTicket(), count: 5000, hasMore: false } },
     });
     signedInAs(api, AGENT);
-    const { container } = renderWithProviders(
+    const { container } = await renderWithProviders(
       <MessagesList ticketId={7} isGroup={false} provider="baileys" onReply={() => {}} />,
     );
     await screen.findByRole("log");
@@ -104,7 +104,9 @@ describe("opened on a searched message", () => {
         request.query.get("around") === "30" ? { body: pageOf(2) } : { body: pageOf(Number(request.query.get("pageNumber"))) },
     });
     signedInAs(api, AGENT);
-    renderWithProviders(<MessagesList ticketId={7} isGroup={false} provider="baileys" aroundMessageId={30} onReply={() => {}} />);
+    await renderWithProviders(
+      <MessagesList ticketId={7} isGroup={false} provider="baileys" aroundMessageId={30} onReply={() => {}} />,
+    );
     await screen.findByText("message 30");
     const row = () => screen.getByText("message 30").closest("[data-index]");
     await waitFor(() => expect(row()).toHaveAttribute("aria-current", "true"));

@@ -10,7 +10,7 @@ import { splitMentions } from "../utils/mentions";
 import { Composer } from "./composer";
 import { NoteBubble } from "./note-bubble";
 
-function setup(status: "open" | "pending" | "closed" = "open") {
+async function setup(status: "open" | "pending" | "closed" = "open") {
   const api = fakeApi({
     "POST /api/messages/:ticketId": (request) => ({
       status: 201,
@@ -27,13 +27,13 @@ function setup(status: "open" | "pending" | "closed" = "open") {
     "GET /api/quickAnswers": { body: { quickAnswers: [], count: 0, hasMore: false } },
   });
   signedInAs(api, AGENT);
-  renderWithProviders(<Composer ticket={{ id: 7, status }} replyTo={null} onCancelReply={() => {}} />);
+  await renderWithProviders(<Composer ticket={{ id: 7, status }} replyTo={null} onCancelReply={() => {}} />);
   return api;
 }
 
 describe("the Reply / Private note composer (issue 11)", () => {
   it("starts on Reply; the note tab looks different and posts a note with the picked @mention", async () => {
-    const api = setup();
+    const api = await setup();
     const user = userEvent.setup();
     expect(await screen.findByRole("tab", { name: "Responder" })).toHaveAttribute("aria-selected", "true");
     expect(screen.queryByTestId("note-composer")).toBeNull();
@@ -60,7 +60,7 @@ describe("the Reply / Private note composer (issue 11)", () => {
   });
 
   it("drops a mention whose name was erased, and picks with the keyboard", async () => {
-    const api = setup();
+    const api = await setup();
     const user = userEvent.setup();
     await user.click(await screen.findByRole("tab", { name: "Nota privada" }));
     const input = screen.getByRole("textbox", { name: /Escreva uma nota/ });
@@ -76,7 +76,7 @@ describe("the Reply / Private note composer (issue 11)", () => {
   });
 
   it("lets a note be written on a closed ticket, where a reply cannot", async () => {
-    setup("closed");
+    await setup("closed");
     const user = userEvent.setup();
     expect(await screen.findByText(/Reabra ou aceite|resolvido|fechado/i)).toBeVisible();
     await user.click(screen.getByRole("tab", { name: "Nota privada" }));
@@ -85,10 +85,10 @@ describe("the Reply / Private note composer (issue 11)", () => {
 });
 
 describe("the note bubble", () => {
-  it("shows a private note with its label, author, time and highlighted mentions", () => {
+  it("shows a private note with its label, author, time and highlighted mentions", async () => {
     const api = fakeApi({});
     signedInAs(api, AGENT);
-    renderWithProviders(
+    await renderWithProviders(
       <NoteBubble
         message={aMessage({
           isNote: true,

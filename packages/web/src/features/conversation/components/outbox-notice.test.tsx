@@ -8,18 +8,18 @@ import { aMessage } from "../../../testing/fixtures";
 import { renderWithProviders } from "../../../testing/render";
 import { MessageBubble } from "./message-bubble";
 
-function show(message: Partial<Message>, routes = {}) {
+async function show(message: Partial<Message>, routes = {}) {
   const api = fakeApi(routes);
   signedInAs(api, AGENT);
-  renderWithProviders(<MessageBubble message={aMessage(message)} isGroup={false} onMenu={() => {}} />);
+  await renderWithProviders(<MessageBubble message={aMessage(message)} isGroup={false} onMenu={() => {}} />);
   return api;
 }
 
 describe("what the outbox did with a message", () => {
   beforeEach(() => i18n.changeLanguage("en"));
 
-  it("a held message says why it waits and offers nothing to do: it goes by itself", () => {
-    show({ fromMe: true, ack: 0, error: { code: OUTBOX_NOTICES.held, title: "Held: WhatsApp's time-lock on new chats" } });
+  it("a held message says why it waits and offers nothing to do: it goes by itself", async () => {
+    await show({ fromMe: true, ack: 0, error: { code: OUTBOX_NOTICES.held, title: "Held: WhatsApp's time-lock on new chats" } });
     const notice = screen.getByRole("status");
     expect(notice).toHaveTextContent("Held: WhatsApp does not let this number start new chats right now.");
     expect(notice).toHaveAttribute("title", "Held: WhatsApp's time-lock on new chats");
@@ -29,15 +29,15 @@ describe("what the outbox did with a message", () => {
 
   it("an unconfirmed message says it may have arrived, and is sent again only on request", async () => {
     const unknown = { id: 52, fromMe: true, ack: 0, error: { code: OUTBOX_NOTICES.outcomeUnknown, title: "No answer" } };
-    const api = show(unknown, { "POST /api/messages/:id/retry": { body: aMessage({ ...unknown, error: null }) } });
+    const api = await show(unknown, { "POST /api/messages/:id/retry": { body: aMessage({ ...unknown, error: null }) } });
     const notice = screen.getByRole("status");
     expect(notice).toHaveTextContent("WhatsApp did not confirm this message: it may have arrived.");
     await userEvent.setup().click(within(notice).getByRole("button", { name: "Send again" }));
     await waitFor(() => expect(api.callsTo("POST", "/api/messages/52/retry")).toHaveLength(1));
   });
 
-  it("a message settled by its status shows no notice", () => {
-    show({ fromMe: true, ack: 2, error: null });
+  it("a message settled by its status shows no notice", async () => {
+    await show({ fromMe: true, ack: 2, error: null });
     expect(screen.queryByRole("status")).toBeNull();
   });
 });

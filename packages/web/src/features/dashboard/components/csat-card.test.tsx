@@ -17,7 +17,7 @@ describe("the dashboard's CSAT card", () => {
   it("shows the month's average, answers and distribution, per agent and per queue", async () => {
     const api = fakeApi({ "GET /api/dashboard/ratings": { body: figures } });
     signedInAs(api, ADMIN);
-    renderWithProviders(<CsatCard month="2026-06" />);
+    await renderWithProviders(<CsatCard month="2026-06" />);
     const card = await screen.findByRole("region", { name: "Satisfação dos clientes (CSAT)" });
     expect(within(card).getByTestId("csat-average")).toHaveTextContent("3.67");
     expect(within(card).getByTestId("csat-count")).toHaveTextContent("3");
@@ -40,7 +40,7 @@ describe("the dashboard's CSAT card", () => {
       },
     });
     signedInAs(api, ADMIN);
-    renderWithProviders(<CsatCard month="2026-05" />);
+    await renderWithProviders(<CsatCard month="2026-05" />);
     expect(await screen.findByText("Nenhuma avaliação neste mês.")).toBeInTheDocument();
   });
 });

@@ -31,7 +31,7 @@ describe("the dashboard's service times", () => {
   it("shows median and p90 in human durations, per queue and per agent, and filters by queue", async () => {
     const api = fakeApi({ "GET /api/dashboard/metrics": (r) => ({ body: answer(r.query.get("queueId")) }) });
     signedInAs(api, ADMIN);
-    renderWithProviders(<MetricsSection />);
+    await renderWithProviders(<MetricsSection />);
     const first = await screen.findByRole("group", { name: "Primeira resposta" });
     expect(within(first).getByTestId("metric-firstResponse-median")).toHaveTextContent("4 min");
     expect(within(first).getByText("P90 1 h 20 min · 3 tickets")).toBeVisible();

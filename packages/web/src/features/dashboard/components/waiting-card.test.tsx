@@ -14,12 +14,14 @@ describe("waiting card", () => {
 
   it("shows the average and the counts, or a dash when nothing was answered", async () => {
     await i18n.changeLanguage("pt");
-    const { unmount } = renderWithProviders(<WaitingCard waiting={{ answered: 2, averageMs: 15 * 60_000, unanswered: 1 }} />);
+    const { unmount } = await renderWithProviders(
+      <WaitingCard waiting={{ answered: 2, averageMs: 15 * 60_000, unanswered: 1 }} />,
+    );
     expect(screen.getByRole("group", { name: "Espera média (horário comercial)" })).toBeInTheDocument();
     expect(screen.getByTestId("waiting-average")).toHaveTextContent("15 min");
     expect(screen.getByText("2 respondidos · 1 aguardando")).toBeInTheDocument();
     unmount();
-    renderWithProviders(<WaitingCard waiting={{ answered: 0, averageMs: null, unanswered: 0 }} />);
+    await renderWithProviders(<WaitingCard waiting={{ answered: 0, averageMs: null, unanswered: 0 }} />);
     expect(screen.getByTestId("waiting-average")).toHaveTextContent("—");
   });
 });

@@ -18,7 +18,7 @@ describe("the dashboard", () => {
   it("shows the server's counts and charts, and 'Clique aqui' loads the chosen month in the viewer's time zone", async () => {
     const api = fakeApi({ "GET /api/dashboard": (r) => ({ body: answer(r.query.get("month") === "2026-02" ? 11 : 2) }) });
     signedInAs(api, ADMIN);
-    renderWithProviders(<DashboardPage />);
+    await renderWithProviders(<DashboardPage />);
     const open = await screen.findByRole("group", { name: "Em Atendimento" });
     expect(within(open).getByText("2")).toBeVisible();
     expect(within(screen.getByRole("group", { name: "Aguardando" })).getByText("4")).toBeVisible();
@@ -44,7 +44,7 @@ describe("the dashboard", () => {
     const api = fakeApi({ "GET /api/dashboard": { body: answer(1) } });
     signedInAs(api, ADMIN);
     await i18n.changeLanguage("es");
-    renderWithProviders(<DashboardPage />);
+    await renderWithProviders(<DashboardPage />);
     const month = await screen.findByRole("combobox", { name: "Mes" });
     const names = within(month)
       .getAllByRole("option")

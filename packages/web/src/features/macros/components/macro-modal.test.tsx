@@ -5,7 +5,7 @@ import { AGENT, fakeApi, signedInAs } from "../../../testing/fake-api";
 import { renderWithProviders } from "../../../testing/render";
 import { MacroModal } from "./macro-modal";
 
-function open(post: { status?: number; body: unknown }) {
+async function open(post: { status?: number; body: unknown }) {
   const api = fakeApi({
     "GET /api/users": { body: { users: [], count: 0, hasMore: false } },
     "GET /api/tags": { body: { tags: [{ id: 4, name: "VIP", color: "#123456" }] } },
@@ -13,13 +13,13 @@ function open(post: { status?: number; body: unknown }) {
     "POST /api/macros": post,
   });
   signedInAs(api, AGENT);
-  renderWithProviders(<MacroModal open macro={null} onClose={() => {}} />);
+  await renderWithProviders(<MacroModal open macro={null} onClose={() => {}} />);
   return { api, user: userEvent.setup() };
 }
 
 describe("the macro editor (issue 23 §2)", () => {
   it("saves the name and the actions in order; an agent cannot share (no macros:manage) nor call webhooks", async () => {
-    const { api, user } = open({ body: { id: 1 } });
+    const { api, user } = await open({ body: { id: 1 } });
     const dialog = await screen.findByRole("dialog", { name: "Adicionar macro" });
     expect(within(dialog).queryByLabelText("Compartilhada com todos")).toBeNull();
     await user.type(within(dialog).getByLabelText("Nome"), "Boas-vindas");
@@ -40,7 +40,7 @@ describe("the macro editor (issue 23 §2)", () => {
   });
 
   it("shows the server's refusal of an action under that action", async () => {
-    const { user } = open({
+    const { user } = await open({
       status: 400,
       body: { error: "ERR_VALIDATION", details: [{ path: ["actions", 0], message: "No such tag" }] },
     });

@@ -43,7 +43,7 @@ describe("Run macro on a ticket (issue 23 §2)", () => {
       },
     });
     signedInAs(server, AGENT);
-    renderWithProviders(<Host />);
+    await renderWithProviders(<Host />);
     const dialog = await screen.findByRole("dialog", { name: "Executar macro" });
     expect(await within(dialog).findByText("Adicionar nota privada · Resolver")).toBeVisible();
     await userEvent.setup().click(within(dialog).getByRole("button", { name: /Pedido enviado/ }));
@@ -62,7 +62,7 @@ describe("Run macro on a ticket (issue 23 §2)", () => {
       },
     });
     signedInAs(server, AGENT);
-    renderWithProviders(<Host />);
+    await renderWithProviders(<Host />);
     await userEvent.setup().click(await screen.findByRole("button", { name: /Pedido enviado/ }));
     expect(await screen.findByRole("alert")).toHaveTextContent("motivo de encerramento");
   });

@@ -19,7 +19,7 @@ const MACROS = [macro(1, "Venda fechada", null), macro(2, "Meu atalho", AGENT.id
 describe("the macros page (issue 23 §2)", () => {
   it("an agent edits their own macros; the shared ones are read-only for them", async () => {
     signedInAs(fakeApi({ "GET /api/macros": { body: { macros: MACROS } } }), AGENT);
-    renderWithProviders(<MacrosPage />);
+    await renderWithProviders(<MacrosPage />);
     const table = await screen.findByRole("table", { name: "Macros" });
     const shared = await within(table).findByRole("row", { name: /Venda fechada/ });
     expect(shared).toHaveTextContent("Compartilhada");
@@ -32,7 +32,7 @@ describe("the macros page (issue 23 §2)", () => {
 
   it("an administrator (macros:manage) edits the shared ones too", async () => {
     signedInAs(fakeApi({ "GET /api/macros": { body: { macros: [MACROS[0]] } } }), ADMIN);
-    renderWithProviders(<MacrosPage />);
+    await renderWithProviders(<MacrosPage />);
     const row = await screen.findByRole("row", { name: /Venda fechada/ });
     expect(within(row).getByRole("button", { name: /Editar/ })).toBeVisible();
   });

@@ -12,7 +12,7 @@ const QUEUES = [
 ];
 const connection = { id: 3, name: "Loja", greetingMessage: "Olá! Escolha:", queues: QUEUES } as unknown as Connection;
 
-function open() {
+async function open() {
   const api = fakeApi({
     "GET /api/whatsapp/3/menu": { body: { whatsappId: 3, menu: null } },
     "GET /api/queue": { body: QUEUES },
@@ -20,13 +20,13 @@ function open() {
     "PUT /api/whatsapp/3/menu": { body: { whatsappId: 3, menu: null } },
   });
   signedInAs(api, ADMIN);
-  renderWithProviders(<MenuEditorDialog connection={connection} onClose={() => {}} />);
+  await renderWithProviders(<MenuEditorDialog connection={connection} onClose={() => {}} />);
   return { api, user: userEvent.setup() };
 }
 
 describe("the menu tree editor (issue 23 §3)", () => {
   it("starts from the queues' one-level menu, previews the text, and saves a nested tree", async () => {
-    const { api, user } = open();
+    const { api, user } = await open();
     const dialog = await screen.findByRole("dialog", { name: "Menu de Loja" });
     expect(await within(dialog).findByTestId("menu-preview")).toHaveTextContent("Olá! Escolha: *1* - Vendas *2* - Suporte", {
       normalizeWhitespace: true,

@@ -24,7 +24,7 @@ describe("mentions in the bell (issue 11)", () => {
       "POST /api/notes/mentions/:id/read": { status: 204 },
     });
     signedInAs(api, AGENT);
-    renderWithProviders(<NotificationsBell />);
+    await renderWithProviders(<NotificationsBell />);
 
     const bell = await screen.findByRole("button", { name: "Notificações: 2 tickets não lidos, 1 menção não lida" });
     expect(within(bell).getByText("3")).toBeInTheDocument();

@@ -49,7 +49,7 @@ afterEach(() => {
   Reflect.deleteProperty(navigator, "serviceWorker");
 });
 
-function setup(prefs = { sound: true, desktop: true, push: false }) {
+async function setup(prefs = { sound: true, desktop: true, push: false }) {
   const api = fakeApi({
     "GET /api/me/notification-preferences": { body: prefs },
     "PUT /api/me/notification-preferences": (request) => ({ body: { ...prefs, ...(request.body as object) } }),
@@ -58,13 +58,13 @@ function setup(prefs = { sound: true, desktop: true, push: false }) {
     "DELETE /api/push/subscriptions": { body: { message: "Push subscription deleted" } },
   });
   signedInAs(api, AGENT);
-  renderWithProviders(<NotificationPreferencesDialog open onClose={() => {}} />);
+  await renderWithProviders(<NotificationPreferencesDialog open onClose={() => {}} />);
   return api;
 }
 
 describe("the notification preferences dialog", () => {
   it("saves the sound switch for the user, and says when the browser has no notifications or push", async () => {
-    const api = setup();
+    const api = await setup();
     const sound = await screen.findByRole("switch", { name: "Som" });
     await waitFor(() => expect(sound).toBeChecked());
     await userEvent.setup().click(sound);
@@ -79,7 +79,7 @@ describe("the notification preferences dialog", () => {
   it("explains a browser that blocked notifications and keeps desktop and push off", async () => {
     stubNotification("denied");
     stubPush();
-    setup({ sound: true, desktop: true, push: true });
+    await setup({ sound: true, desktop: true, push: true });
     expect(await screen.findByTestId("notifications-denied")).toHaveTextContent(/bloqueadas/);
     expect(screen.getByRole("switch", { name: "Notificações com o Zapdesk aberto" })).toBeDisabled();
     expect(screen.getByRole("switch", { name: "Notificações push" })).not.toBeChecked();
@@ -93,7 +93,7 @@ describe("the notification preferences dialog", () => {
       return "granted";
     });
     const push = stubPush();
-    const api = setup();
+    const api = await setup();
     const toggle = await screen.findByRole("switch", { name: "Notificações push" });
     await waitFor(() => expect(toggle).toBeEnabled());
     await userEvent.setup().click(toggle);

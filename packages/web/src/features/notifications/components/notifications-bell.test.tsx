@@ -14,7 +14,7 @@ describe("the notification bell", () => {
     );
     const api = fakeApi({ "GET /api/tickets": { body: { tickets: firstPage, count: 57, hasMore: true } } });
     signedInAs(api, AGENT);
-    renderWithProviders(<NotificationsBell />);
+    await renderWithProviders(<NotificationsBell />);
 
     const bell = await screen.findByRole("button", { name: "Notificações: 57 tickets não lidos" });
     expect(within(bell).getByText("57")).toBeInTheDocument();
@@ -31,7 +31,7 @@ describe("the notification bell", () => {
     ];
     const api = fakeApi({ "GET /api/tickets": { body: { tickets, count: 2, hasMore: false } } });
     signedInAs(api, AGENT);
-    renderWithProviders(<NotificationsBell />);
+    await renderWithProviders(<NotificationsBell />);
 
     await userEvent.setup().click(await screen.findByRole("button", { name: "Notificações: 2 tickets não lidos" }));
     const region = within(screen.getByRole("region", { name: "Notificações" }));

@@ -34,8 +34,8 @@ describe("an automatic assignment (issue 13)", () => {
     );
     const onOpen = vi.fn();
     const ticket = aTicket({ id: 41, lastMessage: "Meu pedido atrasou", userId: AGENT.id, status: "open" });
-    renderWithProviders(<Probe event={{ ticket, userId: AGENT.id + 1 }} onOpen={onOpen} />);
-    renderWithProviders(<Probe event={{ ticket, userId: AGENT.id }} onOpen={onOpen} />);
+    await renderWithProviders(<Probe event={{ ticket, userId: AGENT.id + 1 }} onOpen={onOpen} />);
+    await renderWithProviders(<Probe event={{ ticket, userId: AGENT.id }} onOpen={onOpen} />);
     await waitFor(() => expect(shown).toHaveLength(1));
     expect(shown[0].title).toBe(`Novo atendimento atribuído a você: ${ticket.contact.name}`);
     expect(shown[0].options).toMatchObject({ body: "Meu pedido atrasou", tag: "ticket-41" });
@@ -65,7 +65,7 @@ describe("a restricted connection", () => {
       ADMIN,
     );
     const onOpen = vi.fn();
-    renderWithProviders(<RestrictionProbe event={{ whatsapp: aConnection({ id: 7, name: "Vendas" }) }} onOpen={onOpen} />);
+    await renderWithProviders(<RestrictionProbe event={{ whatsapp: aConnection({ id: 7, name: "Vendas" }) }} onOpen={onOpen} />);
     await waitFor(() => expect(shown).toHaveLength(1));
     expect(shown[0].title).toBe("Vendas: o WhatsApp restringiu este número");
     expect(shown[0].options).toMatchObject({ tag: "connection-7" });
@@ -95,7 +95,7 @@ describe("a ticket a bot holds, in the bell", () => {
       fakeApi({ "GET /api/me/notification-preferences": { body: { sound: false, desktop: false, push: false } } }),
       user,
     );
-    renderWithProviders(<BellProbe />);
+    await renderWithProviders(<BellProbe />);
     await screen.findByText("signed in");
     const held = aTicket({ id: 52, status: "pending", userId: null, unreadMessages: 1, botHeld: true });
     act(() =>

@@ -31,7 +31,7 @@ describe("consent on the contact", () => {
       records: [record(2, "opted_out", "2026-03-02T13:00:00.000Z"), record(1, "accepted", "2026-03-01T10:00:00.000Z")],
     };
     signedInAs(fakeApi({ "GET /api/contacts/5/consent": { body: consent } }), AGENT);
-    renderWithProviders(<ContactConsent contactId={5} />);
+    await renderWithProviders(<ContactConsent contactId={5} />);
     expect(await screen.findByRole("status")).toHaveTextContent(/Asked not to receive automatic messages/);
     const items = screen.getAllByRole("listitem").map((li) => li.textContent);
     expect(items[0]).toMatch(/^Opted out · .* · Loja$/);
@@ -58,7 +58,7 @@ describe("the consent panel", () => {
     });
     signedInAs(api, ADMIN);
     const user = userEvent.setup();
-    renderWithProviders(<ConsentPanel />);
+    await renderWithProviders(<ConsentPanel />);
     const words = await screen.findByRole("textbox", { name: "Opt-out words" });
     await waitFor(() => expect(words).toHaveValue("SAIR, PARAR, STOP"));
     await user.clear(words);

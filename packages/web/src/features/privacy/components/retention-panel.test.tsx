@@ -31,7 +31,7 @@ describe("the retention panel", () => {
     });
     signedInAs(api, ADMIN);
     const user = userEvent.setup();
-    renderWithProviders(<RetentionPanel />);
+    await renderWithProviders(<RetentionPanel />);
     expect(await screen.findByText("No policy: everything is kept.")).toBeInTheDocument();
     expect(screen.getByText("No sweep has removed anything yet.")).toBeInTheDocument();
     // Nothing to preview while everything is kept.
@@ -96,7 +96,7 @@ describe("the retention panel", () => {
     });
     signedInAs(api, ADMIN);
     const user = userEvent.setup();
-    renderWithProviders(<RetentionPanel />);
+    await renderWithProviders(<RetentionPanel />);
     expect(await screen.findByText(/1 files and 9 messages of 2 tickets; 1 contacts anonymised\./)).toBeInTheDocument();
     await user.click(screen.getByRole("combobox", { name: "Policy" }));
     await user.click(await screen.findByRole("option", { name: "Remove after a time" }));
@@ -125,7 +125,7 @@ describe("the retention panel", () => {
       fakeApi({ "GET /api/queue": { body: [] }, "GET /api/retention": { body: { policies: [], lastRun: null } } }),
       ADMIN,
     );
-    renderWithProviders(<RetentionPanel />);
+    await renderWithProviders(<RetentionPanel />);
     expect(await screen.findByText("Nenhuma política: tudo é guardado.")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Rodar a limpeza agora" })).toBeInTheDocument();
   });

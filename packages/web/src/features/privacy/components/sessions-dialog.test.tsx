@@ -39,7 +39,7 @@ describe("user menu → Sessions", () => {
       },
     });
     signedInAs(server, AGENT);
-    renderWithProviders(<UserMenu />);
+    await renderWithProviders(<UserMenu />);
     const user = userEvent.setup();
     await user.click(screen.getByRole("button", { name: "User menu" }));
     await user.click(await screen.findByRole("menuitem", { name: "Sessions" }));

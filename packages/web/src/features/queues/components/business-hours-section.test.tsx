@@ -26,7 +26,7 @@ async function openModal(current: Queue) {
   });
   signedInAs(server, ADMIN);
   const user = userEvent.setup();
-  renderWithProviders(<QueueModal open queue={current} onClose={() => {}} />);
+  await renderWithProviders(<QueueModal open queue={current} onClose={() => {}} />);
   await screen.findByRole("dialog");
   return { server, user, save: () => user.click(screen.getByRole("button", { name: "Save" })) };
 }
@@ -112,16 +112,16 @@ describe("queue business hours section", () => {
 describe("open now chip", () => {
   it("says always open, open now or closed now", async () => {
     await i18n.changeLanguage("en");
-    const { unmount } = renderWithProviders(<OpenNowChip schedule={null} />);
+    const { unmount } = await renderWithProviders(<OpenNowChip schedule={null} />);
     expect(screen.getByText("Always open")).toBeInTheDocument();
     unmount();
     const everyMinute = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ weekday, from: "00:00", to: "24:00" }));
-    const open = renderWithProviders(
+    const open = await renderWithProviders(
       <OpenNowChip schedule={{ timezone: "UTC", days: everyMinute, outOfHoursMessage: "", holidays: [] }} />,
     );
     expect(screen.getByText("Open now")).toBeInTheDocument();
     open.unmount();
-    renderWithProviders(<OpenNowChip schedule={{ timezone: "UTC", days: [], outOfHoursMessage: "", holidays: [] }} />);
+    await renderWithProviders(<OpenNowChip schedule={{ timezone: "UTC", days: [], outOfHoursMessage: "", holidays: [] }} />);
     expect(screen.getByText("Closed now")).toBeInTheDocument();
   });
 });

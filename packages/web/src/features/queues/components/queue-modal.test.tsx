@@ -13,7 +13,7 @@ async function openModal(lang: string, routes = {}) {
   const server = fakeApi(routes);
   signedInAs(server, ADMIN);
   const user = userEvent.setup();
-  renderWithProviders(<QueueModal open queue={null} onClose={() => {}} />);
+  await renderWithProviders(<QueueModal open queue={null} onClose={() => {}} />);
   await screen.findByRole("dialog");
   const submit = () => screen.getByRole("button", { name: t("queueModal.buttons.okAdd") });
   return { server, user, submit, name: () => screen.getByLabelText(t("queueModal.form.name")) };
@@ -88,7 +88,7 @@ describe("queue modal validation (spec §5)", () => {
     signedInAs(server, ADMIN);
     const user = userEvent.setup();
     const closed: string[] = [];
-    const { rerender } = renderWithProviders(<QueueModal open queue={queue} onClose={() => closed.push("closed")} />);
+    const { rerender } = await renderWithProviders(<QueueModal open queue={queue} onClose={() => closed.push("closed")} />);
     const toggle = await screen.findByRole("switch", { name: /Automatic assignment/i });
     await waitFor(() => expect(toggle).toBeEnabled());
 

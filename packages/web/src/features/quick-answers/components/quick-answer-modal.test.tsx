@@ -12,7 +12,7 @@ async function openModal(lang: string, routes = {}) {
   const server = fakeApi(routes);
   signedInAs(server, ADMIN);
   const user = userEvent.setup();
-  renderWithProviders(<QuickAnswerModal open answer={null} onClose={() => {}} />);
+  await renderWithProviders(<QuickAnswerModal open answer={null} onClose={() => {}} />);
   await screen.findByRole("dialog");
   const field = (key: string) => screen.getByLabelText(t(`quickAnswersModal.form.${key}`));
   const submit = () => screen.getByRole("button", { name: t("quickAnswersModal.buttons.okAdd") });

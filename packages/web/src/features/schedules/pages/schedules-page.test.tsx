@@ -85,7 +85,7 @@ describe("the schedule dialog", () => {
     const server = fakeApi({ "POST /api/schedules": { status: 201, body: base } });
     signedInAs(server, AGENT);
     const user = userEvent.setup();
-    renderWithProviders(<ScheduleButton target={{ ticketId: 7 }} />);
+    await renderWithProviders(<ScheduleButton target={{ ticketId: 7 }} />);
     await user.click(screen.getByRole("button", { name: "Schedule message" }));
     const dialog = await screen.findByRole("dialog", { name: "Schedule message" });
     const when = within(dialog).getByLabelText("Send date and time");
@@ -121,7 +121,7 @@ describe("the schedule dialog", () => {
     });
     signedInAs(server, AGENT);
     const user = userEvent.setup();
-    renderWithProviders(<ScheduleButton target={{ contactId: 5 }} variant="button" />);
+    await renderWithProviders(<ScheduleButton target={{ contactId: 5 }} variant="button" />);
     await user.click(screen.getByRole("button", { name: "Schedule message" }));
     const dialog = await screen.findByRole("dialog");
     await user.type(within(dialog).getByLabelText("Message"), "Hello");

@@ -27,7 +27,7 @@ describe("the backups panel", () => {
     });
     signedInAs(api, ADMIN);
     const user = userEvent.setup();
-    renderWithProviders(<BackupsPanel />);
+    await renderWithProviders(<BackupsPanel />);
     const list = await screen.findByRole("list", { name: "Backups on the server" });
     expect(within(list).getByText("zapdesk-2026-03-04T03-00-01Z.zdb")).toBeInTheDocument();
     expect(within(list).getByText(/3\.0 MB/)).toBeInTheDocument();
@@ -50,7 +50,7 @@ describe("the backups panel", () => {
   it("in Portuguese", async () => {
     await i18n.changeLanguage("pt");
     signedInAs(fakeApi({ "GET /api/backups": { body: { ...LIST, backups: [], lastRun: null } } }), AGENT);
-    renderWithProviders(<BackupsPanel />);
+    await renderWithProviders(<BackupsPanel />);
     expect(await screen.findByText("Ainda não há backups na pasta de backups do servidor.")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Baixar um backup agora" })).toBeInTheDocument();
   });

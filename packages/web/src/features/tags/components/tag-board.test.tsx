@@ -33,7 +33,9 @@ async function setup() {
   await i18n.changeLanguage("en");
   signedInAs(fakeApi(), AGENT);
   const onSetTags = vi.fn(async () => undefined);
-  renderWithProviders(<TagBoard tickets={[maria, joao]} tags={[VIP, BILLING, URGENT]} onOpen={() => {}} onSetTags={onSetTags} />);
+  await renderWithProviders(
+    <TagBoard tickets={[maria, joao]} tags={[VIP, BILLING, URGENT]} onOpen={() => {}} onSetTags={onSetTags} />,
+  );
   return onSetTags;
 }
 

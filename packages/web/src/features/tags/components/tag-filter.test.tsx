@@ -31,7 +31,7 @@ describe("the ticket list's tag filter", () => {
       },
     });
     signedInAs(api, AGENT);
-    renderWithProviders(<TicketsManager />);
+    await renderWithProviders(<TicketsManager />);
     const list = await screen.findByRole("list", { name: "Atendendo" });
     await within(list).findByRole("button", { name: "João" });
     expect(within(within(list).getByRole("button", { name: "Maria" })).getByText("VIP")).toBeInTheDocument();

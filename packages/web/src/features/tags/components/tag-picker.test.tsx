@@ -22,7 +22,7 @@ async function setup(tags: Tag[]) {
     },
   });
   signedInAs(api, AGENT);
-  renderWithProviders(<TicketTags ticket={aTicket({ tags })} />);
+  await renderWithProviders(<TicketTags ticket={aTicket({ tags })} />);
   return api;
 }
 

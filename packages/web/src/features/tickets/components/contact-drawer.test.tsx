@@ -9,7 +9,7 @@ import { ContactDrawer } from "./contact-drawer";
 async function showDrawer(contact: Partial<ReturnType<typeof aTicket>["contact"]>, provider: "baileys" | "cloud") {
   await i18n.changeLanguage("en");
   signedInAs(fakeApi(), AGENT);
-  const view = renderWithProviders(
+  const view = await renderWithProviders(
     <ContactDrawer
       open
       onClose={() => {}}
@@ -44,10 +44,12 @@ describe("the contact drawer", () => {
   it("offers an admin the customer's data (LGPD) of a person, never of a group", async () => {
     await i18n.changeLanguage("en");
     signedInAs(fakeApi(), ADMIN);
-    const person = renderWithProviders(<ContactDrawer open onClose={() => {}} onEdit={() => {}} contact={aTicket().contact} />);
+    const person = await renderWithProviders(
+      <ContactDrawer open onClose={() => {}} onEdit={() => {}} contact={aTicket().contact} />,
+    );
     expect(await screen.findByRole("button", { name: "Customer data (LGPD)" })).toBeInTheDocument();
     person.unmount();
-    renderWithProviders(<ContactDrawer open onClose={() => {}} onEdit={() => {}} isGroup contact={aTicket().contact} />);
+    await renderWithProviders(<ContactDrawer open onClose={() => {}} onEdit={() => {}} isGroup contact={aTicket().contact} />);
     // The admin-only merge action shows once the session is known; the data action does not, for a group.
     expect(await screen.findByRole("button", { name: /Merge/ })).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Customer data (LGPD)" })).toBeNull();

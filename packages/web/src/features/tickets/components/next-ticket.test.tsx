@@ -16,14 +16,14 @@ import { TicketsManager } from "./tickets-manager";
 import { WaitingSince } from "./waiting-since";
 
 // Issue 13 item 3: the next conversation, and the waiting time.
-function setup(ticket: Ticket, next: (request: FakeRequest) => Ticket | null) {
+async function setup(ticket: Ticket, next: (request: FakeRequest) => Ticket | null) {
   const api = fakeApi({
     "GET /api/tickets/next": (request) => ({ body: { ticket: next(request) } }),
     "PUT /api/tickets/:id": (request) => ({ body: { ...ticket, ...(request.body as Partial<Ticket>) } }),
     "GET /api/tickets": { body: { tickets: [], count: 0, hasMore: false } },
   });
   signedInAs(api, ME);
-  renderWithProviders(
+  await renderWithProviders(
     <>
       <TicketActions ticket={ticket} />
       <EmptyTicketPane />
@@ -37,7 +37,7 @@ const location = () => screen.getByRole("status", { name: "location", hidden: tr
 
 describe("after a ticket leaves the agent's hands", () => {
   it("Resolve (the e key) lands on the next ticket the server names", async () => {
-    const api = setup(makeTicket(5), () => waiting(6));
+    const api = await setup(makeTicket(5), () => waiting(6));
     const user = userEvent.setup();
     await screen.findByRole("button", { name: "Resolver" });
     await user.keyboard("e");
@@ -47,7 +47,7 @@ describe("after a ticket leaves the agent's hands", () => {
   });
 
   it("Return with nothing left shows 'All caught up'", async () => {
-    setup(makeTicket(5), () => null);
+    await setup(makeTicket(5), () => null);
     const user = userEvent.setup();
     await user.click(await screen.findByRole("button", { name: "Retornar" }));
     await waitFor(() => expect(location()).toHaveTextContent(/^\/tickets$/));
@@ -55,7 +55,7 @@ describe("after a ticket leaves the agent's hands", () => {
   });
 
   it("t opens the transfer dialog; a waiting ticket's a accepts it and stays on it", async () => {
-    const api = setup(waiting(9), () => null);
+    const api = await setup(waiting(9), () => null);
     const user = userEvent.setup();
     await screen.findByRole("button", { name: "Aceitar" });
     await user.keyboard("a");
@@ -105,7 +105,7 @@ describe("waiting since", () => {
     });
     signedInAs(api, ME);
     const restoreLayout = layOutElements();
-    renderWithProviders(<TicketsManager />);
+    await renderWithProviders(<TicketsManager />);
     const user = userEvent.setup();
     await user.click(await screen.findByRole("tab", { name: /Aguardando/ }));
     const row = await within(screen.getByRole("list", { name: "Aguardando" })).findByRole("listitem", { name: "Customer 7" });

@@ -11,7 +11,7 @@ describe("the ticket actions folded into one menu (a narrow header)", () => {
     const ticket = aTicket({ status: "open", userId: AGENT.id });
     const api = fakeApi({ "PUT /api/tickets/:id": (request) => ({ body: { ...ticket, ...(request.body as object) } }) });
     signedInAs(api, AGENT);
-    renderWithProviders(<TicketActions ticket={ticket} />);
+    await renderWithProviders(<TicketActions ticket={ticket} />);
     const user = userEvent.setup();
 
     // Shown by a container query, which jsdom does not evaluate (e2e/layout.spec.ts checks when it shows).
@@ -36,7 +36,7 @@ describe("the ticket actions folded into one menu (a narrow header)", () => {
     const ticket = aTicket({ status: "pending", userId: null });
     const api = fakeApi({ "PUT /api/tickets/:id": (request) => ({ body: { ...ticket, ...(request.body as object) } }) });
     signedInAs(api, AGENT);
-    renderWithProviders(<TicketActions ticket={ticket} />);
+    await renderWithProviders(<TicketActions ticket={ticket} />);
     const user = userEvent.setup();
     const fold = await screen.findByLabelText("Ações do ticket");
     const accept = within(fold.parentElement as HTMLElement).getByText("Aceitar");
@@ -76,7 +76,7 @@ describe("Resolve asks for a closing reason when the ticket's queue does (issue 
       "PUT /api/tickets/:id": (request) => ({ body: { ...ticket, ...(request.body as object) } }),
     });
     signedInAs(api, AGENT);
-    renderWithProviders(<TicketActions ticket={ticket} />);
+    await renderWithProviders(<TicketActions ticket={ticket} />);
     const user = userEvent.setup();
     await waitFor(() => expect(api.callsTo("GET", "/api/queue")).toHaveLength(1));
     await user.click(await screen.findByRole("button", { name: "Resolver" }));
@@ -101,7 +101,7 @@ describe("Resolve asks for a closing reason when the ticket's queue does (issue 
       "PUT /api/tickets/:id": (request) => ({ body: { ...ticket, ...(request.body as object) } }),
     });
     signedInAs(api, AGENT);
-    renderWithProviders(<TicketActions ticket={ticket} />);
+    await renderWithProviders(<TicketActions ticket={ticket} />);
     const user = userEvent.setup();
     await waitFor(() => expect(api.callsTo("GET", "/api/queue")).toHaveLength(1));
     await user.click(await screen.findByRole("button", { name: "Resolver" }));

@@ -33,7 +33,7 @@ describe("issue 13: the CSV export is in the ticket's menu", () => {
     const clicked = vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
       expect(this.download).toBe("conversa-7.csv");
     });
-    renderWithProviders(<TicketActions ticket={ticket} />);
+    await renderWithProviders(<TicketActions ticket={ticket} />);
     const user = userEvent.setup();
 
     // A closed ticket of an agent had no menu before: the export gives it one.

@@ -9,7 +9,7 @@ describe("the ticket header names the reason of the last close (issue 23 §6)", 
   it("shows it, with the value, on a closed ticket; not on a reopened one", async () => {
     signedInAs(fakeApi(), AGENT);
     const closingReason = { id: 4, name: "Venda", archived: false, value: 1500.5, at: "2026-03-10T12:00:00.000Z" };
-    const { rerender } = renderWithProviders(
+    const { rerender } = await renderWithProviders(
       <TicketHeader ticket={aTicket({ status: "closed", closingReason })} onOpenContact={() => {}} />,
     );
     expect(await screen.findByTestId("ticket-closing-reason")).toHaveTextContent("Encerrado: Venda · 1.500,50");

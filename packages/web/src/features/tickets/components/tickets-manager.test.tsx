@@ -41,7 +41,7 @@ function Location() {
   return <output aria-label="location">{location.pathname + location.search}</output>;
 }
 
-function setup(byStatus: (request: FakeRequest) => Ticket[], me = ME) {
+async function setup(byStatus: (request: FakeRequest) => Ticket[], me = ME) {
   const api = fakeApi({
     "GET /api/tickets": (request) => {
       const tickets = byStatus(request);
@@ -50,7 +50,7 @@ function setup(byStatus: (request: FakeRequest) => Ticket[], me = ME) {
     "PUT /api/tickets/:id": (request) => ({ body: makeTicket(Number(request.params.id), request.body as Partial<Ticket>) }),
   });
   signedInAs(api, me);
-  renderWithProviders(
+  await renderWithProviders(
     <>
       <TicketsManager />
       <Location />
@@ -65,7 +65,7 @@ describe("the tickets list pane", () => {
 
   it("keeps only the visible rows of 10,000 tickets in the page, and scrolls through them", async () => {
     const many = Array.from({ length: 10_000 }, (_v, i) => makeTicket(i + 1));
-    setup((r) => (r.query.get("status") === "open" ? many : []));
+    await setup((r) => (r.query.get("status") === "open" ? many : []));
     const list = await screen.findByRole("list", { name: "Atendendo" });
     await within(list).findByRole("button", { name: "Customer 1" });
     expect(within(list).getAllByRole("listitem").length).toBeLessThan(40);
@@ -80,7 +80,7 @@ describe("the tickets list pane", () => {
 
   it("shows pending rows with Accept and not clickable; Accept sends the spec's payload", async () => {
     const waiting = makeTicket(7, { status: "pending", userId: null, user: null, queueId: null, queue: null, unreadMessages: 2 });
-    const api = setup((r) => (r.query.get("status") === "pending" ? [waiting] : []));
+    const api = await setup((r) => (r.query.get("status") === "pending" ? [waiting] : []));
     const user = userEvent.setup();
     expect(await screen.findByText("Nada aqui!")).toBeVisible();
     await user.click(screen.getByRole("tab", { name: /Aguardando/ }));
@@ -98,7 +98,7 @@ describe("the tickets list pane", () => {
   });
 
   it("marks closed tickets 'resolvido' in the Resolved tab", async () => {
-    setup((r) => (r.query.get("status") === "closed" ? [makeTicket(9, { status: "closed" })] : []));
+    await setup((r) => (r.query.get("status") === "closed" ? [makeTicket(9, { status: "closed" })] : []));
     const user = userEvent.setup();
     await user.click(await screen.findByRole("tab", { name: "Resolvidos" }));
     const row = await screen.findByRole("button", { name: "Customer 9" });
@@ -106,7 +106,7 @@ describe("the tickets list pane", () => {
   });
 
   it("searches lower-cased from 3 characters after 500 ms, and clearing returns to the Inbox", async () => {
-    const api = setup((r) =>
+    const api = await setup((r) =>
       r.query.get("searchParam") === "mar" ? [makeTicket(4, { contact: { ...makeTicket(4).contact, name: "Maria" } })] : [],
     );
     const user = userEvent.setup();
@@ -125,7 +125,7 @@ describe("the tickets list pane", () => {
   });
 
   it("opens a search result on its matching message, or on the chat when only the contact matched", async () => {
-    setup((r) =>
+    await setup((r) =>
       r.query.get("searchParam") === "reembolso"
         ? [makeTicket(4, { matchedMessageId: 77 }), makeTicket(5, { matchedMessageId: null })]
         : [],
@@ -149,7 +149,7 @@ describe("the tickets list pane", () => {
       },
     });
     signedInAs(api, ME);
-    renderWithProviders(<TicketsManager />);
+    await renderWithProviders(<TicketsManager />);
     const user = userEvent.setup();
     await user.click(await screen.findByRole("tab", { name: "Busca" }));
     const field = screen.getByRole("searchbox", { name: "Pesquisar tickets e mensagens" });
@@ -163,7 +163,7 @@ describe("the tickets list pane", () => {
   });
 
   it("asks for the user's own tickets only once every queue is unticked (issue 12, item 20)", async () => {
-    const api = setup(() => []);
+    const api = await setup(() => []);
     const user = userEvent.setup();
     await waitFor(() => expect(api.callsTo("GET", "/api/tickets").length).toBeGreaterThan(0));
     await user.click(screen.getByRole("combobox", { name: "Filas" }));
@@ -172,7 +172,7 @@ describe("the tickets list pane", () => {
   });
 
   it("sends no queue filter for a user without queues", async () => {
-    const api = setup(() => [], { ...ME, queues: [] });
+    const api = await setup(() => [], { ...ME, queues: [] });
     await waitFor(() => expect(api.callsTo("GET", "/api/tickets").length).toBeGreaterThan(0));
     expect(screen.queryByRole("combobox", { name: "Filas" })).toBeNull();
     for (const call of api.callsTo("GET", "/api/tickets")) expect(call.query.has("queueIds")).toBe(false);

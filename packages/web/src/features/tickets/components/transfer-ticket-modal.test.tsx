@@ -12,7 +12,7 @@ const PEOPLE = [
   { userId: 10, name: "Diana Reis", status: "online", openTickets: 1, queueIds: [5] },
 ];
 
-function setup(queueId: number | null = 4) {
+async function setup(queueId: number | null = 4) {
   const api = fakeApi({
     "GET /api/queue": {
       body: [
@@ -24,13 +24,13 @@ function setup(queueId: number | null = 4) {
     "PUT /api/tickets/:id": (r) => ({ body: { id: 12, status: "pending", ...(r.body as object) } }),
   });
   signedInAs(api, AGENT);
-  renderWithProviders(<TransferTicketModal ticketId={12} queueId={queueId} open onClose={() => {}} />);
+  await renderWithProviders(<TransferTicketModal ticketId={12} queueId={queueId} open onClose={() => {}} />);
   return api;
 }
 
 describe("the transfer dialog", () => {
   it("lists the ticket's queue's agents with presence and open tickets; picking one transfers in one step", async () => {
-    const api = setup();
+    const api = await setup();
     const user = userEvent.setup();
     const dialog = await screen.findByRole("dialog", { name: "Transferir Ticket" });
     const list = within(dialog).getByRole("list", { name: "Atendentes da fila" });
@@ -49,7 +49,7 @@ describe("the transfer dialog", () => {
   });
 
   it("queue only sends pending, no user and the queue; another queue lists its own agents", async () => {
-    const api = setup(null);
+    const api = await setup(null);
     const user = userEvent.setup();
     const dialog = await screen.findByRole("dialog", { name: "Transferir Ticket" });
     expect(within(dialog).getByRole("button", { name: "Transferir" })).toBeDisabled();

@@ -46,7 +46,7 @@ function Probe() {
 
 async function setup() {
   signedInAs(fakeApi(), AGENT);
-  renderWithProviders(<Probe />);
+  await renderWithProviders(<Probe />);
   await screen.findByText("still here");
 }
 
@@ -84,7 +84,7 @@ describe("a ticket a bot holds", () => {
   }
   async function waitingIdsAfterEvent(user: typeof ADMIN) {
     signedInAs(fakeApi(), user);
-    renderWithProviders(<Lists />);
+    await renderWithProviders(<Lists />);
     await screen.findByText("signed in");
     client?.setQueryData(ticketKeys.list(waiting), { pages: [{ tickets: [], count: 0, hasMore: false }], pageParams: [1] });
     act(() => handlers?.appMessage({ action: "create", message: {} as never, ticket: held, contact: held.contact }));

@@ -25,7 +25,7 @@ describe("user menu → Two-factor sign-in", () => {
       },
     });
     signedInAs(server, AGENT);
-    renderWithProviders(<UserMenu />);
+    await renderWithProviders(<UserMenu />);
     const user = userEvent.setup();
     await user.click(screen.getByRole("button", { name: "User menu" }));
     await user.click(await screen.findByRole("menuitem", { name: "Two-factor sign-in" }));
@@ -68,7 +68,7 @@ describe("user menu → Two-factor sign-in", () => {
       },
     });
     signedInAs(server, AGENT);
-    renderWithProviders(<UserMenu />);
+    await renderWithProviders(<UserMenu />);
     const user = userEvent.setup();
     await user.click(screen.getByRole("button", { name: "User menu" }));
     await user.click(await screen.findByRole("menuitem", { name: "Two-factor sign-in" }));

@@ -15,7 +15,7 @@ async function openModal(me: User, editing: User | null, routes = {}) {
   });
   signedInAs(server, me);
   const user = userEvent.setup();
-  renderWithProviders(<UserModal open user={editing} onClose={() => {}} />);
+  await renderWithProviders(<UserModal open user={editing} onClose={() => {}} />);
   // The modal adapts to the signed-in user: wait until the session is restored.
   await waitFor(() => expect(server.callsTo("POST", "/api/auth/refresh_token")).toHaveLength(1));
   const field = (key: string) => screen.getByLabelText(t(`userModal.form.${key}`));
