@@ -59,7 +59,9 @@ test("a queue's Typebot talks with a new customer and hands the ticket to the qu
   await admin.customerWrites(whatsappId, { from: customer, name: customerName, body: "oi" });
   await expect.poll(received, { timeout: 30_000 }).toEqual(["Olá! Qual o número do pedido?"]);
   // The bot holds it: the admin's waiting list shows it live, the agent's does not.
-  await expect(waitingList(page).getByRole("listitem", { name: customerName })).toBeVisible();
+  const adminRow = waitingList(page).getByRole("listitem", { name: customerName });
+  await expect(adminRow).toBeVisible();
+  await expect(adminRow.getByLabel("Robô", { exact: true })).toBeVisible();
   await expect(waitingList(agentPage).getByRole("listitem", { name: customerName })).toHaveCount(0);
   await admin.customerWrites(whatsappId, { from: customer, name: customerName, body: "4512" });
   await expect.poll(async () => (await received()).at(-1), { timeout: 30_000 }).toBe("Obrigado! Um atendente continua daqui.");
@@ -79,6 +81,8 @@ test("a queue's Typebot talks with a new customer and hands the ticket to the qu
 
   // Handed over: now the agent's waiting list shows it, without a reload.
   await expect(waitingList(agentPage).getByRole("listitem", { name: customerName })).toBeVisible();
+  // …and the admin's row no longer says a bot holds it.
+  await expect(adminRow.getByLabel("Robô", { exact: true })).toHaveCount(0);
 
   // Whoever takes it from the waiting list sees what the customer told the bot, and which
   // messages were the bot's.

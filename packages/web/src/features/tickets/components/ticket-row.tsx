@@ -1,3 +1,4 @@
+import SmartToyIcon from "@mui/icons-material/SmartToy";
 import Avatar from "@mui/material/Avatar";
 import Badge from "@mui/material/Badge";
 import Box from "@mui/material/Box";
@@ -72,6 +73,20 @@ export const TicketRow = memo(function TicketRow({ ticket, selected, onOpen, onA
           <TagChips tags={ticket.tags} max={2} label={t("tags.rowLabel")} />
           {ticket.status === "closed" && <Chip size="small" color="success" label={t("tickets.row.closed")} />}
           <TicketRating rating={ticket.rating} />
+          {ticket.botHeld && (
+            // Issue 23 §4: only admins' lists show a ticket a bot holds; Accept takes it over.
+            <Tooltip title={t("tickets.row.botHeldHint")} describeChild>
+              <Chip
+                size="small"
+                variant="outlined"
+                color="info"
+                icon={<SmartToyIcon />}
+                label={t("tickets.row.botHeld")}
+                aria-label={t("tickets.row.botHeld")}
+                data-testid="bot-held"
+              />
+            </Tooltip>
+          )}
           {pending && <WaitingSince since={ticket.waitingSince ?? ticket.updatedAt} />}
           <Typography variant="caption" color={ticket.unreadMessages ? "success.main" : "text.secondary"}>
             {formatTicketTime(ticket.updatedAt)}
