@@ -123,6 +123,14 @@ export const CONNECTION_STATUS_REASONS = [
 export type ConnectionStatusReason = (typeof CONNECTION_STATUS_REASONS)[number];
 
 /**
+ * What sent an automatic message (`fromBot`): a queue's bot (Typebot, a webhook bot), the greeting
+ * menu, an automation rule, or Zapdesk itself (farewell, satisfaction question, protocol, out-of-hours,
+ * consent and call notices; also every automatic message stored before the kind was recorded).
+ */
+export const AUTOMATIONS = ["bot", "menu", "rule", "system"] as const;
+export type Automation = (typeof AUTOMATIONS)[number];
+
+/**
  * `unsupported`: a customer message of a kind Zapdesk cannot show (its WhatsApp type is the body),
  * stored so that the agent knows the customer wrote.
  * `placeholder`: a customer message WhatsApp delivered but this device could not decrypt (QR

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MEDIA_TYPES } from "../constants.js";
+import { AUTOMATIONS, MEDIA_TYPES } from "../constants.js";
 import { idParam, idSchema, MSG, pageNumberSchema } from "./common.js";
 import { contactLiteSchema } from "./contacts.js";
 import { ticketSchema } from "./tickets.js";
@@ -79,6 +79,10 @@ export const messageSchema = z.object({
   isDeleted: z.boolean(),
   isEdited: z.boolean(),
   fromBot: z.boolean(),
+  automation: z
+    .enum(AUTOMATIONS)
+    .nullable()
+    .describe("What sent an automatic message (fromBot): bot, menu, rule or system; null for everything else."),
   /** A private note (issue 11): only colleagues who may see the ticket see it; never sent to the channel. */
   isNote: z.boolean(),
   /** The colleagues a private note mentions (empty for every other message). */

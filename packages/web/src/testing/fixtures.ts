@@ -60,6 +60,7 @@ export function aMessage(over: Partial<Message> = {}): Message {
     isDeleted: false,
     isEdited: false,
     fromBot: false,
+    automation: null,
     isNote: false,
     mentions: [],
     error: null,

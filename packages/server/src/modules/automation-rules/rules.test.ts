@@ -2,7 +2,14 @@ import { randomBytes } from "node:crypto";
 import type { Rule, RuleDryRun, RuleLog, Ticket } from "@zapdesk/core";
 import { and, count, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { customerNumber, customerWrites, eventually, listTickets, makeSimulatorConnection } from "../../../test/conversation.js";
+import {
+  customerNumber,
+  customerWrites,
+  eventually,
+  listTickets,
+  makeSimulatorConnection,
+  ticketMessages,
+} from "../../../test/conversation.js";
 import { makeAdmin, makeQueue, makeUser, type TestUser } from "../../../test/factories.js";
 import { createTestApp, type TestApp } from "../../../test/harness.js";
 import { auditLog, automationRules, messages, ruleEvents, ruleRuns, tickets, ticketTags } from "../../db/schema.js";
@@ -387,6 +394,9 @@ describe("automation rules: answering a waiting customer", () => {
       .from(messages)
       .where(and(eq(messages.ticketId, ticket.id), eq(messages.fromMe, true)));
     expect(sent.map((m) => [m.body, m.fromBot])).toContainEqual(["Atendemos das 9h às 18h.", true]);
+    // The agent sees which automation sent it.
+    const shown = (await ticketMessages(t, admin, ticket.id)).messages.find((m) => m.body === "Atendemos das 9h às 18h.");
+    expect(shown).toMatchObject({ fromBot: true, automation: "rule" });
     expect(await row(ticket.id)).toMatchObject({ status: "pending", userId: null });
   });
 });

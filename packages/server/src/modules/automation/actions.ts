@@ -88,7 +88,7 @@ async function automaticReply(tx: Db, outbound: OutboundQueue, ticket: TicketRow
     throw new AppError("ERR_WAPP_WINDOW_CLOSED");
   }
   const outgoing = outbound.begin();
-  const rows = await outgoing.enqueue(tx, { ticket, body, fromBot: true });
+  const rows = await outgoing.enqueue(tx, { ticket, body, automation: "rule" });
   await outgoing.afterCommit();
   return rows.map((row) => row.id);
 }

@@ -66,7 +66,7 @@ export function createBotWorker(deps: BotWorkerDeps) {
       const session = await repo.findSession(tx, job.ticketId, true);
       if (!session || !ticket) return;
       for (const part of turn.outgoing) {
-        await outgoing.enqueue(tx, { ticket, body: part.body, media: part.media, fromBot: true });
+        await outgoing.enqueue(tx, { ticket, body: part.body, media: part.media, automation: "bot" });
       }
       for (const field of turn.fields) await setContactField(tx, services, SYSTEM_ACTOR, ticket.contactId, field);
       if (turn.handover) {

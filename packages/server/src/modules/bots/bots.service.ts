@@ -137,7 +137,7 @@ export function createBotService(deps: {
         if (!ticket) throw new AppError("ERR_NO_TICKET_FOUND");
         const session = await repo.findSession(tx, ticketId, true);
         if (!session) throw new AppError("ERR_BOT_NOT_HOLDING");
-        const [message] = await outgoing.enqueue(tx, { ticket, body, fromBot: true });
+        const [message] = await outgoing.enqueue(tx, { ticket, body, automation: "bot" });
         await tx.update(botSessions).set({ lastActivityAt: deps.clock.now() }).where(eq(botSessions.ticketId, ticketId));
         return message.id;
       });

@@ -124,7 +124,7 @@ describe("Typebot", () => {
     const { messages } = await ticketMessages(t, admin, ticket!.id);
     const bots = messages.filter((m) => m.fromMe);
     expect(bots.length).toBe(4);
-    expect(bots.every((m) => m.fromBot)).toBe(true);
+    expect(bots.every((m) => m.fromBot && m.automation === "bot")).toBe(true);
   });
 
   it("hands over by the zapdesk_handover variable and writes variables out into contact fields", async () => {

@@ -101,7 +101,7 @@ describe("webhook bot", () => {
 
     const answer = await withToken(`/api/tickets/${ticketId}/bot/messages`, { body: "Segue seu boleto" });
     expect(answer.statusCode, answer.body).toBe(200);
-    expect(answer.json()).toMatchObject({ fromMe: true, fromBot: true, body: "Segue seu boleto" });
+    expect(answer.json()).toMatchObject({ fromMe: true, fromBot: true, automation: "bot", body: "Segue seu boleto" });
     await eventually(
       async () => expect((await phoneReceived(t, admin, whatsappId, from)).map((m) => m.body)).toEqual(["Segue seu boleto"]),
       BOT_WAIT,

@@ -131,7 +131,7 @@ export async function applyConsent(
       const question = await enqueueOutbound(tx, {
         ticket: entry.ticket,
         body: consentText(config, entry.name),
-        fromBot: true,
+        automation: "system",
         at: clock.now(),
       });
       record(entry, "asked", {

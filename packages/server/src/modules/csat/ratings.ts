@@ -36,7 +36,7 @@ export async function requestRating(
       ),
     );
   // Sent after the farewell (queued just before in the same transaction: the outbox keeps that order).
-  const [message] = await outgoing.enqueue(tx, { ticket, body: question, fromBot: true });
+  const [message] = await outgoing.enqueue(tx, { ticket, body: question, automation: "system" });
   await tx.insert(ticketRatings).values({
     ticketId: ticket.id,
     contactId: ticket.contactId,

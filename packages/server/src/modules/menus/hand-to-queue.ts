@@ -42,7 +42,7 @@ export async function handToQueue(tx: Db, input: HandOver): Promise<{ ticket: ti
   const greeting = await enqueueOutbound(tx, {
     ticket: updated,
     body: personalise(queue.greetingMessage, input.name),
-    fromBot: true,
+    automation: "menu",
   });
   return { ticket: updated, botIds: [greeting.id] };
 }

@@ -81,7 +81,7 @@ async function oneLevelStep(tx: Db, clock: Clock, connection: ConnectionWithQueu
   const sent = await enqueueOutbound(tx, {
     ticket,
     body: menuText(personalise(connection.greetingMessage, name), connection.queues),
-    fromBot: true,
+    automation: "menu",
   });
   const updated = await ticketsRepo.updateTicket(tx, ticket.id, { menuSentAt: now });
   return { ticket: updated ?? ticket, botIds: [sent.id] };
@@ -151,6 +151,6 @@ async function send(tx: Db, ticket: ticketsRepo.TicketRow, node: MenuNodeRow, te
     node.mediaPath && node.mediaName && node.mediaMime
       ? { path: node.mediaPath, name: node.mediaName, mime: node.mediaMime, mediaType: mediaTypeOf(node.mediaMime) }
       : undefined;
-  const sent = await enqueueOutbound(tx, { ticket, body: personalise(text, name), fromBot: true, media });
+  const sent = await enqueueOutbound(tx, { ticket, body: personalise(text, name), automation: "menu", media });
   return [sent.id];
 }

@@ -1,7 +1,13 @@
 import type { MenuOptionInput } from "@zapdesk/core";
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { customerNumber, customerWrites, eventually, makeSimulatorConnection } from "../../../test/conversation.js";
+import {
+  customerNumber,
+  customerWrites,
+  eventually,
+  makeSimulatorConnection,
+  ticketMessages,
+} from "../../../test/conversation.js";
 import { makeAdmin, makeQueue, makeUser, type TestUser } from "../../../test/factories.js";
 import { createTestApp, type TestApp } from "../../../test/harness.js";
 import { multipart } from "../../../test/multipart.js";
@@ -110,6 +116,10 @@ describe("menu API", () => {
       { body: "Nossa tabela", mediaPath: media.path },
     ]);
     expect(row.ticket.queueId).toBe(queue.id);
+    // Shown as the menu's, not a bot's nor Zapdesk's own; the customer's answers are no automation.
+    const shown = (await ticketMessages(t, admin, row.ticket.id)).messages;
+    expect(shown.filter((m) => m.fromBot).map((m) => m.automation)).toEqual(["menu", "menu"]);
+    expect(shown.filter((m) => !m.fromMe).every((m) => m.automation === null)).toBe(true);
 
     // The customer's own file is no menu file.
     await customerWrites(t, admin, connectionId, {

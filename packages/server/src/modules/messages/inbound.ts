@@ -375,7 +375,7 @@ export function createInboundPipeline(deps: InboundDeps) {
       const ticket = await ticketsRepo.findTicket(db, stored.ticketId);
       if (!ticket || (ticket.status !== "pending" && ticket.status !== "open")) return;
       const outgoing = deps.outbound.begin();
-      await db.transaction((tx) => outgoing.enqueue(tx, { ticket, body: CALL_REJECTED_NOTICE, fromBot: true }));
+      await db.transaction((tx) => outgoing.enqueue(tx, { ticket, body: CALL_REJECTED_NOTICE, automation: "system" }));
       await outgoing.afterCommit();
     },
   };

@@ -1,5 +1,6 @@
 import type { MediaType, Message } from "@zapdesk/core";
 import type { JoinedMessage } from "./messages.repo.js";
+import { outboundIntent } from "./outbound.js";
 
 export const mediaUrlOf = (messageId: number) => `/api/messages/${messageId}/media`;
 
@@ -19,6 +20,8 @@ export function presentMessage(row: JoinedMessage): Message {
     isDeleted: message.isDeleted,
     isEdited: message.isEdited,
     fromBot: message.fromBot,
+    // Automatic messages stored before the kind was recorded (and imported ones) are the system's.
+    automation: message.fromBot ? (outboundIntent(message.raw).automation ?? "system") : null,
     isNote: message.isNote,
     mentions: row.mentions ?? [],
     error: message.errorCode ? { code: message.errorCode, title: message.errorTitle ?? "" } : null,

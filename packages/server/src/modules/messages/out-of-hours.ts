@@ -62,7 +62,7 @@ export async function sendOutOfHours(
     const message = await enqueueOutbound(tx, {
       ticket: claimed,
       body: personalise(schedule.outOfHoursMessage, name),
-      fromBot: true,
+      automation: "system",
       at: now,
     });
     sent.set(ticket.id, message.id);

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { PLACEHOLDER_PREVIEW, specialPreview } from "@zapdesk/core";
+import { type Automation, PLACEHOLDER_PREVIEW, specialPreview } from "@zapdesk/core";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { messages, outbox, tickets, whatsapps } from "../../db/schema.js";
@@ -21,6 +21,8 @@ export interface OutboundIntent {
   template?: { name: string; language: string; components: unknown[] };
   /** Sent by no agent's hand (a schedule, the API token): held while the number may not open chats. */
   automatic?: boolean;
+  /** What sent an automatic message (`fromBot`); rows stored before it was recorded have none. */
+  automation?: Automation;
 }
 
 /** The intent stored with an outbound row (older rows kept `{ asVoice }` at the top level). */
@@ -35,8 +37,11 @@ export interface OutboundInput {
   ticket: ticketsRepo.TicketRow;
   body: string;
   userId?: number | null;
-  /** An automatic message (greeting, queue menu, farewell, protocol notice): never the ticket's preview. */
-  fromBot?: boolean;
+  /**
+   * An automatic message (stored `fromBot`: never the ticket's preview) and what sent it: a queue's
+   * bot, the greeting menu, a rule, or Zapdesk itself (farewell, protocol, CSAT, notices).
+   */
+  automation?: Automation;
   quotedMsgId?: number | null;
   media?: { path: string; name: string; mime: string; mediaType: string; asVoice?: boolean };
   /** An approved template (Cloud API); `body` is its rendered text. */
@@ -153,7 +158,7 @@ async function enqueueOne(tx: Db, input: OutboundInput): Promise<repo.MessageRow
     userId: input.userId ?? null,
     body: input.body,
     fromMe: true,
-    fromBot: input.fromBot ?? false,
+    fromBot: input.automation !== undefined,
     read: true,
     ack: 0,
     mediaType: input.media?.mediaType ?? "chat",
@@ -162,12 +167,13 @@ async function enqueueOne(tx: Db, input: OutboundInput): Promise<repo.MessageRow
     mediaMime: input.media?.mime ?? null,
     quotedMsgId: input.quotedMsgId ?? null,
     raw:
-      input.media?.asVoice || input.template || input.automatic
+      input.media?.asVoice || input.template || input.automatic || input.automation
         ? {
             outbound: {
               ...(input.media?.asVoice ? { asVoice: true } : {}),
               ...(input.template ? { template: input.template } : {}),
               ...(input.automatic ? { automatic: true } : {}),
+              ...(input.automation ? { automation: input.automation } : {}),
             },
           }
         : null,
@@ -176,7 +182,7 @@ async function enqueueOne(tx: Db, input: OutboundInput): Promise<repo.MessageRow
   if (!row) throw new Error("outbound message id collision");
   await tx.insert(outbox).values({ messageId: row.id, runAt: at });
   await ticketsRepo.updateTicket(tx, input.ticket.id, {
-    ...(input.fromBot ? {} : { lastMessage: lastMessageText(input.body, input.media?.name) }),
+    ...(input.automation ? {} : { lastMessage: lastMessageText(input.body, input.media?.name) }),
     updatedAt: at,
   });
   return row;

@@ -110,7 +110,12 @@ describe("the conversation journey through the simulator", () => {
       expect(received.at(-1)?.body).toBe("Thanks for talking to us.");
     });
     const afterClose = await ticketMessages(t, agentA, ticket!.id);
-    expect(afterClose.messages.at(-1)).toMatchObject({ body: "Thanks for talking to us.", fromMe: true, fromBot: true });
+    expect(afterClose.messages.at(-1)).toMatchObject({
+      body: "Thanks for talking to us.",
+      fromMe: true,
+      fromBot: true,
+      automation: "system",
+    });
 
     // Inside the window (default 2 h): the same ticket comes back, pending and unassigned.
     await customerWrites(t, admin, connection.id, { from: customer, body: "One more thing" });

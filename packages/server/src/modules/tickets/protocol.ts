@@ -70,7 +70,7 @@ export function createProtocolService(deps: {
     await db.transaction(async (tx) => {
       await repo.updateTicket(tx, id, { protocol });
       const notice = `Seu protocolo de atendimento é: nº ${protocol}`;
-      await outgoing.enqueue(tx, { ticket, body: notice, userId: actor.id, fromBot: true });
+      await outgoing.enqueue(tx, { ticket, body: notice, userId: actor.id, automation: "system" });
     });
     await outgoing.afterCommit();
     const url = (await getSettingValue(db, "protocolWebhookUrl")) ?? "";

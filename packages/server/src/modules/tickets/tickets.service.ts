@@ -241,7 +241,7 @@ export function createTicketService(deps: TicketServiceDeps) {
           if (transition === "resolve" && updated && current.whatsappId !== null) {
             const connection = await findConnection(tx, current.whatsappId);
             if (connection?.farewellMessage.trim()) {
-              await outgoing.enqueue(tx, { ticket: updated, body: connection.farewellMessage, fromBot: true });
+              await outgoing.enqueue(tx, { ticket: updated, body: connection.farewellMessage, automation: "system" });
             }
             // CSAT: the satisfaction question, after the farewell.
             if (connection) {

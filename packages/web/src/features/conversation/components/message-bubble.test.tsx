@@ -16,11 +16,28 @@ async function show(message: Partial<Message>) {
     "POST /api/tickets": { body: { id: 501 } },
   });
   signedInAs(api, AGENT);
-  await renderWithProviders(<MessageBubble message={{ ...base, ...message }} isGroup={false} onMenu={() => {}} />);
-  return api;
+  const view = await renderWithProviders(<MessageBubble message={{ ...base, ...message }} isGroup={false} onMenu={() => {}} />);
+  return Object.assign(api, { unmount: view.unmount });
 }
 
 describe("message bubbles", () => {
+  it("says which automation sent an automatic message: a queue's bot, the menu, a rule or Zapdesk", async () => {
+    const cases: [Partial<Message>, string | null][] = [
+      [{ fromMe: true, fromBot: true, automation: "bot" }, "Robô"],
+      [{ fromMe: true, fromBot: true, automation: "menu" }, "Menu"],
+      [{ fromMe: true, fromBot: true, automation: "rule" }, "Regra"],
+      [{ fromMe: true, fromBot: true, automation: "system" }, "Automática"],
+      [{ fromMe: true, fromBot: false, automation: null }, null],
+      [{ fromMe: false, fromBot: false, automation: null }, null],
+    ];
+    for (const [message, label] of cases) {
+      const view = await show({ body: "Olá", ...message });
+      if (label) expect(screen.getByTestId("automation")).toHaveTextContent(label);
+      else expect(screen.queryByTestId("automation")).toBeNull();
+      view.unmount();
+    }
+  });
+
   it("shows a location as map image, link and description, never the raw body", async () => {
     const image = "data:image/jpeg;base64,AAAA";
     await show({ mediaType: "location", body: `${image}|https://maps.google.com/maps?q=1%2C2|Office` });

@@ -153,8 +153,9 @@ export const MessageBubble = memo(function MessageBubble({ message, isGroup, onM
       </Box>
       <Box sx={{ display: "flex", justifyContent: "flex-end", alignItems: "center", gap: 0.5 }}>
         {mine && message.fromBot && (
-          <Typography variant="caption" color="secondary" sx={{ fontWeight: 500 }}>
-            {t("bots.label")}
+          // Issue 23: which automation sent it — a queue's bot, the menu, a rule, or Zapdesk itself.
+          <Typography variant="caption" color="secondary" sx={{ fontWeight: 500 }} data-testid="automation">
+            {t(`conversation.message.automation.${message.automation ?? "system"}`)}
           </Typography>
         )}
         {message.isEdited && (
