@@ -74,7 +74,7 @@ export const TicketRow = memo(function TicketRow({ ticket, selected, onOpen, onA
           {ticket.status === "closed" && <Chip size="small" color="success" label={t("tickets.row.closed")} />}
           <TicketRating rating={ticket.rating} />
           {ticket.botHeld && (
-            // Issue 23 §4: only admins' lists show a ticket a bot holds; Accept takes it over.
+            // Issue 23 §4: a ticket a bot holds (in admins' waiting lists and anyone's search); Accept takes it over.
             <Tooltip title={t("tickets.row.botHeldHint")} describeChild>
               <Chip
                 size="small"
