@@ -17,7 +17,7 @@ async function show(message: Partial<Message>) {
   });
   signedInAs(api, AGENT);
   const view = await renderWithProviders(<MessageBubble message={{ ...base, ...message }} isGroup={false} onMenu={() => {}} />);
-  return Object.assign(api, { unmount: view.unmount });
+  return { api, unmount: view.unmount };
 }
 
 describe("message bubbles", () => {
@@ -56,7 +56,7 @@ describe("message bubbles", () => {
 
   it("shows a vCard's name and number; 'talk' resolves the contact and opens a ticket with it", async () => {
     const vcard = "BEGIN:VCARD\nVERSION:3.0\nFN:Bob Smith\nTEL;type=CELL;waid=5511988887777:+55 11 98888-7777\nEND:VCARD";
-    const api = await show({ mediaType: "vcard", body: vcard });
+    const { api } = await show({ mediaType: "vcard", body: vcard });
     expect(screen.getByText("Bob Smith")).toBeVisible();
     expect(screen.getByText("5511988887777")).toBeVisible();
     expect(screen.queryByText(/BEGIN:VCARD/)).toBeNull();
