@@ -11,7 +11,7 @@
  * BENCH_INGEST_SECONDS (20), BENCH_INGEST_CONTACTS (10 customers writing at once), BENCH_INGEST_BURST (10); for investigations,
  * BENCH_SCENARIOS=inbox,chat (a subset; "mixed" is the inbox beside a dashboard, an export or a broad search (mixed.ts); "stall" is /api/health beside one heavy request at a time (stall.ts); "fanout" is the realtime fan-out, BENCH_FANOUT_SOCKETS (50,200,500) sockets,
  * BENCH_FANOUT_MESSAGES (20) inbound messages each), BENCH_INGEST=0 (skip ingest), BENCH_REPORT=0 (write no results), BENCH_PROPOSED_INDEXES=1 (see proposed.ts), BENCH_PUSH=1 (web push configured, see app-config.ts), BENCH_CPU_PROF=<dir> (server CPU profile);
- * BENCH_RULES=N enables N automation rules on inbound messages (issue 23 §1; text conditions, or BENCH_RULES_CONDITION=status for conditions only the worker decides; each ingest span ends by draining the rules' queue, so it includes the rules' worker's work for its own messages), BENCH_WEB=0 skips the web first load (bundle sizes and tickets-page TTI, see web.ts), BENCH_WEB_BUILD=0 measures the existing build, BENCH_TTI_RUNS (5).
+ * BENCH_RULES=N enables N automation rules on inbound messages (issue 23 §1; text conditions, or BENCH_RULES_CONDITION=status for ticket conditions, =worker for ticket conditions on rules that move tickets (only the worker decides those); each ingest span ends by draining the rules' queue, so it includes the rules' worker's work for its own messages), BENCH_WEB=0 skips the web first load (bundle sizes and tickets-page TTI, see web.ts), BENCH_WEB_BUILD=0 measures the existing build, BENCH_TTI_RUNS (5).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";

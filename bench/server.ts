@@ -126,26 +126,30 @@ async function main() {
  * condition that the corpus never holds: since migration 0044 the inbound path sees that no rule can
  * fire and queues nothing (rule-quiet.ts), counting the skips for the rules' log.
  * BENCH_RULES_CONDITION=status gives each rule a condition on the ticket instead (status closed, never
- * true of an inbound message's ticket), which only the worker can decide: every message is queued
- * for the rules and evaluated by all N, the costliest case.
+ * true of an inbound message's ticket): the inbound path decides it on the ticket as the message
+ * leaves it, since no rule moves tickets (rule-quiet.ts, migration 0045), and queues nothing either.
+ * BENCH_RULES_CONDITION=worker gives the same rules an action that moves tickets (return to the
+ * queue), so the ticket conditions are the worker's: every message is queued for the rules and
+ * evaluated by all N, the costliest case.
  */
 async function addRules(database: Awaited<ReturnType<typeof openDatabase>>, adminId: number, n: number) {
   if (n <= 0) return;
+  const kind = process.env.BENCH_RULES_CONDITION ?? "text";
   await database.db.insert(automationRules).values(
     Array.from({ length: n }, (_, i) => ({
       name: `Bench rule ${i + 1}`,
       enabled: true,
       trigger: "messageReceived",
       conditions:
-        process.env.BENCH_RULES_CONDITION === "status"
+        kind === "status" || kind === "worker"
           ? [{ type: "status" as const, statuses: ["closed" as const] }]
           : [{ type: "messageText" as const, op: "contains" as const, value: `zz-bench-rule-${i}` }],
-      actions: [{ type: "addNote" as const, body: "bench" }],
+      actions: kind === "worker" ? [{ type: "returnToQueue" as const }] : [{ type: "addNote" as const, body: "bench" }],
       maxPerHour: 3,
       runAsId: adminId,
     })),
   );
-  console.log(`[${engine}] ${n} automation rules enabled (${process.env.BENCH_RULES_CONDITION ?? "text"} conditions)`);
+  console.log(`[${engine}] ${n} automation rules enabled (${kind} conditions)`);
 }
 
 main().catch((error) => {

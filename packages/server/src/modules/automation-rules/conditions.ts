@@ -137,22 +137,47 @@ export function foldText(text: string): string {
   return fold(text.slice(0, RULE_TEXT_SCAN_MAX));
 }
 
-/** A condition decided by the event and its ticket alone, at once (undefined: it reads the database). */
-function holdsAtOnce(condition: RuleCondition, facts: RuleFacts): boolean | undefined {
-  const { ticket } = facts;
+/** What the ticket conditions read of a ticket (`ticketConditionHolds`). */
+export type TicketState = Pick<RuleFacts["ticket"], "status" | "queueId" | "userId" | "whatsappId"> & {
+  /** The connection's kind (undefined: not known here, the condition on it is left undecided). */
+  provider?: string | null;
+};
+
+/**
+ * A condition on the ticket's status, queue, assignee, connection or the connection's kind, decided
+ * by those fields alone (undefined: the condition reads something else). The worker asks it of the
+ * ticket it claimed; the inbound path of a ticket it has just written (rule-quiet.ts).
+ */
+export function ticketConditionHolds(condition: RuleCondition, ticket: TicketState): boolean | undefined {
   switch (condition.type) {
     case "queue":
       return (ticket.queueId !== null && condition.queueIds.includes(ticket.queueId)) !== condition.negate;
     case "connection":
       return (ticket.whatsappId !== null && condition.whatsappIds.includes(ticket.whatsappId)) !== condition.negate;
-    case "messageText":
-      return facts.text !== null && messageTextHolds(condition, facts.text, () => foldedTextOf(facts, facts.text as string));
     case "assignee":
       if (condition.value === "none") return ticket.userId === null;
       if (condition.value === "any") return ticket.userId !== null;
       return ticket.userId !== null && condition.value.includes(ticket.userId);
     case "status":
       return (condition.statuses as string[]).includes(ticket.status);
+    case "connectionKind":
+      if (ticket.provider === undefined) return undefined;
+      return ticket.provider !== null && (condition.kinds as string[]).includes(ticket.provider);
+    default:
+      return undefined;
+  }
+}
+
+/** A condition decided by the event and its ticket alone, at once (undefined: it reads the database). */
+function holdsAtOnce(condition: RuleCondition, facts: RuleFacts): boolean | undefined {
+  switch (condition.type) {
+    case "queue":
+    case "connection":
+    case "assignee":
+    case "status":
+      return ticketConditionHolds(condition, facts.ticket);
+    case "messageText":
+      return facts.text !== null && messageTextHolds(condition, facts.text, () => foldedTextOf(facts, facts.text as string));
     case "timeOfDay": {
       const now = localTimeOf(facts.at, condition.timezone).minutes;
       const from = minutesOf(condition.from);
@@ -169,10 +194,8 @@ function holdsAtOnce(condition: RuleCondition, facts: RuleFacts): boolean | unde
 /** A condition that reads the database (through the facts' lazy loads, once per event). */
 async function holdsLoaded(condition: RuleCondition, facts: RuleFacts): Promise<boolean> {
   switch (condition.type) {
-    case "connectionKind": {
-      const provider = await facts.provider();
-      return provider !== null && (condition.kinds as string[]).includes(provider);
-    }
+    case "connectionKind":
+      return ticketConditionHolds(condition, { ...facts.ticket, provider: await facts.provider() }) === true;
     case "tag":
       return (await facts.tagIds()).includes(condition.tagId) === condition.has;
     case "contactField": {

@@ -1,8 +1,8 @@
-import type { RuleCondition, RuleLog } from "@zapdesk/core";
+import type { Action, RuleCondition, RuleLog, RuleTrigger } from "@zapdesk/core";
 import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { customerNumber, customerWrites, makeSimulatorConnection } from "../../../test/conversation.js";
-import { makeAdmin, type TestUser } from "../../../test/factories.js";
+import { makeAdmin, makeQueue, type TestUser } from "../../../test/factories.js";
 import { createTestApp, type TestApp } from "../../../test/harness.js";
 import { automationRules, contacts, messages, ruleEvents, ruleRuns, ruleSkips, tickets } from "../../db/schema.js";
 import { insertBatchMessages } from "../messages/inbound-batch-sql.js";
@@ -12,8 +12,28 @@ import { quietFor, receivedRulesOf } from "./rule-quiet.js";
 // message does not hold) is not queued for the rules' worker; the rules' log still counts it.
 
 const text = (op: "contains" | "matches", value: string): RuleCondition => ({ type: "messageText", op, value });
-const rulesOf = (...rules: { id: number; conditions: RuleCondition[] }[]) =>
-  receivedRulesOf(rules.map((r) => JSON.stringify({ id: r.id, version: "7", conditions: r.conditions })));
+interface RuleRowJson {
+  id: number;
+  conditions?: RuleCondition[];
+  trigger?: string;
+  actions?: string[];
+}
+/** Rows as the inbound settings' statement returns them (a rule on "a message arrives" that adds a note, unless said). */
+const rulesOf = (...rules: RuleRowJson[]) =>
+  receivedRulesOf(
+    rules.map((r) =>
+      JSON.stringify({
+        id: r.id,
+        version: "7",
+        trigger: r.trigger ?? "messageReceived",
+        conditions: r.conditions ?? null,
+        actions: r.actions ?? ["addNote"],
+      }),
+    ),
+  );
+/** Received texts whose tickets are not known (only text conditions can be decided). */
+const texts = (...bodies: string[]) => bodies.map((body) => ({ text: body, ticket: null }));
+const waiting = { status: "pending", queueId: 3, userId: null, whatsappId: 5, provider: "cloud" };
 
 describe("which messages no rule can fire on", () => {
   it("those whose text fails a text condition of every rule, counting the condition each failed", () => {
@@ -22,7 +42,7 @@ describe("which messages no rule can fire on", () => {
       { id: 1, conditions: [text("matches", "pedido\\s*#?\\d{4,}")] },
     );
     expect(rules.stamp).toBe("1.7,2.7");
-    expect(quietFor(rules, ["oi", "só o horário"])).toEqual({
+    expect(quietFor(rules, texts("oi", "só o horário"))).toEqual({
       stamp: "1.7,2.7",
       skips: [
         { ruleId: 1, failedCondition: 0 },
@@ -35,26 +55,89 @@ describe("which messages no rule can fire on", () => {
 
   it("none when one text may fire a rule, as the worker reads texts: accents and case folded, patterns", () => {
     const rules = rulesOf({ id: 1, conditions: [text("contains", "ACAO")] }, { id: 2, conditions: [text("matches", "^x")] });
-    expect(quietFor(rules, ["nada", "Quero uma ação"])).toBeNull();
-    expect(quietFor(rules, ["xis"])).toBeNull();
-    expect(quietFor(rules, ["nada"])).not.toBeNull();
+    expect(quietFor(rules, texts("nada", "Quero uma ação"))).toBeNull();
+    expect(quietFor(rules, texts("xis"))).toBeNull();
+    expect(quietFor(rules, texts("nada"))).not.toBeNull();
   });
 
-  it("none when a rule has no text condition (it reads the ticket when the worker claims the event)", () => {
+  it("none when a rule has no condition decided here (tags, contact fields: the worker reads them)", () => {
     const rules = rulesOf(
       { id: 1, conditions: [text("contains", "boleto")] },
-      { id: 2, conditions: [{ type: "queue", queueIds: [9], negate: false }] },
+      { id: 2, conditions: [{ type: "tag", tagId: 4, has: true }] },
     );
-    expect(quietFor(rules, ["oi"])).toBeNull();
-    expect(quietFor(rulesOf({ id: 3, conditions: [] }), ["oi"])).toBeNull();
+    expect(quietFor(rules, [{ text: "oi", ticket: waiting }])).toBeNull();
+    expect(quietFor(rulesOf({ id: 3, conditions: [] }), [{ text: "oi", ticket: waiting }])).toBeNull();
   });
 
   it("none without rules or received texts; a rule whose conditions cannot be read decides nothing", () => {
-    expect(quietFor(rulesOf(), ["oi"])).toBeNull();
+    expect(quietFor(rulesOf(), texts("oi"))).toBeNull();
     expect(quietFor(rulesOf({ id: 1, conditions: [text("contains", "boleto")] }), [])).toBeNull();
-    const odd = receivedRulesOf([JSON.stringify({ id: 4, version: "1", conditions: [{ type: "nonsense" }] })]);
+    const odd = receivedRulesOf([
+      JSON.stringify({ id: 4, version: "1", trigger: "messageReceived", conditions: [{ type: "nonsense" }], actions: [] }),
+    ]);
     expect(odd.rules[0].conditions).toEqual([]);
-    expect(quietFor(odd, ["oi"])).toBeNull();
+    expect(quietFor(odd, [{ text: "oi", ticket: waiting }])).toBeNull();
+  });
+});
+
+describe("ticket conditions, on the ticket as the message's transaction leaves it", () => {
+  const statusClosed: RuleCondition = { type: "status", statuses: ["closed"] };
+  const queue = (queueIds: number[], negate = false): RuleCondition => ({ type: "queue", queueIds, negate });
+
+  it("decide a rule whose ticket condition fails, handing the trigger every rule's stamp", () => {
+    const rules = rulesOf(
+      { id: 1, conditions: [statusClosed] },
+      { id: 2, conditions: [text("contains", "boleto"), queue([9])] },
+      {
+        id: 3,
+        conditions: [
+          { type: "assignee", value: "any" },
+          { type: "connectionKind", kinds: ["baileys"] },
+        ],
+      },
+      { id: 4, trigger: "ticketCreated", actions: ["addTag"] },
+    );
+    expect(rules.ticketsSettled).toBe(true);
+    expect(rules.stamp).toBe("1.7,2.7,3.7");
+    expect(quietFor(rules, [{ text: "oi", ticket: waiting }])).toEqual({
+      stamp: "every:1.7,2.7,3.7,4.7",
+      skips: [
+        { ruleId: 1, failedCondition: 0 },
+        // A text condition that fails first: the one counted.
+        { ruleId: 2, failedCondition: 0 },
+        { ruleId: 3, failedCondition: 0 },
+      ],
+    });
+    // Assigned, on a Baileys connection: rule 3 may fire.
+    expect(quietFor(rules, [{ text: "oi", ticket: { ...waiting, userId: 8, provider: "baileys" } }])).toBeNull();
+    // The connection's kind unknown: left to the worker.
+    expect(quietFor(rules, [{ text: "oi", ticket: { ...waiting, userId: 8, provider: undefined } }])).toBeNull();
+    // Each message's own ticket: one of them in queue 9 with "boleto" fires rule 2.
+    expect(
+      quietFor(rules, [
+        { text: "oi", ticket: waiting },
+        { text: "boleto", ticket: { ...waiting, queueId: 9 } },
+      ]),
+    ).toBeNull();
+    // Text alone decides: the stamp of the "a message arrives" rules, as before.
+    expect(
+      quietFor(rulesOf({ id: 2, conditions: [text("contains", "boleto"), queue([9])] }), [{ text: "oi", ticket: waiting }]),
+    ).toMatchObject({ stamp: "2.7" });
+  });
+
+  it("are the worker's when an enabled rule, of any trigger, moves tickets (its actions could change what they read)", () => {
+    for (const moving of ["assignAgent", "assignQueue", "resolve", "returnToQueue", "sendMessage", "sendTemplate"]) {
+      const rules = rulesOf(
+        { id: 1, conditions: [statusClosed] },
+        { id: 2, trigger: "ticketCreated", actions: ["addTag", moving] },
+      );
+      expect(rules.ticketsSettled, moving).toBe(false);
+      expect(quietFor(rules, [{ text: "oi", ticket: waiting }]), moving).toBeNull();
+    }
+    // A disabled rule is not among the rows; actions that cannot be read count as moving.
+    expect(
+      receivedRulesOf([JSON.stringify({ id: 1, version: "1", trigger: "ticketCreated", actions: null })]).ticketsSettled,
+    ).toBe(false);
   });
 });
 
@@ -77,22 +160,32 @@ afterAll(() => t.close());
 
 /** The inbound path's cached settings and rules (a second) are read again at the next message. */
 let ahead = 0;
+const realNow = Date.now.bind(Date);
 function freshRulesAtNextMessage() {
-  const realNow = Date.now.bind(Date);
   ahead += 5_000;
   vi.spyOn(Date, "now").mockImplementation(() => realNow() + ahead);
 }
 
-async function addRules(conditions: (i: number) => RuleCondition[], n: number) {
+/** Until the test ends, the clock the inbound path's cache reads stands still: its copy of the rules stays. */
+function holdCachedRules() {
+  const pinned = Date.now();
+  vi.spyOn(Date, "now").mockReturnValue(pinned);
+}
+
+async function addRules(
+  conditions: (i: number) => RuleCondition[],
+  n: number,
+  rule: { trigger?: RuleTrigger; actions?: Action[] } = {},
+) {
   const rows = await t.database.db
     .insert(automationRules)
     .values(
       Array.from({ length: n }, (_, i) => ({
         name: `Quiet rule ${i} ${Math.random()}`,
         enabled: true,
-        trigger: "messageReceived",
+        trigger: rule.trigger ?? "messageReceived",
         conditions: conditions(i),
-        actions: [{ type: "addNote" as const, body: "rule fired" }],
+        actions: rule.actions ?? [{ type: "addNote" as const, body: "rule fired" }],
         maxPerHour: 100,
         runAsId: admin.id,
       })),
@@ -103,6 +196,14 @@ async function addRules(conditions: (i: number) => RuleCondition[], n: number) {
 
 const queuedFor = async (ticketIds: number[]) =>
   (await t.database.db.select({ n: count() }).from(ruleEvents).where(inArray(ruleEvents.ticketId, ticketIds)))[0].n;
+/** The customers' messages queued for the rules (not the tickets' other events). */
+const messagesQueuedFor = async (ticketIds: number[]) =>
+  (
+    await t.database.db
+      .select({ n: count() })
+      .from(ruleEvents)
+      .where(and(inArray(ruleEvents.ticketId, ticketIds), eq(ruleEvents.kind, "messageReceived")))
+  )[0].n;
 
 /** The tickets of these customers (by number). */
 const ticketsOf = async (froms: string[]) =>
@@ -207,5 +308,77 @@ describe("messages no rule can fire on, through the inbound path", () => {
       .orderBy(sql`${ruleEvents.id} desc`)
       .limit(1);
     expect(event.wid).toBe(`${from}-later`);
+  });
+});
+
+describe("ticket conditions decided on arrival, through the inbound path", () => {
+  const statusClosed: RuleCondition = { type: "status", statuses: ["closed"] };
+
+  it("20 rules on a status no customer's message finds: nothing is queued, new customers or known ones, and the log counts them", async () => {
+    const ids = await addRules(() => [statusClosed], 20);
+    freshRulesAtNextMessage();
+    const froms = Array.from({ length: 5 }, () => customerNumber());
+    for (const from of froms) {
+      await customerWrites(t, admin, connectionId, { from, body: "oi" });
+      await customerWrites(t, admin, connectionId, { from, body: "ainda aí?" });
+    }
+    expect(await queuedFor(await ticketsOf(froms))).toBe(0);
+
+    await t.ruleWorker.drain();
+    const skips = await t.database.db.select().from(ruleSkips).where(inArray(ruleSkips.ruleId, ids));
+    expect(skips.reduce((sum, s) => sum + s.count, 0)).toBe(200);
+    const res = await t.app.inject({ method: "GET", url: `/api/automation-rules/${ids[0]}/log`, headers: admin.auth });
+    expect(res.json() as RuleLog).toMatchObject({ runs: [], notMet: { count: 10, byCondition: [{ index: 0, count: 10 }] } });
+  });
+
+  it("read the queue the message routes the ticket to, and a rule whose conditions hold is queued and fires", async () => {
+    const queue = await makeQueue(t);
+    const routed = (await makeSimulatorConnection(t, admin, { queueIds: [queue.id] })).id;
+    // Not in the connection's only queue: every new ticket is routed there, so this never holds.
+    await addRules(() => [{ type: "queue", queueIds: [queue.id], negate: true }], 1);
+    freshRulesAtNextMessage();
+    const quiet = customerNumber();
+    await customerWrites(t, admin, routed, { from: quiet, body: "oi" });
+    const [quietTicket] = await ticketsOf([quiet]);
+    expect(await queuedFor([quietTicket])).toBe(0);
+
+    // In that queue: it holds on the message that routes the ticket there.
+    const [inQueue] = await addRules(() => [{ type: "queue", queueIds: [queue.id], negate: false }], 1);
+    freshRulesAtNextMessage();
+    const from = customerNumber();
+    await customerWrites(t, admin, routed, { from, body: "oi" });
+    const [ticketId] = await ticketsOf([from]);
+    expect(await messagesQueuedFor([ticketId])).toBe(1);
+    await t.ruleWorker.drain();
+    const runs = await t.database.db.select().from(ruleRuns).where(eq(ruleRuns.ruleId, inQueue));
+    expect(runs.map((r) => [r.ticketId, r.outcome])).toEqual([[ticketId, "done"]]);
+  });
+
+  it("are left to the worker while an enabled rule of another trigger moves tickets", async () => {
+    await addRules(() => [statusClosed], 1);
+    await addRules(() => [], 1, { trigger: "ticketCreated", actions: [{ type: "returnToQueue" }] });
+    freshRulesAtNextMessage();
+    const from = customerNumber();
+    await customerWrites(t, admin, connectionId, { from, body: "oi" });
+    const [ticketId] = await ticketsOf([from]);
+    expect(await messagesQueuedFor([ticketId])).toBe(1);
+  });
+
+  it("are not trusted by the trigger once any rule changed within the inbound path's cached second", async () => {
+    await addRules(() => [statusClosed], 1);
+    freshRulesAtNextMessage();
+    const from = customerNumber();
+    await customerWrites(t, admin, connectionId, { from, body: "oi" });
+    const [ticketId] = await ticketsOf([from]);
+    expect(await messagesQueuedFor([ticketId])).toBe(0);
+    holdCachedRules();
+    // A rule on another trigger, one that moves tickets: the cached copy does not know it, and the
+    // stamp of every rule the trigger reads differs, so the next message is queued for the worker.
+    await addRules(() => [{ type: "tag", tagId: 1, has: true }], 1, {
+      trigger: "tagAdded",
+      actions: [{ type: "returnToQueue" }],
+    });
+    await customerWrites(t, admin, connectionId, { from, body: "de novo" });
+    expect(await messagesQueuedFor([ticketId])).toBe(1);
   });
 });

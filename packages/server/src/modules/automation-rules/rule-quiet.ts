@@ -1,41 +1,80 @@
-import { type RuleCondition, ruleConditionSchema } from "@zapdesk/core";
+import { type ActionType, type RuleCondition, ruleConditionSchema } from "@zapdesk/core";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.js";
-import { foldText, messageTextHolds } from "./conditions.js";
+import { foldText, messageTextHolds, type TicketState, ticketConditionHolds } from "./conditions.js";
 import { skipCounter } from "./rule-batch.js";
 
 /**
  * Issue 23 §1 (cost of rules): a customer's message that no enabled rule can fire on is not queued
  * for the rules' worker at all. Most rules on "a message arrives" look for words ("boleto",
- * "cancelar"); most messages hold none of them, and queueing each one for the worker to find that
- * out was most of what 20 rules cost a message.
+ * "cancelar") or hold only for some tickets (a queue, a status); most messages meet neither, and
+ * queueing each one for the worker to find that out was most of what 20 rules cost a message.
  *
- * Only the message-text conditions are decided here: they read the message alone, which is the same
- * when the worker would read it. Every other condition (queue, status, tags, …) reads the ticket as
- * it is when the worker claims the event, so a rule without a text condition queues every message as
- * before. The messages' trigger (migration 0044) trusts the inbound batch only for the rules it read:
- * their stamp (each rule's id and row version) must be the one the trigger reads in that statement.
+ * Decided here, on each received message:
+ * - its **text conditions**: they read the message alone, which is the same when the worker reads it;
+ * - its **ticket conditions** (status, queue, assignee, connection, the connection's kind), on the
+ *   ticket as the message's own transaction leaves it, when no enabled rule (of any trigger) has an
+ *   action that moves a ticket (`TICKET_MOVING_ACTIONS`). The worker reads the ticket when it claims
+ *   the event, a moment later; between the two only a rule's actions could change it in a way that
+ *   follows from the message (a rule on "a ticket is created" that assigns it, say), and with no
+ *   such rule what the worker would read differs only by what a person or another process did in
+ *   that moment, a race either reading could win. With such a rule, those conditions are left to
+ *   the worker as before.
+ *
+ * Every other condition (tags, contact fields, first message, time of day) is left to the worker: a
+ * rule whose conditions all hold here queues the message. The messages' trigger (migrations 0044,
+ * 0045) trusts the inbound batch only for the rules it read: their stamp (each rule's id and row
+ * version; every enabled rule's when ticket conditions were read) must be the one the trigger reads
+ * in that statement.
  */
 
-/** The enabled "a message arrives" rules, as the inbound path reads them (with its settings, a second's cache). */
+/**
+ * Actions that change a ticket's status, queue or assignee (sending a message may accept a waiting
+ * ticket): while an enabled rule has one, ticket conditions are not decided on arrival.
+ */
+const TICKET_MOVING_ACTIONS: ReadonlySet<string> = new Set<ActionType>([
+  "assignAgent",
+  "assignQueue",
+  "resolve",
+  "returnToQueue",
+  "sendMessage",
+  "sendTemplate",
+]);
+
+/** The enabled rules, as the inbound path reads them (with its settings, a second's cache). */
 export interface ReceivedRules {
-  /** "id.version" of each rule in id order, as migration 0044's trigger builds it ("" when there is none). */
+  /** "id.version" of each "a message arrives" rule in id order, as migration 0044's trigger builds it ("" when there is none). */
   stamp: string;
+  /** "id.version" of every enabled rule in id order, as migration 0045's trigger builds it. */
+  everyStamp: string;
+  /** The enabled "a message arrives" rules. */
   rules: { id: number; conditions: RuleCondition[] }[];
+  /** No enabled rule has an action that moves a ticket: ticket conditions can be decided on arrival. */
+  ticketsSettled: boolean;
 }
 
-/** A rule as the inbound settings' statement returns it: JSON of its id, row version and conditions. */
+/**
+ * The enabled rules as the inbound settings' statement returns them: JSON of each one's id, row
+ * version, trigger, conditions (of "a message arrives" rules) and action types.
+ */
 export function receivedRulesOf(rows: string[]): ReceivedRules {
-  const rules = rows
-    .map((row) => JSON.parse(row) as { id: number; version: string; conditions: unknown })
+  const all = rows
+    .map((row) => JSON.parse(row) as { id: number; version: string; trigger: string; conditions: unknown; actions: unknown })
     .sort((a, b) => a.id - b.id);
+  const received = all.filter((r) => r.trigger === "messageReceived");
+  const stampOf = (rules: typeof all) => rules.map((r) => `${r.id}.${r.version}`).join(",");
   return {
-    stamp: rules.map((r) => `${r.id}.${r.version}`).join(","),
-    rules: rules.map((r) => ({
+    stamp: stampOf(received),
+    everyStamp: stampOf(all),
+    rules: received.map((r) => ({
       id: r.id,
       // Stored through the same schema; a row it cannot read (written by hand) decides nothing here.
       conditions: ruleConditionListOf(r.conditions),
     })),
+    // Action types it cannot read count as moving.
+    ticketsSettled: all.every(
+      (r) => Array.isArray(r.actions) && r.actions.every((type) => typeof type === "string" && !TICKET_MOVING_ACTIONS.has(type)),
+    ),
   };
 }
 
@@ -45,36 +84,49 @@ function ruleConditionListOf(value: unknown): RuleCondition[] {
   return parsed.every((p) => p.success) ? parsed.map((p) => p.data as RuleCondition) : [];
 }
 
+/** A received message: its text and its ticket as the message's transaction leaves it (null: not known). */
+export interface ReceivedMessage {
+  text: string;
+  ticket: TicketState | null;
+}
+
 export interface QuietSkip {
   ruleId: number;
-  /** The index of the rule's condition the text failed (the first text condition that did). */
+  /** The index of the rule's condition the message failed (the first text condition that did, else the first ticket condition). */
   failedCondition: number;
 }
 
 /**
- * When no rule can fire on any of these received texts (each rule has a message-text condition that
- * each text fails): the stamp to hand the trigger and what each rule skipped, one entry per rule and
- * text. Null when some rule may fire on one of them, or when there is no rule (the trigger queues
- * nothing then anyway).
+ * When no rule can fire on any of these received messages (each rule has a condition decided here
+ * that each fails: a text condition first, else a ticket condition): the stamp to hand the trigger
+ * and what each rule skipped, one entry per rule and message. Null when some rule may fire on one
+ * of them, or when there is no rule (the trigger queues nothing then anyway).
  */
-export function quietFor(received: ReceivedRules, texts: string[]): { stamp: string; skips: QuietSkip[] } | null {
-  if (received.rules.length === 0 || texts.length === 0) return null;
+export function quietFor(received: ReceivedRules, messages: ReceivedMessage[]): { stamp: string; skips: QuietSkip[] } | null {
+  if (received.rules.length === 0 || messages.length === 0) return null;
   const skips: QuietSkip[] = [];
-  for (const text of texts) {
+  let readTickets = false;
+  for (const { text, ticket } of messages) {
     let foldedText: string | undefined;
     const foldedOnce = () => {
       foldedText ??= foldText(text);
       return foldedText;
     };
+    const settled = received.ticketsSettled ? ticket : null;
     for (const rule of received.rules) {
-      const failed = rule.conditions.findIndex(
+      let failed = rule.conditions.findIndex(
         (condition) => condition.type === "messageText" && !messageTextHolds(condition, text, foldedOnce),
       );
+      if (failed < 0 && settled) {
+        failed = rule.conditions.findIndex((condition) => ticketConditionHolds(condition, settled) === false);
+        if (failed >= 0) readTickets = true;
+      }
       if (failed < 0) return null;
       skips.push({ ruleId: rule.id, failedCondition: failed });
     }
   }
-  return { stamp: received.stamp, skips };
+  // Text alone needs only the "a message arrives" rules unchanged; a ticket read, every rule.
+  return { stamp: readTickets ? `every:${received.everyStamp}` : received.stamp, skips };
 }
 
 /**

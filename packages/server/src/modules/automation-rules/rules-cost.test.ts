@@ -36,14 +36,24 @@ describe("automation rules: cost per event", () => {
           name: `Cost rule ${i}`,
           enabled: true,
           trigger: "messageReceived",
-          // A condition on the ticket: the inbound path cannot rule it out (rule-quiet.ts), so every
-          // message is queued and the worker evaluates it (rule-quiet.test.ts has the text rules).
+          // A condition on the ticket, which the inbound path leaves to the worker while a rule moves
+          // tickets (the one below; rule-quiet.ts): every message is queued and the worker evaluates
+          // it (rule-quiet.test.ts has the messages the inbound path decides).
           conditions: [{ type: "status" as const, statuses: ["closed" as const] }],
           actions: [{ type: "addNote" as const, body: "x" }],
           runAsId: admin.id,
         })),
       )
       .returning({ id: automationRules.id });
+    // Moves tickets, on an event none of these messages makes.
+    await t.database.db.insert(automationRules).values({
+      name: "Cost rule that moves tickets",
+      enabled: true,
+      trigger: "tagAdded",
+      conditions: [],
+      actions: [{ type: "returnToQueue" as const }],
+      runAsId: admin.id,
+    });
     const ids = rules.map((r) => r.id);
     for (let i = 0; i < 10; i++) await customerWrites(t, admin, connectionId, { from: customerNumber(), body: `oi ${i}` });
     const [{ queued }] = await t.database.db.select({ queued: count() }).from(ruleEvents);
@@ -81,10 +91,10 @@ describe("automation rules: a backlog", () => {
         name: "Backlog rule",
         enabled: true,
         trigger: "messageReceived",
-        // A ticket condition: the message is queued whatever the inbound path's cache of the rules
-        // holds (a text condition it can rule out would leave nothing queued, rule-quiet.ts).
+        // A ticket condition on a rule that moves tickets: the inbound path leaves it to the worker
+        // whatever its cache of the rules holds, so the message is queued (rule-quiet.ts).
         conditions: [{ type: "status", statuses: ["closed"] }],
-        actions: [{ type: "addNote", body: "x" }],
+        actions: [{ type: "returnToQueue" }],
         runAsId: admin.id,
       })
       .returning();

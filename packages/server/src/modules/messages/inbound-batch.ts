@@ -145,8 +145,25 @@ async function writeBatch(
       const contact = contactOf.get(item.chat) as ContactLite;
       return messageValues(whatsappId, (current.get(contact.id) as TicketRow).id, contact.id, item);
     });
-    // No rule can fire on these customers' messages: the rules' trigger queues none of them.
-    const received = rows.filter((row) => !row.fromMe).map((row) => row.body ?? "");
+    // No rule can fire on these customers' messages: the rules' trigger queues none of them. Their
+    // tickets as this transaction leaves them (`touchTickets` below routes an unassigned ticket
+    // without a queue to the connection's only queue; nothing after it moves one).
+    const onlyQueueId = connection.queues[0]?.id;
+    const settledOf = new Map(
+      [...current.values()].map((t) => [
+        t.id,
+        {
+          status: t.status,
+          userId: t.userId,
+          whatsappId: t.whatsappId,
+          provider: connection.provider,
+          queueId: t.queueId ?? (t.userId === null ? (onlyQueueId ?? null) : null),
+        },
+      ]),
+    );
+    const received = rows
+      .filter((row) => !row.fromMe)
+      .map((row) => ({ text: row.body ?? "", ticket: settledOf.get(row.ticketId) ?? null }));
     const quiet = rules ? quietFor(rules.received, received) : null;
     const inserted = await insertBatchMessages(tx, rows, quiet?.stamp ?? "");
     skipped = quiet?.skips ?? [];
@@ -154,7 +171,7 @@ async function writeBatch(
     // the check: the one-message path treats it as the duplicate it is.
     if (inserted.length < fresh.length) throw checkFirst ? new NotBatchable("stored concurrently") : new AlreadyStored();
 
-    const touched = await touchTickets(tx, whatsappId, fresh, inserted, connection.queues[0]?.id);
+    const touched = await touchTickets(tx, whatsappId, fresh, inserted, onlyQueueId);
     const updated: TicketRow[] = touched.map(
       ({ extra: _extra, consentWords: _w, consentOptedOut: _o, consentConfigIds: _c, ...t }) => t,
     );

@@ -79,15 +79,18 @@ interface Arrival {
 
 /**
  * The settings every message reads (cached a second below), sent by name like the batch's
- * statements, and in the same statement the enabled rules on "a message arrives" (issue 23 §1,
- * rule-quiet.ts): each as JSON of its id, row version and conditions, under the key "rule".
+ * statements, and in the same statement the enabled rules (issue 23 §1, rule-quiet.ts): each as
+ * JSON of its id, row version, trigger, conditions (on "a message arrives" only) and action types,
+ * under the key "rule".
  */
 const inboundSettings = namedStatement(
   "inbound_settings",
   sql`select "key", "value" from ${settings} where "key" in ('CheckMsgIsGroup', 'timeCreateNewTicket', 'call')
     union all
-    select 'rule', json_build_object('id', "id", 'version', xmin::text, 'conditions', "conditions")::text
-    from ${automationRules} where "enabled" and "trigger" = 'messageReceived'`,
+    select 'rule', json_build_object('id', "id", 'version', xmin::text, 'trigger', "trigger",
+      'conditions', case when "trigger" = 'messageReceived' then "conditions" end,
+      'actions', (select coalesce(json_agg(a ->> 'type'), '[]'::json) from jsonb_array_elements("actions") a))::text
+    from ${automationRules} where "enabled"`,
 );
 
 async function loadSettings(db: Db) {
