@@ -105,7 +105,8 @@ describe("ticket conditions, on the ticket as the message's transaction leaves i
         { ruleId: 1, failedCondition: 0 },
         // A text condition that fails first: the one counted.
         { ruleId: 2, failedCondition: 0 },
-        { ruleId: 3, failedCondition: 0 },
+        // The connection's kind before the rest of the ticket (it needs no other rule's stamp).
+        { ruleId: 3, failedCondition: 1 },
       ],
     });
     // Assigned, on a Baileys connection: rule 3 may fire.
@@ -125,7 +126,7 @@ describe("ticket conditions, on the ticket as the message's transaction leaves i
     ).toMatchObject({ stamp: "2.7" });
   });
 
-  it("are the worker's when an enabled rule, of any trigger, moves tickets (its actions could change what they read)", () => {
+  it("but the connection's are the worker's when an enabled rule, of any trigger, moves tickets (its actions could change what they read)", () => {
     for (const moving of ["assignAgent", "assignQueue", "resolve", "returnToQueue", "sendMessage", "sendTemplate"]) {
       const rules = rulesOf(
         { id: 1, conditions: [statusClosed] },
@@ -134,6 +135,19 @@ describe("ticket conditions, on the ticket as the message's transaction leaves i
       expect(rules.ticketsSettled, moving).toBe(false);
       expect(quietFor(rules, [{ text: "oi", ticket: waiting }]), moving).toBeNull();
     }
+    // The connection, which no action changes, is decided still, on the "a message arrives" rules' stamp.
+    const byConnection = rulesOf(
+      { id: 1, conditions: [statusClosed, { type: "connection", whatsappIds: [6], negate: false }] },
+      { id: 2, conditions: [{ type: "connectionKind", kinds: ["baileys"] }] },
+      { id: 3, trigger: "ticketCreated", actions: ["assignQueue"] },
+    );
+    expect(quietFor(byConnection, [{ text: "oi", ticket: waiting }])).toEqual({
+      stamp: "1.7,2.7",
+      skips: [
+        { ruleId: 1, failedCondition: 1 },
+        { ruleId: 2, failedCondition: 0 },
+      ],
+    });
     // A disabled rule is not among the rows; actions that cannot be read count as moving.
     expect(
       receivedRulesOf([JSON.stringify({ id: 1, version: "1", trigger: "ticketCreated", actions: null })]).ticketsSettled,

@@ -13,8 +13,9 @@ import { skipCounter } from "./rule-batch.js";
  * Decided here, on each received message:
  * - its **text conditions**: they read the message alone, which is the same when the worker reads it;
  * - its **ticket conditions** (status, queue, assignee, connection, the connection's kind), on the
- *   ticket as the message's own transaction leaves it, when no enabled rule (of any trigger) has an
- *   action that moves a ticket (`TICKET_MOVING_ACTIONS`). The worker reads the ticket when it claims
+ *   ticket as the message's own transaction leaves it: the connection's always (no action changes
+ *   it), the others when no enabled rule (of any trigger) has an action that moves a ticket
+ *   (`TICKET_MOVING_ACTIONS`). The worker reads the ticket when it claims
  *   the event, a moment later; between the two only a rule's actions could change it in a way that
  *   follows from the message (a rule on "a ticket is created" that assigns it, say), and with no
  *   such rule what the worker would read differs only by what a person or another process did in
@@ -40,6 +41,12 @@ const TICKET_MOVING_ACTIONS: ReadonlySet<string> = new Set<ActionType>([
   "sendMessage",
   "sendTemplate",
 ]);
+
+/**
+ * Ticket conditions no action changes (a ticket never changes connection): decided on arrival
+ * whatever the other rules do.
+ */
+const FIXED_CONDITIONS: ReadonlySet<RuleCondition["type"]> = new Set(["connection", "connectionKind"]);
 
 /** The enabled rules, as the inbound path reads them (with its settings, a second's cache). */
 export interface ReceivedRules {
@@ -98,7 +105,7 @@ export interface QuietSkip {
 
 /**
  * When no rule can fire on any of these received messages (each rule has a condition decided here
- * that each fails: a text condition first, else a ticket condition): the stamp to hand the trigger
+ * that each fails: a text condition first, then the connection's, then the rest of the ticket's): the stamp to hand the trigger
  * and what each rule skipped, one entry per rule and message. Null when some rule may fire on one
  * of them, or when there is no rule (the trigger queues nothing then anyway).
  */
@@ -112,20 +119,24 @@ export function quietFor(received: ReceivedRules, messages: ReceivedMessage[]): 
       foldedText ??= foldText(text);
       return foldedText;
     };
-    const settled = received.ticketsSettled ? ticket : null;
     for (const rule of received.rules) {
       let failed = rule.conditions.findIndex(
         (condition) => condition.type === "messageText" && !messageTextHolds(condition, text, foldedOnce),
       );
-      if (failed < 0 && settled) {
-        failed = rule.conditions.findIndex((condition) => ticketConditionHolds(condition, settled) === false);
-        if (failed >= 0) readTickets = true;
+      if (failed < 0 && ticket) {
+        failed = rule.conditions.findIndex(
+          (condition) => FIXED_CONDITIONS.has(condition.type) && ticketConditionHolds(condition, ticket) === false,
+        );
+        if (failed < 0 && received.ticketsSettled) {
+          failed = rule.conditions.findIndex((condition) => ticketConditionHolds(condition, ticket) === false);
+          if (failed >= 0) readTickets = true;
+        }
       }
       if (failed < 0) return null;
       skips.push({ ruleId: rule.id, failedCondition: failed });
     }
   }
-  // Text alone needs only the "a message arrives" rules unchanged; a ticket read, every rule.
+  // Text and connection need only the "a message arrives" rules unchanged; the rest of the ticket, every rule.
   return { stamp: readTickets ? `every:${received.everyStamp}` : received.stamp, skips };
 }
 
