@@ -32,6 +32,14 @@ export interface MediaStorage {
   close(): Promise<void>;
 }
 
+/** A stored file as a route serves it: its bytes, their size, and the type and name recorded with the message. */
+export interface ServedFile {
+  stream: Readable;
+  size: number;
+  mime: string;
+  name: string;
+}
+
 export class MediaTooLargeError extends Error {
   constructor(readonly maxBytes: number) {
     super(`media is over the limit of ${maxBytes} bytes`);

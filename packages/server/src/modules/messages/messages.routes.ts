@@ -11,8 +11,8 @@ import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { actorOf } from "../../http/auth.js";
+import { sendMediaFile } from "../../http/send-media.js";
 import { AppError } from "../../lib/app-error.js";
-import { isInlineSafe } from "../../media/sniff.js";
 import type { RouteContext } from "../../services.js";
 import { readApiSendBody } from "./api-upload.js";
 import { NO_UPLOAD, type PendingUpload, readFilePart } from "./uploads.js";
@@ -133,21 +133,9 @@ export const messageRoutes: FastifyPluginAsyncZod<RouteContext> = async (app, { 
       (request) => messages.retry(actorOf(request), request.params.id),
     );
 
-    secured.get("/messages/:id/media", { schema: { tags, params: idParamsSchema } }, async (request, reply) => {
-      const file = await messages.media(actorOf(request), request.params.id);
-      const inline = isInlineSafe(file.mime);
-      reply
-        .header("Content-Type", inline ? file.mime : "application/octet-stream")
-        .header("Content-Length", String(file.size))
-        .header(
-          "Content-Disposition",
-          `${inline ? "inline" : "attachment"}; filename="${file.name.replace(/[^\x20-\x7e]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(file.name)}`,
-        )
-        .header("X-Content-Type-Options", "nosniff")
-        .header("Content-Security-Policy", "default-src 'none'; sandbox")
-        .header("Cache-Control", "private, max-age=3600");
-      return reply.send(file.stream);
-    });
+    secured.get("/messages/:id/media", { schema: { tags, params: idParamsSchema } }, async (request, reply) =>
+      sendMediaFile(reply, await messages.media(actorOf(request), request.params.id), "private, max-age=3600"),
+    );
   });
 
   // The Whaticket-compatible API: authorised by the userApiToken setting, nothing else.

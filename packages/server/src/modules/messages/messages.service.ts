@@ -15,7 +15,7 @@ import type { Db } from "../../db/client.js";
 import { outbox, whatsapps } from "../../db/schema.js";
 import { AppError } from "../../lib/app-error.js";
 import type { Clock } from "../../lib/clock.js";
-import type { MediaStorage } from "../../media/storage.js";
+import type { MediaStorage, ServedFile } from "../../media/storage.js";
 import type { Publisher } from "../../realtime/publisher.js";
 import { recordAudit } from "../audit/audit.js";
 import * as ticketsRepo from "../tickets/tickets.repo.js";
@@ -125,6 +125,12 @@ export function createMessageService(deps: MessageServiceDeps) {
         );
       throw error;
     }
+  }
+
+  /** A message's stored file with the type and name recorded for it; undefined when the file is missing. */
+  async function openFile(message: repo.MessageRow, path: string): Promise<ServedFile | undefined> {
+    const file = await deps.storage.open(path);
+    return file && { ...file, mime: message.mediaMime ?? "application/octet-stream", name: message.mediaName ?? "file" };
   }
 
   /**
@@ -320,15 +326,15 @@ export function createMessageService(deps: MessageServiceDeps) {
     },
 
     /** The stored file of a message, for the authenticated media route. */
-    async media(actor: AuthUser, id: number) {
+    async media(actor: AuthUser, id: number): Promise<ServedFile> {
       const message = await repo.findMessage(db, id);
       if (!message?.mediaPath) throw new AppError("ERR_NO_MESSAGE_FOUND");
       await tickets.accessible(actor, message.ticketId).catch(() => {
         throw new AppError("ERR_NO_MESSAGE_FOUND");
       });
-      const file = await deps.storage.open(message.mediaPath);
+      const file = await openFile(message, message.mediaPath);
       if (!file) throw new AppError("ERR_NO_MESSAGE_FOUND");
-      return { ...file, mime: message.mediaMime ?? "application/octet-stream", name: message.mediaName ?? "file" };
+      return file;
     },
   };
 }
