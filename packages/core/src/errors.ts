@@ -131,6 +131,13 @@ export const ERROR_STATUS = {
   // Issue 23 §4: bots that hand over
   ERR_NO_BOT_FOUND: 404,
   ERR_BOT_NOT_HOLDING: 409,
+  // A signed public link to a message's media (bots fetch the customer's files without a session)
+  /** The link's signature does not match (tampered, forged, another message's id, or not a link at all). */
+  ERR_MEDIA_LINK_INVALID: 403,
+  /** A genuine link past its expiry. */
+  ERR_MEDIA_LINK_EXPIRED: 410,
+  /** A genuine link whose message was deleted or erased, or whose file was removed (retention). */
+  ERR_MEDIA_GONE: 410,
   // Issue 23 §1: automation rules
   ERR_NO_RULE_FOUND: 404,
   ERR_RULE_NAME_EXISTS: 409,
@@ -254,6 +261,9 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ERR_MENU_MEDIA_NOT_FOUND: "A file chosen in the menu was not uploaded here: upload it again.",
   ERR_NO_BOT_FOUND: "This queue has no bot.",
   ERR_BOT_NOT_HOLDING: "No bot holds this ticket.",
+  ERR_MEDIA_LINK_INVALID: "This media link is not valid.",
+  ERR_MEDIA_LINK_EXPIRED: "This media link has expired.",
+  ERR_MEDIA_GONE: "This file is no longer available.",
   ERR_NO_RULE_FOUND: "Automation rule not found.",
   ERR_RULE_NAME_EXISTS: "An automation rule with this name already exists.",
 };

@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { simulatorRoutes } from "./channels/simulator/simulator.routes.js";
 import type { Conversations } from "./conversations.js";
 import type { Database } from "./db/client.js";
+import type { MediaLinks } from "./media/media-links.js";
 import { auditRoutes } from "./modules/audit/audit.routes.js";
 import { authRoutes } from "./modules/auth/auth.routes.js";
 import { sessionRoutes } from "./modules/auth/sessions.routes.js";
@@ -25,6 +26,7 @@ import { macroRoutes } from "./modules/macros/macros.routes.js";
 import type { MacroService } from "./modules/macros/macros.service.js";
 import { menuRoutes } from "./modules/menus/menus.routes.js";
 import { messageRoutes } from "./modules/messages/messages.routes.js";
+import { publicMediaRoutes } from "./modules/messages/public-media.routes.js";
 import { noteRoutes } from "./modules/notes/notes.routes.js";
 import { type OutboundWebhooks, outboundWebhookRoutes } from "./modules/outbound-webhooks/index.js";
 import { pushRoutes } from "./modules/push/push.routes.js";
@@ -57,11 +59,14 @@ export interface ApiRouteDeps {
   bots: Bots;
   /** Issue 23 §1. */
   rules: RuleService;
+  /** Signed links to a message's media (bots fetch the customer's files). */
+  mediaLinks: MediaLinks;
 }
 
 /** Every route under /api: the modules that take the shared RouteContext, then those with deps of their own. */
 export async function registerApiRoutes(api: FastifyInstance, deps: ApiRouteDeps): Promise<void> {
-  const { database, context, conversations, outboundWebhooks, backups, retention, contactData, macros, bots, rules } = deps;
+  const { database, context, conversations, outboundWebhooks, backups, retention, contactData, macros, bots, rules, mediaLinks } =
+    deps;
   const { authenticate } = context;
   await api.register(healthRoutes, { database });
   for (const routes of [
@@ -117,4 +122,8 @@ export async function registerApiRoutes(api: FastifyInstance, deps: ApiRouteDeps
     presentMessage: (id) => conversations.messages.present(id),
   });
   await api.register(automationRuleRoutes, { authenticate, rules });
+  await api.register(publicMediaRoutes, {
+    links: mediaLinks,
+    linkedMedia: (id) => context.services.messages.linkedMedia(id),
+  });
 }

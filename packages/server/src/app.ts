@@ -31,6 +31,7 @@ import { createHeavyReadGate } from "./lib/heavy-reads.js";
 import { createLimiters } from "./lib/limiters.js";
 import type { FailurePolicy } from "./lib/rate-limiter.js";
 import { createSecretBox } from "./lib/secret-box.js";
+import { createMediaLinks, type MediaLinks } from "./media/media-links.js";
 import { installAuditContext } from "./modules/audit/audit.js";
 import { createAuthService, loginLimiters } from "./modules/auth/auth.service.js";
 import { createTokenService } from "./modules/auth/tokens.js";
@@ -119,6 +120,8 @@ export interface AppHandle {
   retention: RetentionService;
   /** Issue 23 §4: the queues' bots (tests drain the worker and run its sweep). */
   bots: Bots;
+  /** Signed links to a message's media, which the bots receive (tests sign their own). */
+  mediaLinks: MediaLinks;
   /** Start the WhatsApp sessions and the outbox worker (after listen, or after ready in tests). */
   start(): Promise<void>;
 }
@@ -296,6 +299,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     heavyReads: createHeavyReadGate(),
   };
   const notifyWebhooks = () => outboundWebhooks.worker.notify();
+  const mediaLinks = createMediaLinks({ secret: config.jwtSecret, publicUrl: config.publicUrl, clock, logger: app.log });
   const { macros, rules, ruleWorker, bots } = createAutomation({
     db,
     clock,
@@ -316,7 +320,17 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     announceTicket: (id) => tickets.announce(id),
   });
   const automation = { macros, bots, rules };
-  const routeDeps = { database, context, conversations, outboundWebhooks, backups, retention, contactData, ...automation };
+  const routeDeps = {
+    database,
+    context,
+    conversations,
+    outboundWebhooks,
+    backups,
+    retention,
+    contactData,
+    mediaLinks,
+    ...automation,
+  };
   await app.register((api) => registerApiRoutes(api, routeDeps), { prefix: "/api" });
 
   await registerWeb(app, config.webDist ?? DEFAULT_WEB_DIST);
@@ -351,6 +365,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     backups,
     retention,
     bots,
+    mediaLinks,
     async start() {
       await conversations.start();
       outboundWebhooks.worker.start();

@@ -129,3 +129,12 @@ export const templateSendSchema = z.strictObject({
   headerParams: z.array(z.string().trim().min(1, MSG.required).max(60, MSG.tooLong)).max(1).default([]),
 });
 export type TemplateSendInput = z.input<typeof templateSendSchema>;
+
+/**
+ * GET /public/media/:token: a signed, expiring link to one message's media (given to a queue's bot).
+ * Any text up to the path limit is taken, so that every token that is not a genuine link gets the
+ * same answer (403 ERR_MEDIA_LINK_INVALID), whatever its shape.
+ */
+export const publicMediaParamsSchema = z.strictObject({
+  token: z.string().min(1).max(100).describe("`<messageId>.<expiry, unix seconds>.<signature>`, as the link gave it."),
+});

@@ -3,6 +3,7 @@ import {
   CHANNEL_CAPABILITIES,
   type ConnectionProvider,
   isAdmin,
+  MEDIA_STATE,
   type Message,
   type MessageSendInput,
   OUTBOX_NOTICES,
@@ -334,6 +335,22 @@ export function createMessageService(deps: MessageServiceDeps) {
       });
       const file = await openFile(message, message.mediaPath);
       if (!file) throw new AppError("ERR_NO_MESSAGE_FOUND");
+      return file;
+    },
+
+    /**
+     * The file a signed link names (media/media-links.ts): the link is the permission, for this one
+     * message. A message deleted (by the customer or an agent) or erased, or whose file a retention
+     * policy removed, is gone for the link too: 410 ERR_MEDIA_GONE.
+     */
+    async linkedMedia(id: number): Promise<ServedFile> {
+      const message = await repo.findMessage(db, id);
+      if (!message || message.isDeleted || message.mediaError === MEDIA_STATE.removedByRetention) {
+        throw new AppError("ERR_MEDIA_GONE");
+      }
+      if (!message.mediaPath) throw new AppError("ERR_NO_MESSAGE_FOUND");
+      const file = await openFile(message, message.mediaPath);
+      if (!file) throw new AppError("ERR_MEDIA_GONE");
       return file;
     },
   };
