@@ -311,6 +311,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
     rulesPollMs: options.outboxPollMs,
     encryptionKey: config.encryptionKey,
     botTimeoutMs: options.botTimeoutMs,
+    mediaLinks,
   });
   const contactData = createContactDataService({
     db,

@@ -51,6 +51,8 @@ export const botSessions = pgTable(
     resultId: text("result_id"),
     /** The choice input the bot is waiting on: item texts in order (numbered answers map back). */
     choices: jsonb("choices").$type<string[]>(),
+    /** The type of the input the bot is waiting on (Typebot's "text input", "file input"…), null when none. */
+    inputType: text("input_type"),
     lastActivityAt: tz("last_activity_at").notNull().defaultNow(),
     createdAt: createdAt(),
   },

@@ -6,12 +6,20 @@ import type { AddressInfo } from "node:net";
  * A local fake of Typebot's chat API (its public reference: docs.typebot.io "Chat API"), for the
  * bot tests: a real HTTP server answering
  *   POST /api/v1/typebots/{publicId}/startChat   { message?, prefilledVariables?, textBubbleContentFormat? }
- *   POST /api/v1/sessions/{sessionId}/continueChat { message: string | { type: "text", text } }
+ *   POST /api/v1/sessions/{sessionId}/continueChat { message?: string | { type: "text", text, attachedFileUrls? } }
  *   GET  /api/v1/typebots/{typebotId}/results/{resultId} (Bearer API token) → { result: { variables } }
  * with Typebot's shapes: `{ sessionId, typebot: { id, version, theme, settings }, resultId, messages,
  * input?, clientSideActions?, logs? }`, text bubbles as `{ type: "richText", richText: [...] }`,
  * "choice input" with `items: [{ id, content }]`. Errors as Typebot's tRPC-OpenAPI layer answers
- * them: `{ message, code }` with 404 (unknown bot or session) or 400 (expired session).
+ * them: `{ message, code }` with 404 (unknown bot or session) or 400 (expired session); a body its
+ * input schema refuses (a message that is neither a string nor `{ type: "text", text: string,
+ * attachedFileUrls?: string[] }`) is 400 "Input validation failed" with the issues, as its zod check is.
+ *
+ * Files, as Typebot's engine (continueBotFlow) reads a reply: a **file input** takes the URL(s) from
+ * `text` ("url, url"), refused (the retry bubble, the same input) unless one is a URL, the first only
+ * when several are not allowed, saved in its variable; a **text input that allows attachments** saves
+ * `attachedFileUrls` in its attachments variable (one URL as it is, several as a list) and the text in
+ * its own. Other inputs ignore `attachedFileUrls`.
  */
 
 /** A rich text paragraph's leaves (Typebot's Slate nodes). */
@@ -30,7 +38,10 @@ export type Bubble =
 /** One group of a flow: bubbles, then an input (its answer saved to `saveAs`), or the flow's end. */
 export interface Step {
   bubbles: Bubble[];
-  input?: { type: "choice input"; items: string[]; saveAs?: string } | { type: "text input"; saveAs?: string };
+  input?:
+    | { type: "choice input"; items: string[]; saveAs?: string }
+    | { type: "text input"; saveAs?: string; attachments?: { saveAs: string } }
+    | { type: "file input"; saveAs?: string; isMultipleAllowed?: boolean };
   /** Set variables when the step is reached ("Set variable" blocks). */
   set?: Record<string, string>;
 }
@@ -51,6 +62,63 @@ export interface FakeRequest {
 }
 
 const nid = () => randomBytes(12).toString("hex");
+
+/** The input block as Typebot's answer shows it (`input`). */
+function inputMessage(input: NonNullable<Step["input"]>) {
+  switch (input.type) {
+    case "choice input":
+      return {
+        id: nid(),
+        type: "choice input",
+        items: input.items.map((content) => ({ id: nid(), outgoingEdgeId: nid(), content })),
+        options: { isMultipleChoice: false },
+      };
+    case "text input":
+      return {
+        id: nid(),
+        type: "text input",
+        options: {
+          labels: { placeholder: "Type your answer..." },
+          isLong: false,
+          ...(input.attachments ? { attachments: { isEnabled: true, saveVariableId: `v${input.attachments.saveAs}` } } : {}),
+        },
+      };
+    case "file input":
+      return {
+        id: nid(),
+        type: "file input",
+        options: { isMultipleAllowed: input.isMultipleAllowed ?? false, labels: { placeholder: "Click to upload" } },
+      };
+  }
+}
+
+type Reply = { type: "text"; text: string; attachedFileUrls?: string[] };
+
+/** Typebot's continueChat input check: the reply, or the issues it answers 400 with. */
+function parseMessage(message: unknown): { reply?: Reply; issues?: { path: string[]; message: string }[] } {
+  if (message === undefined) return {};
+  if (typeof message === "string") return { reply: { type: "text", text: message } };
+  const m = message as Partial<Record<string, unknown>> | null;
+  const issues: { path: string[]; message: string }[] = [];
+  if (!m || typeof m !== "object" || Array.isArray(m)) return { issues: [{ path: ["message"], message: "Expected object" }] };
+  if (m.type !== "text") issues.push({ path: ["message", "type"], message: "Invalid discriminator value. Expected 'text'" });
+  if (typeof m.text !== "string") issues.push({ path: ["message", "text"], message: "Expected string" });
+  const files = m.attachedFileUrls;
+  if (files !== undefined && (!Array.isArray(files) || files.some((url) => typeof url !== "string")))
+    issues.push({ path: ["message", "attachedFileUrls"], message: "Expected array of strings" });
+  if (issues.length) return { issues };
+  return { reply: { type: "text", text: m.text as string, attachedFileUrls: files as string[] | undefined } };
+}
+
+/** Typebot's URL check of a file input's reply (validator's isURL, which wants a scheme and a host). */
+function isUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
 
 function richText(text: string | Leaf[], variables: Map<string, string>) {
   const fill = (s: string) => s.replace(/\{\{\s*([\w ]+?)\s*\}\}/g, (_, name: string) => variables.get(name) ?? "");
@@ -98,15 +166,7 @@ export async function startTypebotFake(options: { apiToken?: string } = {}) {
       for (const [name, value] of Object.entries(step.set ?? {})) session.variables.set(name, value);
       out.push(...step.bubbles.map((b) => bubbleMessage(b, session.variables)));
       if (step.input) {
-        const input =
-          step.input.type === "choice input"
-            ? {
-                id: nid(),
-                type: "choice input",
-                items: step.input.items.map((content) => ({ id: nid(), outgoingEdgeId: nid(), content })),
-                options: { isMultipleChoice: false },
-              }
-            : { id: nid(), type: "text input", options: { labels: { placeholder: "Type your answer..." }, isLong: false } };
+        const input = inputMessage(step.input);
         return { messages: out, input };
       }
       session.step += 1;
@@ -138,25 +198,35 @@ export async function startTypebotFake(options: { apiToken?: string } = {}) {
     };
   }
 
-  function continueChat(sessionId: string, body: { message?: string | { type: string; text: string } }) {
+  function continueChat(sessionId: string, body: { message?: unknown } | null) {
+    const parsed = parseMessage(body?.message);
+    if (parsed.issues)
+      return { status: 400, body: { message: "Input validation failed", code: "BAD_REQUEST", issues: parsed.issues } };
     if (expired.has(sessionId))
       return { status: 400, body: { message: "Session expired. You need to start a new session.", code: "BAD_REQUEST" } };
     const session = sessions.get(sessionId);
     if (!session) return { status: 404, body: { message: "Session not found.", code: "NOT_FOUND" } };
-    const text = typeof body.message === "string" ? body.message : (body.message?.text ?? "");
+    const text = parsed.reply?.text ?? "";
     const step = flows.get(session.bot)?.steps[session.step];
     const input = step?.input;
-    if (input?.type === "choice input" && !input.items.some((item) => item.toLowerCase() === text.trim().toLowerCase())) {
-      // Typebot's answer to an invalid choice: a retry bubble and the same input again.
-      return {
-        status: 200,
-        body: {
-          ...reply(session, [bubbleMessage({ type: "text", text: "Invalid message. Please, try again." }, session.variables)]),
-          lastMessageNewFormat: text,
-        },
-      };
-    }
-    if (input?.saveAs) session.variables.set(input.saveAs, text.trim());
+    // Typebot's answer to an invalid reply: a retry bubble and the same input again.
+    const retry = () => ({
+      status: 200,
+      body: {
+        ...reply(session, [bubbleMessage({ type: "text", text: "Invalid message. Please, try again." }, session.variables)]),
+        lastMessageNewFormat: text,
+      },
+    });
+    if (input?.type === "choice input" && !input.items.some((item) => item.toLowerCase() === text.trim().toLowerCase()))
+      return retry();
+    if (input?.type === "file input") {
+      const urls = text.split(", ");
+      if (!urls.some(isUrl)) return retry();
+      if (input.saveAs) session.variables.set(input.saveAs, input.isMultipleAllowed ? text : text.split(",")[0]);
+    } else if (input?.saveAs) session.variables.set(input.saveAs, text.trim());
+    const files = parsed.reply?.attachedFileUrls ?? [];
+    if (input?.type === "text input" && input.attachments && files.length > 0)
+      session.variables.set(input.attachments.saveAs, files.length === 1 ? files[0] : JSON.stringify(files));
     session.step += 1;
     return { status: 200, body: reply(session) };
   }
@@ -184,7 +254,7 @@ export async function startTypebotFake(options: { apiToken?: string } = {}) {
   function route(req: IncomingMessage, body: unknown) {
     const url = new URL(req.url ?? "/", "http://fake");
     let match = /^\/api\/v1\/typebots\/([^/]+)\/startChat$/.exec(url.pathname);
-    if (req.method === "POST" && match) return start(decodeURIComponent(match[1]), body as never);
+    if (req.method === "POST" && match) return start(decodeURIComponent(match[1]), (body ?? {}) as never);
     match = /^\/api\/v1\/sessions\/([^/]+)\/continueChat$/.exec(url.pathname);
     if (req.method === "POST" && match) return continueChat(decodeURIComponent(match[1]), body as never);
     match = /^\/api\/v1\/typebots\/([^/]+)\/results\/([^/]+)$/.exec(url.pathname);

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Conversations } from "../../conversations.js";
 import type { Db } from "../../db/client.js";
 import type { Clock } from "../../lib/clock.js";
+import type { MediaLinks } from "../../media/media-links.js";
 import type { Publisher } from "../../realtime/publisher.js";
 import { createRuleWorker } from "../automation-rules/rule-worker.js";
 import { createRuleService } from "../automation-rules/rules.service.js";
@@ -29,6 +30,8 @@ export function createAutomation(deps: {
   /** Issue 23 §4: the bots' sealed tokens, and how long a bot may take to answer. */
   encryptionKey: string;
   botTimeoutMs?: number;
+  /** The links to the customer's files the bots receive. */
+  mediaLinks: MediaLinks;
 }) {
   const { db, clock, events, conversations } = deps;
   const notifyOutbox = () => conversations.outbox.notify();
@@ -70,6 +73,7 @@ export function createAutomation(deps: {
     encryptionKey: deps.encryptionKey,
     pollMs: deps.rulesPollMs,
     timeoutMs: deps.botTimeoutMs,
+    mediaLinks: deps.mediaLinks,
   });
   return { runner, macros, rules, ruleWorker, bots };
 }

@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { HANDOVER_VARIABLE, type HandoverInput, matchesWord } from "@zapdesk/core";
+import { setTimeout as sleep } from "node:timers/promises";
+import { HANDOVER_VARIABLE, type HandoverInput, MEDIA_STATE, matchesWord } from "@zapdesk/core";
 import type { Db } from "../../db/client.js";
 import type { SecretBox } from "../../lib/secret-box.js";
+import type { MediaLinks } from "../../media/media-links.js";
 import type { MediaStorage } from "../../media/storage.js";
 import { findContactById, listExtraInfo } from "../contacts/contacts.repo.js";
-import type { MessageRow } from "../messages/messages.repo.js";
+import { findMessage, type MessageRow } from "../messages/messages.repo.js";
 import { storeBuffer, UPLOAD_LIMITS, type UploadedMedia } from "../messages/uploads.js";
 import { signBody, USER_AGENT } from "../outbound-webhooks/delivery-worker.js";
 import { postJson } from "../outbound-webhooks/http-post.js";
@@ -14,13 +16,14 @@ import type { TicketRow } from "../tickets/tickets.repo.js";
 import type { BotConfigRow, BotSessionRow } from "./bots.repo.js";
 import { parseHandover } from "./handover.js";
 import {
-  answerOf,
+  answerFor,
   BotFailure,
   continueChat,
   render,
   resultVariables,
   SessionGone,
   startChat,
+  TYPEBOT_TIMEOUT_MS,
   type TypebotReply,
   type TypebotTarget,
 } from "./typebot.js";
@@ -30,7 +33,7 @@ export interface BotTurn {
   /** Sent in order, as the bot's. */
   outgoing: { body: string; media?: UploadedMedia }[];
   /** The session after the turn (Typebot). */
-  session?: Pick<BotSessionRow, "sessionId" | "typebotId" | "resultId" | "choices">;
+  session?: Pick<BotSessionRow, "sessionId" | "typebotId" | "resultId" | "choices" | "inputType">;
   /** Contact fields to write (variables out). */
   fields: { name: string; value: string }[];
   handover?: HandoverInput;
@@ -43,6 +46,32 @@ export interface RunDeps {
   secrets: SecretBox;
   storage: MediaStorage;
   timeoutMs?: number;
+  mediaLinks: MediaLinks;
+}
+
+/** How often a turn looks again for the customer's file while it is being downloaded. */
+const MEDIA_POLL_MS = 100;
+
+/**
+ * The customer's message as the bot gets it, with a link to fetch its file at (`url`), or null: a
+ * message without a file (or whose file is too large, or failed to download), or no PUBLIC_URL to
+ * build the link from (said once in the log). An inbound file is downloaded after its message is
+ * stored, beside the bot's queue, so a turn waits for it a little (at most a bot call's deadline)
+ * and goes on without it after that; the message is read again, as the download completes it.
+ */
+export async function customerMedia(deps: RunDeps, message: MessageRow): Promise<{ message: MessageRow; url: string | null }> {
+  const downloading = (row: MessageRow) => !row.mediaPath && row.mediaError === MEDIA_STATE.pending;
+  if (!message.mediaPath && !downloading(message)) return { message, url: null };
+  if (!deps.mediaLinks.enabled) return { message, url: deps.mediaLinks.urlFor(message.id) };
+  let current = message;
+  const deadline = Date.now() + (deps.timeoutMs ?? TYPEBOT_TIMEOUT_MS);
+  while (downloading(current) && Date.now() < deadline) {
+    await sleep(MEDIA_POLL_MS);
+    const again = await findMessage(deps.db, message.id);
+    if (!again) return { message, url: null };
+    current = again;
+  }
+  return { message: current, url: current.mediaPath ? deps.mediaLinks.urlFor(current.id) : null };
 }
 
 /** The contact's fields by name: name, number, email, then its extra fields (case aside). */
@@ -109,7 +138,6 @@ export async function typebotTurn(
     publicId: bot.publicId ?? "",
     apiToken: openSecret(deps.secrets, bot.apiToken),
   };
-  const text = answerOf(message.body, session.choices);
   const start = async () => {
     const fields = await contactFields(deps.db, ticket.contactId);
     const prefilled: Record<string, string> = {};
@@ -124,7 +152,9 @@ export async function typebotTurn(
   if (!session.sessionId) reply = await start();
   else {
     try {
-      reply = await continueChat(target, session.sessionId, text, timeoutMs);
+      const media = await customerMedia(deps, message);
+      const answer = answerFor(media.message.body, session, media.url);
+      reply = await continueChat(target, session.sessionId, answer, timeoutMs);
     } catch (error) {
       if (!(error instanceof SessionGone)) throw error;
       reply = await start();
@@ -153,15 +183,15 @@ export async function typebotTurn(
   const handover = byVariable ?? (rendered.ended ? { to: "queue" as const } : undefined);
   return {
     outgoing,
-    session: { ...state, choices: rendered.choices },
+    session: { ...state, choices: rendered.choices, inputType: rendered.inputType },
     fields,
     handover,
     reason: byVariable ? `${HANDOVER_VARIABLE} variable` : rendered.ended ? "end of the flow" : undefined,
   };
 }
 
-/** The body a webhook bot receives for a customer message (docs/bots.md). */
-export async function webhookBody(db: Db, ticket: TicketRow, message: MessageRow): Promise<string> {
+/** The body a webhook bot receives for a customer message (docs/bots.md); `mediaUrl`: customerMedia's link. */
+export async function webhookBody(db: Db, ticket: TicketRow, message: MessageRow, mediaUrl: string | null): Promise<string> {
   const contact = await findContactById(db, ticket.contactId);
   return JSON.stringify({
     event: "bot.message",
@@ -170,7 +200,13 @@ export async function webhookBody(db: Db, ticket: TicketRow, message: MessageRow
       ticketId: ticket.id,
       queueId: ticket.queueId,
       contact: contact ? { id: contact.id, name: contact.name, number: contact.number } : null,
-      message: { id: message.id, body: message.body, type: message.mediaType, createdAt: message.createdAt.toISOString() },
+      message: {
+        id: message.id,
+        body: message.body,
+        type: message.mediaType,
+        createdAt: message.createdAt.toISOString(),
+        mediaUrl,
+      },
     },
   });
 }
@@ -179,7 +215,8 @@ export async function webhookBody(db: Db, ticket: TicketRow, message: MessageRow
 export async function webhookTurn(deps: RunDeps, bot: BotConfigRow, ticket: TicketRow, message: MessageRow, jobId: number) {
   const secret = openSecret(deps.secrets, bot.secret);
   if (!secret || !bot.webhookUrl) throw new BotFailure("the webhook bot's secret cannot be read");
-  const body = await webhookBody(deps.db, ticket, message);
+  const media = await customerMedia(deps, message);
+  const body = await webhookBody(deps.db, ticket, media.message, media.url);
   const outcome = await postJson(
     bot.webhookUrl,
     body,

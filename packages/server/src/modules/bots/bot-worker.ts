@@ -5,6 +5,7 @@ import type { Db } from "../../db/client.js";
 import { botSessions } from "../../db/schema.js";
 import { type Clock, systemClock } from "../../lib/clock.js";
 import type { SecretBox } from "../../lib/secret-box.js";
+import type { MediaLinks } from "../../media/media-links.js";
 import type { Publisher } from "../../realtime/publisher.js";
 import { setContactField } from "../automation/actions.js";
 import type { ServiceParts } from "../automation/scoped-services.js";
@@ -33,6 +34,8 @@ export interface BotWorkerDeps {
   pollMs?: number;
   /** The deadline of one call to a bot. */
   timeoutMs?: number;
+  /** Links to the customer's files, for the bots. */
+  mediaLinks: MediaLinks;
 }
 
 /**
@@ -49,7 +52,13 @@ export function createBotWorker(deps: BotWorkerDeps) {
   const clock = deps.clock ?? systemClock;
   const pollMs = deps.pollMs ?? 1000;
   const inTransaction = createBotTransactions(deps);
-  const runDeps = { db, secrets: deps.secrets, storage: deps.parts.storage, timeoutMs: deps.timeoutMs };
+  const runDeps = {
+    db,
+    secrets: deps.secrets,
+    storage: deps.parts.storage,
+    timeoutMs: deps.timeoutMs,
+    mediaLinks: deps.mediaLinks,
+  };
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.js";
 import type { Clock } from "../../lib/clock.js";
 import { createSecretBox } from "../../lib/secret-box.js";
+import type { MediaLinks } from "../../media/media-links.js";
 import type { Publisher } from "../../realtime/publisher.js";
 import type { ServiceParts } from "../automation/scoped-services.js";
 import type { OutboundQueue } from "../messages/outbound-queue.js";
@@ -23,6 +24,7 @@ export function createBots(deps: {
   encryptionKey: string;
   pollMs?: number;
   timeoutMs?: number;
+  mediaLinks: MediaLinks;
 }) {
   const { db, clock, events, outbound, parts } = deps;
   const secrets = createSecretBox(deps.encryptionKey);
@@ -37,6 +39,7 @@ export function createBots(deps: {
     clock,
     pollMs: deps.pollMs,
     timeoutMs: deps.timeoutMs,
+    mediaLinks: deps.mediaLinks,
   });
   const service = createBotService({ db, clock, secrets, inTransaction, outbound, notify: () => worker.notify() });
   return { service, worker };

@@ -34,10 +34,23 @@ export interface TypebotReply {
   input?: { type: string; items?: { content?: string }[] };
 }
 
+/**
+ * A reply to the input Typebot waits on (its chat API's `message`). `attachedFileUrls` is read by a
+ * text input that allows attachments (into its attachments variable); a file input reads the file's
+ * URL from `text` ("url, url" for several).
+ */
+export interface TypebotAnswer {
+  type: "text";
+  text: string;
+  attachedFileUrls?: string[];
+}
+
 /** What one answer becomes: messages to send in order, the choices waited on, and whether the flow ended. */
 export interface Rendered {
   parts: ({ kind: "text"; body: string } | { kind: "media"; url: string; mediaType: "image" | "video" | "audio" })[];
   choices: string[] | null;
+  /** The type of the input the flow now waits on ("text input", "file input"…), null when it ended. */
+  inputType: string | null;
   ended: boolean;
 }
 
@@ -85,6 +98,22 @@ export function answerOf(body: string, choices: string[] | null): string {
   return choices[Number(match[1]) - 1] ?? body;
 }
 
+/**
+ * What the customer's message answers, as the input Typebot waits on reads it. With a link to the
+ * customer's file: a file input takes the link as its text (Typebot checks it is a URL); any other
+ * input gets the caption (or, without one, the link) as text and the link in `attachedFileUrls`,
+ * which a text input that allows attachments saves in its attachments variable.
+ */
+export function answerFor(
+  body: string,
+  waiting: { choices: string[] | null; inputType: string | null },
+  mediaUrl: string | null,
+): TypebotAnswer {
+  if (!mediaUrl) return { type: "text", text: answerOf(body, waiting.choices) };
+  if (waiting.inputType === "file input") return { type: "text", text: mediaUrl };
+  return { type: "text", text: body.trim() ? answerOf(body, waiting.choices) : mediaUrl, attachedFileUrls: [mediaUrl] };
+}
+
 export function render(reply: TypebotReply): Rendered {
   const parts: Rendered["parts"] = [];
   for (const message of reply.messages ?? []) {
@@ -104,7 +133,7 @@ export function render(reply: TypebotReply): Rendered {
     choices = (input.items ?? []).map((item) => item.content ?? "").filter((text) => text.length > 0);
     if (choices.length) parts.push({ kind: "text", body: choicesText(choices) });
   }
-  return { parts, choices, ended: !input };
+  return { parts, choices, inputType: input?.type ?? null, ended: !input };
 }
 
 export interface TypebotTarget {
@@ -166,11 +195,11 @@ export async function startChat(
 export async function continueChat(
   target: TypebotTarget,
   sessionId: string,
-  message: string,
+  message: TypebotAnswer,
   timeoutMs = TYPEBOT_TIMEOUT_MS,
 ): Promise<TypebotReply> {
   const url = `${base(target)}/api/v1/sessions/${encodeURIComponent(sessionId)}/continueChat`;
-  const answer = await call(url, { method: "POST", body: { message: { type: "text", text: message } } }, timeoutMs);
+  const answer = await call(url, { method: "POST", body: { message } }, timeoutMs);
   const error = answer.body as { message?: string };
   // 404 "Session not found." (ended or unknown), 400 "Session expired…": the session is over.
   if (answer.status === 404 || (answer.status === 400 && /expired/i.test(error.message ?? ""))) throw new SessionGone();

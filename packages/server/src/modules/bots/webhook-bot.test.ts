@@ -87,7 +87,8 @@ describe("webhook bot", () => {
     const payload = JSON.parse(post.raw);
     expect(payload).toMatchObject({
       event: "bot.message",
-      data: { contact: { number: from }, message: { body: "quero meu boleto" } },
+      // No PUBLIC_URL here: no link to a file (a text has none anyway).
+      data: { contact: { number: from }, message: { body: "quero meu boleto", type: "chat", mediaUrl: null } },
     });
     const ticketId = payload.data.ticketId as number;
 
