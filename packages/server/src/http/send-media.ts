@@ -13,12 +13,21 @@ export function sendMediaFile(reply: FastifyReply, file: ServedFile, cacheContro
   reply
     .header("Content-Type", inline ? file.mime : "application/octet-stream")
     .header("Content-Length", String(file.size))
-    .header(
-      "Content-Disposition",
-      `${inline ? "inline" : "attachment"}; filename="${file.name.replace(/[^\x20-\x7e]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(file.name)}`,
-    )
+    .header("Content-Disposition", contentDisposition(inline ? "inline" : "attachment", file.name))
     .header("X-Content-Type-Options", "nosniff")
     .header("Content-Security-Policy", "default-src 'none'; sandbox")
     .header("Cache-Control", cacheControl);
   return reply.send(file.stream);
+}
+
+/**
+ * The Content-Disposition of a file by its name: a quoted ASCII fallback in which nothing can end the
+ * quotes or escape from them (a quote, a backslash, anything outside printable ASCII becomes "_"),
+ * and the exact name in RFC 8187's encoding (with the characters `encodeURIComponent` leaves that
+ * the encoding does not allow).
+ */
+export function contentDisposition(kind: "inline" | "attachment", name: string): string {
+  const fallback = name.replace(/[^\x20-\x7e]|["\\]/g, "_");
+  const exact = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${kind}; filename="${fallback}"; filename*=UTF-8''${exact}`;
 }
