@@ -178,14 +178,29 @@ function holdsAtOnce(condition: RuleCondition, facts: RuleFacts): boolean | unde
       return ticketConditionHolds(condition, facts.ticket);
     case "messageText":
       return facts.text !== null && messageTextHolds(condition, facts.text, () => foldedTextOf(facts, facts.text as string));
+    case "timeOfDay":
+    case "dayOfWeek":
+      return timeConditionHolds(condition, facts.at);
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A condition on the time of day or the day of the week at `at`, the event's time (undefined: the
+ * condition reads something else). The worker asks it of the event's queued time; the inbound path
+ * of its transaction's time, which the event is queued with (rule-quiet.ts).
+ */
+export function timeConditionHolds(condition: RuleCondition, at: Date): boolean | undefined {
+  switch (condition.type) {
     case "timeOfDay": {
-      const now = localTimeOf(facts.at, condition.timezone).minutes;
+      const now = localTimeOf(at, condition.timezone).minutes;
       const from = minutesOf(condition.from);
       const to = minutesOf(condition.to);
       return from <= to ? from <= now && now < to : now >= from || now < to;
     }
     case "dayOfWeek":
-      return condition.days.includes(localTimeOf(facts.at, condition.timezone).weekday);
+      return condition.days.includes(localTimeOf(at, condition.timezone).weekday);
     default:
       return undefined;
   }

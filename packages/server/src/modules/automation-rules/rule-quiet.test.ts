@@ -126,6 +126,30 @@ describe("ticket conditions, on the ticket as the message's transaction leaves i
     ).toMatchObject({ stamp: "2.7" });
   });
 
+  it("time conditions are decided at the time the event would be queued with, whatever the other rules do", () => {
+    // A Sunday, 12:00 in UTC, 09:00 in São Paulo.
+    const at = new Date("2026-12-06T12:00:00Z");
+    const rules = rulesOf(
+      { id: 1, conditions: [{ type: "timeOfDay", from: "08:00", to: "10:00", timezone: "UTC" }] },
+      { id: 2, conditions: [{ type: "dayOfWeek", days: [1, 2, 3, 4, 5], timezone: "America/Sao_Paulo" }] },
+      { id: 3, trigger: "ticketCreated", actions: ["assignQueue"] },
+    );
+    expect(quietFor(rules, [{ text: "oi", ticket: null, at }])).toEqual({
+      stamp: "1.7,2.7",
+      skips: [
+        { ruleId: 1, failedCondition: 0 },
+        { ruleId: 2, failedCondition: 0 },
+      ],
+    });
+    const inHours = rulesOf({
+      id: 1,
+      conditions: [{ type: "timeOfDay", from: "08:00", to: "10:00", timezone: "America/Sao_Paulo" }],
+    });
+    expect(quietFor(inHours, [{ text: "oi", ticket: null, at }])).toBeNull();
+    // The time not known: left to the worker.
+    expect(quietFor(rules, texts("oi"))).toBeNull();
+  });
+
   it("but the connection's are the worker's when an enabled rule, of any trigger, moves tickets (its actions could change what they read)", () => {
     for (const moving of ["assignAgent", "assignQueue", "resolve", "returnToQueue", "sendMessage", "sendTemplate"]) {
       const rules = rulesOf(
@@ -376,6 +400,28 @@ describe("ticket conditions decided on arrival, through the inbound path", () =>
     await customerWrites(t, admin, connectionId, { from, body: "oi" });
     const [ticketId] = await ticketsOf([from]);
     expect(await messagesQueuedFor([ticketId])).toBe(1);
+  });
+
+  it("a time condition is decided on arrival even while rules move tickets, and one that holds is queued and fires", async () => {
+    const hhmm = (hoursFromNow: number) => new Date(realNow() + hoursFromNow * 3_600_000).toISOString().slice(11, 16);
+    // "Outside these hours, answer": a window two hours from now, and an action that moves tickets.
+    await addRules(() => [{ type: "timeOfDay", from: hhmm(2), to: hhmm(3), timezone: "UTC" }], 1, {
+      actions: [{ type: "sendMessage", body: "Estamos fora do horário" }],
+    });
+    freshRulesAtNextMessage();
+    const quiet = customerNumber();
+    await customerWrites(t, admin, connectionId, { from: quiet, body: "oi" });
+    expect(await messagesQueuedFor(await ticketsOf([quiet]))).toBe(0);
+
+    const [now] = await addRules(() => [{ type: "timeOfDay", from: hhmm(-1), to: hhmm(1), timezone: "UTC" }], 1);
+    freshRulesAtNextMessage();
+    const from = customerNumber();
+    await customerWrites(t, admin, connectionId, { from, body: "oi" });
+    const [ticketId] = await ticketsOf([from]);
+    expect(await messagesQueuedFor([ticketId])).toBe(1);
+    await t.ruleWorker.drain();
+    const runs = await t.database.db.select().from(ruleRuns).where(eq(ruleRuns.ruleId, now));
+    expect(runs.map((r) => [r.ticketId, r.outcome])).toEqual([[ticketId, "done"]]);
   });
 
   it("are not trusted by the trigger once any rule changed within the inbound path's cached second", async () => {

@@ -1,7 +1,7 @@
 import { type ActionType, type RuleCondition, ruleConditionSchema } from "@zapdesk/core";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.js";
-import { foldText, messageTextHolds, type TicketState, ticketConditionHolds } from "./conditions.js";
+import { foldText, messageTextHolds, type TicketState, ticketConditionHolds, timeConditionHolds } from "./conditions.js";
 import { skipCounter } from "./rule-batch.js";
 
 /**
@@ -15,15 +15,17 @@ import { skipCounter } from "./rule-batch.js";
  * - its **ticket conditions** (status, queue, assignee, connection, the connection's kind), on the
  *   ticket as the message's own transaction leaves it: the connection's always (no action changes
  *   it), the others when no enabled rule (of any trigger) has an action that moves a ticket
- *   (`TICKET_MOVING_ACTIONS`). The worker reads the ticket when it claims
- *   the event, a moment later; between the two only a rule's actions could change it in a way that
- *   follows from the message (a rule on "a ticket is created" that assigns it, say), and with no
+ *   (`TICKET_MOVING_ACTIONS`). The worker reads the ticket when it claims the event, a moment
+ *   later; between the two only a rule's actions could change it in a way that follows from the
+ *   message (a rule on "a ticket is created" that assigns it, say), and with no
  *   such rule what the worker would read differs only by what a person or another process did in
  *   that moment, a race either reading could win. With such a rule, those conditions are left to
- *   the worker as before.
+ *   the worker as before;
+ * - its **time conditions** (time of day, day of the week), at the time the event would be queued
+ *   with: the transaction's, as the database gives it.
  *
- * Every other condition (tags, contact fields, first message, time of day) is left to the worker: a
- * rule whose conditions all hold here queues the message. The messages' trigger (migrations 0044,
+ * Every other condition (tags, contact fields, first message) is left to the worker: a rule whose
+ * conditions all hold here queues the message. The messages' trigger (migrations 0044,
  * 0045) trusts the inbound batch only for the rules it read: their stamp (each rule's id and row
  * version; every enabled rule's when ticket conditions were read) must be the one the trigger reads
  * in that statement.
@@ -95,6 +97,11 @@ function ruleConditionListOf(value: unknown): RuleCondition[] {
 export interface ReceivedMessage {
   text: string;
   ticket: TicketState | null;
+  /**
+   * The time its rules' event is queued with: the transaction's (the database's `now()`, which the
+   * event's `created_at` defaults to). Undefined: not known, time conditions are left to the worker.
+   */
+  at?: Date;
 }
 
 export interface QuietSkip {
@@ -105,7 +112,7 @@ export interface QuietSkip {
 
 /**
  * When no rule can fire on any of these received messages (each rule has a condition decided here
- * that each fails: a text condition first, then the connection's, then the rest of the ticket's): the stamp to hand the trigger
+ * that each fails: a text condition first, then the time's, the connection's, the rest of the ticket's): the stamp to hand the trigger
  * and what each rule skipped, one entry per rule and message. Null when some rule may fire on one
  * of them, or when there is no rule (the trigger queues nothing then anyway).
  */
@@ -113,7 +120,7 @@ export function quietFor(received: ReceivedRules, messages: ReceivedMessage[]): 
   if (received.rules.length === 0 || messages.length === 0) return null;
   const skips: QuietSkip[] = [];
   let readTickets = false;
-  for (const { text, ticket } of messages) {
+  for (const { text, ticket, at } of messages) {
     let foldedText: string | undefined;
     const foldedOnce = () => {
       foldedText ??= foldText(text);
@@ -123,6 +130,7 @@ export function quietFor(received: ReceivedRules, messages: ReceivedMessage[]): 
       let failed = rule.conditions.findIndex(
         (condition) => condition.type === "messageText" && !messageTextHolds(condition, text, foldedOnce),
       );
+      if (failed < 0 && at) failed = rule.conditions.findIndex((condition) => timeConditionHolds(condition, at) === false);
       if (failed < 0 && ticket) {
         failed = rule.conditions.findIndex(
           (condition) => FIXED_CONDITIONS.has(condition.type) && ticketConditionHolds(condition, ticket) === false,
@@ -136,7 +144,7 @@ export function quietFor(received: ReceivedRules, messages: ReceivedMessage[]): 
       skips.push({ ruleId: rule.id, failedCondition: failed });
     }
   }
-  // Text and connection need only the "a message arrives" rules unchanged; the rest of the ticket, every rule.
+  // Text, time and connection need only the "a message arrives" rules unchanged; the rest of the ticket, every rule.
   return { stamp: readTickets ? `every:${received.everyStamp}` : received.stamp, skips };
 }
 

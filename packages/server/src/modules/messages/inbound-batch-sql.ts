@@ -128,13 +128,20 @@ const findOrOpen = namedStatement(
       order by c.id
       on conflict (contact_id, whatsapp_id) where status in ('pending', 'open') do nothing
       returning ${columnList(ticketColumns)})
-    select *, false as created from found union all select *, true as created from created`,
+    select *, false as created, now() as "transaction_at" from found
+    union all select *, true as created, now() as "transaction_at" from created`,
 );
 
-/** The contacts' candidate tickets (locked) and the tickets opened for the others. */
+/**
+ * The contacts' candidate tickets (locked) and the tickets opened for the others, and the
+ * transaction's time as the database gives it (`now()`, what the rules' events are queued with).
+ */
 export async function findOrOpenTickets(tx: Db, whatsappId: number, ids: number[], since: Date) {
   const rows = await runNamed<Record<string, unknown>>(tx, findOrOpen, { whatsappId, ids, since: since.toISOString() });
-  return rows.map((raw) => ({ ticket: ticketOfRaw(raw), created: raw.created === true }));
+  const read = rows[0] ? new Date(rows[0].transaction_at as Date | string) : undefined;
+  // A time it could not read decides nothing (rule-quiet.ts leaves the time conditions to the worker).
+  const at = read && !Number.isNaN(read.getTime()) ? read : undefined;
+  return { at, rows: rows.map((raw) => ({ ticket: ticketOfRaw(raw), created: raw.created === true })) };
 }
 
 // The messages' columns the batch writes, in this order (`messageValues` gives them).

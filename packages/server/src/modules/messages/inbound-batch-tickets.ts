@@ -20,7 +20,7 @@ type ContactLite = JoinedTicket["contact"];
 /**
  * Each contact's ticket, as the one-message path finds it: the active one, else the latest moved
  * within the window (reopened pending and unassigned), else a new one. `before` holds the tickets
- * as they were.
+ * as they were; `at` is the transaction's time as the database gives it.
  */
 export async function findOrCreateTickets(
   tx: Db,
@@ -34,7 +34,7 @@ export async function findOrCreateTickets(
   // Issue 24: one statement finds (and locks) the candidates and opens a ticket for each contact
   // without one, its last inbound time read in the same insert. A contact with a candidate gets
   // none, as pickTicket would pick it: active, else moved within the window (reopened below).
-  const rows = await findOrOpenTickets(tx, whatsappId, ids, since);
+  const { at, rows } = await findOrOpenTickets(tx, whatsappId, ids, since);
   const candidates = rows.filter((r) => !r.created).map((r) => r.ticket);
   const before = new Map<number, TicketRow>();
   const current = new Map<number, TicketRow>();
@@ -53,7 +53,7 @@ export async function findOrCreateTickets(
   }
   const created = rows.filter((r) => r.created).map((r) => r.ticket);
   // Another process opened one of them meanwhile: the caller rolls back, the one-message path joins it.
-  if (created.length < missing) return { before, current, openedConcurrently: true };
+  if (created.length < missing) return { before, current, at, openedConcurrently: true };
   for (const t of created) current.set(t.contactId, t);
   if (reopen.length > 0) {
     const reopened = await tx
@@ -63,7 +63,7 @@ export async function findOrCreateTickets(
       .returning();
     for (const t of reopened) current.set(t.contactId, t);
   }
-  return { before, current, openedConcurrently: false };
+  return { before, current, at, openedConcurrently: false };
 }
 
 /**

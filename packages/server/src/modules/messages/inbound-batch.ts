@@ -138,7 +138,13 @@ async function writeBatch(
     }));
     const contactOf = new Map<string, ContactLite>(contactRows.map((c) => [c.number, c]));
 
-    const { before, current, openedConcurrently } = await findOrCreateTickets(tx, whatsappId, contactRows, clock, windowSeconds);
+    const { before, current, at, openedConcurrently } = await findOrCreateTickets(
+      tx,
+      whatsappId,
+      contactRows,
+      clock,
+      windowSeconds,
+    );
     if (openedConcurrently) throw new NotBatchable("ticket opened concurrently");
 
     const rows = fresh.map((item) => {
@@ -147,7 +153,8 @@ async function writeBatch(
     });
     // No rule can fire on these customers' messages: the rules' trigger queues none of them. Their
     // tickets as this transaction leaves them (`touchTickets` below routes an unassigned ticket
-    // without a queue to the connection's only queue; nothing after it moves one).
+    // without a queue to the connection's only queue; nothing after it moves one), and the time
+    // their events would be queued with.
     const onlyQueueId = connection.queues[0]?.id;
     const settledOf = new Map(
       [...current.values()].map((t) => [
@@ -163,7 +170,7 @@ async function writeBatch(
     );
     const received = rows
       .filter((row) => !row.fromMe)
-      .map((row) => ({ text: row.body ?? "", ticket: settledOf.get(row.ticketId) ?? null }));
+      .map((row) => ({ text: row.body ?? "", ticket: settledOf.get(row.ticketId) ?? null, at }));
     const quiet = rules ? quietFor(rules.received, received) : null;
     const inserted = await insertBatchMessages(tx, rows, quiet?.stamp ?? "");
     skipped = quiet?.skips ?? [];
