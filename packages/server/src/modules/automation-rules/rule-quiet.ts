@@ -17,18 +17,17 @@ import { skipCounter } from "./rule-batch.js";
  *   it), the others when no enabled rule (of any trigger) has an action that moves a ticket
  *   (`TICKET_MOVING_ACTIONS`). The worker reads the ticket when it claims the event, a moment
  *   later; between the two only a rule's actions could change it in a way that follows from the
- *   message (a rule on "a ticket is created" that assigns it, say), and with no
- *   such rule what the worker would read differs only by what a person or another process did in
- *   that moment, a race either reading could win. With such a rule, those conditions are left to
- *   the worker as before;
+ *   message (a rule on "a ticket is created" that assigns it, say), and with no such rule what the
+ *   worker would read differs only by what a person or another process did in that moment, a race
+ *   either reading could win. With such a rule, those conditions are left to the worker as before;
  * - its **time conditions** (time of day, day of the week), at the time the event would be queued
  *   with: the transaction's, as the database gives it.
  *
  * Every other condition (tags, contact fields, first message) is left to the worker: a rule whose
- * conditions all hold here queues the message. The messages' trigger (migrations 0044,
- * 0045) trusts the inbound batch only for the rules it read: their stamp (each rule's id and row
- * version; every enabled rule's when ticket conditions were read) must be the one the trigger reads
- * in that statement.
+ * conditions all hold here queues the message. The messages' trigger (migrations 0044, 0045) trusts
+ * the inbound batch only for the rules it read: their stamp (each rule's id and row version; every
+ * enabled rule's when ticket conditions other than the connection were read) must be the one the
+ * trigger reads in that statement.
  */
 
 /**
@@ -106,15 +105,19 @@ export interface ReceivedMessage {
 
 export interface QuietSkip {
   ruleId: number;
-  /** The index of the rule's condition the message failed (the first text condition that did, else the first ticket condition). */
+  /**
+   * The index of the rule's condition the message failed: the first text condition that did, else
+   * the first time condition, else the connection's, else the first other ticket condition.
+   */
   failedCondition: number;
 }
 
 /**
  * When no rule can fire on any of these received messages (each rule has a condition decided here
- * that each fails: a text condition first, then the time's, the connection's, the rest of the ticket's): the stamp to hand the trigger
- * and what each rule skipped, one entry per rule and message. Null when some rule may fire on one
- * of them, or when there is no rule (the trigger queues nothing then anyway).
+ * that each fails: a text condition first, then the time's, the connection's, the rest of the
+ * ticket's): the stamp to hand the trigger and what each rule skipped, one entry per rule and
+ * message. Null when some rule may fire on one of them, or when there is no rule (the trigger
+ * queues nothing then anyway).
  */
 export function quietFor(received: ReceivedRules, messages: ReceivedMessage[]): { stamp: string; skips: QuietSkip[] } | null {
   if (received.rules.length === 0 || messages.length === 0) return null;
@@ -144,7 +147,8 @@ export function quietFor(received: ReceivedRules, messages: ReceivedMessage[]): 
       skips.push({ ruleId: rule.id, failedCondition: failed });
     }
   }
-  // Text, time and connection need only the "a message arrives" rules unchanged; the rest of the ticket, every rule.
+  // Text, time and connection need only the "a message arrives" rules unchanged; the rest of the
+  // ticket, every rule.
   return { stamp: readTickets ? `every:${received.everyStamp}` : received.stamp, skips };
 }
 
