@@ -1,9 +1,6 @@
-import { existsSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import cookie from "@fastify/cookie";
 import multipart from "@fastify/multipart";
-import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { registerApiRoutes } from "./api-routes.js";
@@ -22,10 +19,10 @@ import { QuietRequestLog } from "./http/request-log.js";
 import { registerSecurityHeaders } from "./http/security-headers.js";
 import { trustProxyOption } from "./http/trust-proxy.js";
 import { createUploadBudget, registerUploadBudget, type UploadBudget } from "./http/upload-budget.js";
-import { clientErrorHandler, hasOverlongSegment, MAX_PARAM_LENGTH, rejectLongUrls } from "./http/url-limits.js";
+import { clientErrorHandler, MAX_PARAM_LENGTH, rejectLongUrls } from "./http/url-limits.js";
+import { registerWeb } from "./http/web-app.js";
 import type { MediaRetry } from "./jobs/media-retry.js";
 import type { OutboxWorker } from "./jobs/outbox-worker.js";
-import { AppError } from "./lib/app-error.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { createHeavyReadGate } from "./lib/heavy-reads.js";
 import { createLimiters } from "./lib/limiters.js";
@@ -125,8 +122,6 @@ export interface AppHandle {
   /** Start the WhatsApp sessions and the outbox worker (after listen, or after ready in tests). */
   start(): Promise<void>;
 }
-
-const DEFAULT_WEB_DIST = resolve(dirname(fileURLToPath(import.meta.url)), "../../web/dist");
 
 export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   const { config, database } = options;
@@ -334,7 +329,7 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
   };
   await app.register((api) => registerApiRoutes(api, routeDeps), { prefix: "/api" });
 
-  await registerWeb(app, config.webDist ?? DEFAULT_WEB_DIST);
+  await registerWeb(app, config.webDist);
 
   app.addHook("preClose", async () => {
     backups.stop();
@@ -377,39 +372,4 @@ export async function buildApp(options: BuildAppOptions): Promise<AppHandle> {
       retention.start();
     },
   };
-}
-
-/** Hashed build output never changes under its name; everything else (index.html first) is revalidated. */
-const cacheControlFor = (path: string) =>
-  /[\\/]assets[\\/][^\\/]+-[\w-]{8}\.[a-z0-9]+(\.(br|gz))?$/i.test(path) ? "public, max-age=31536000, immutable" : "no-cache";
-
-/** The SPA at `/` with history fallback; anything under /api that matched nothing is a JSON 404. */
-async function registerWeb(app: FastifyInstance, webDist: string) {
-  const hasWeb = existsSync(join(webDist, "index.html"));
-  if (hasWeb) {
-    await app.register(fastifyStatic, {
-      root: webDist,
-      wildcard: true,
-      index: ["index.html"],
-      // Vite's .br/.gz siblings, chosen by the request's Accept-Encoding.
-      preCompressed: true,
-      cacheControl: false,
-      setHeaders: (reply, path) => reply.header("cache-control", cacheControlFor(path)),
-      // Source maps would publish the source; the build's manifest (.vite/) is for the benchmark only.
-      allowedPath: (path) => !path.endsWith(".map"),
-      dotfiles: "ignore",
-    });
-  }
-  // Pages without the app's <link rel="icon"> (JSON, the API docs) make browsers ask for /favicon.ico.
-  if (existsSync(join(webDist, "favicon.svg"))) app.get("/favicon.ico", (_request, reply) => reply.redirect("/favicon.svg", 301));
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split("?")[0];
-    // A missing file (anything with an extension) is a 404, not the app's page in its place.
-    const isFile = /\.[a-z0-9]+$/i.test(path);
-    if (path.startsWith("/api/") && hasOverlongSegment(path)) throw new AppError("ERR_URL_TOO_LONG");
-    if (path.startsWith("/api") || path.startsWith("/socket.io") || request.method !== "GET" || !hasWeb || isFile) {
-      throw new AppError("ERR_NOT_FOUND", { message: "Not found" });
-    }
-    return reply.type("text/html").sendFile("index.html");
-  });
 }
