@@ -214,8 +214,17 @@ export interface TicketExtra {
   botHeld: boolean;
 }
 
+/**
+ * The queue `touch.routed` below leaves a ticket in (its `queue_id` assignment, for the rules the
+ * batch decides before the update runs, rule-quiet.ts): an unassigned ticket without a queue moves
+ * to the connection's only queue. `onlyQueueId` undefined: `touch.plain`, the queue stays.
+ */
+export function queueAfterTouch(ticket: Pick<TicketRow, "queueId" | "userId">, onlyQueueId: number | undefined): number | null {
+  return ticket.queueId === null && ticket.userId === null ? (onlyQueueId ?? null) : ticket.queueId;
+}
+
 // Preview, unread count and last inbound time of each ticket from its tally; `routed` also moves
-// an unassigned ticket without a queue to the connection's only queue.
+// an unassigned ticket without a queue to the connection's only queue (`queueAfterTouch`).
 const touchSql = (routed: boolean) => {
   const set = ticketSetAfterInbound({ preview: sql`v.preview`, unread: sql`v.unread`, latest: sql`v.latest` });
   const assignments: SQL[] = [

@@ -9,7 +9,7 @@ import { inboundStateOf } from "../consent/consent.repo.js";
 import { applyConsent } from "../consent/consent-inbound.js";
 import { movedScope, scopeOfTicket } from "../inbound/ticket-rules.js";
 import type { JoinedTicket, TicketRow } from "../tickets/tickets.repo.js";
-import { insertBatchMessages, upsertBatchContacts } from "./inbound-batch-sql.js";
+import { insertBatchMessages, queueAfterTouch, upsertBatchContacts } from "./inbound-batch-sql.js";
 import { findOrCreateTickets, joinTickets, touchTickets } from "./inbound-batch-tickets.js";
 import { replacesPlaceholder } from "./inbound-placeholder.js";
 import { consentEntry, type Ingest, messageValues } from "./inbound-store.js";
@@ -152,9 +152,8 @@ async function writeBatch(
       return messageValues(whatsappId, (current.get(contact.id) as TicketRow).id, contact.id, item);
     });
     // No rule can fire on these customers' messages: the rules' trigger queues none of them. Their
-    // tickets as this transaction leaves them (`touchTickets` below routes an unassigned ticket
-    // without a queue to the connection's only queue; nothing after it moves one), and the time
-    // their events would be queued with.
+    // tickets as this transaction leaves them (`touchTickets` below may route them; nothing after it
+    // moves one), and the time their events would be queued with.
     const onlyQueueId = connection.queues[0]?.id;
     const settledOf = new Map(
       [...current.values()].map((t) => [
@@ -164,7 +163,7 @@ async function writeBatch(
           userId: t.userId,
           whatsappId: t.whatsappId,
           provider: connection.provider,
-          queueId: t.queueId ?? (t.userId === null ? (onlyQueueId ?? null) : null),
+          queueId: queueAfterTouch(t, onlyQueueId),
         },
       ]),
     );
