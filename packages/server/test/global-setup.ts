@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { openDatabase } from "../src/db/client.js";
 import { startEmbeddedPostgres } from "../src/db/embedded/embedded-postgres.js";
 import { migrate } from "../src/db/migrate.js";
+import { claimRunFolder, removeAbandonedRuns, scratchRoot } from "./scratch-root.js";
 import { buildServerBundle, bundleDirOf } from "./server-bundle.js";
 
 /**
@@ -20,11 +20,15 @@ import { buildServerBundle, bundleDirOf } from "./server-bundle.js";
  */
 export default async function setup(project: TestProject) {
   const runId = `${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
-  const dir = join(tmpdir(), `zapdesk-test-${runId}`);
+  // In memory when the machine allows (scratch-root.ts).
+  const root = scratchRoot();
+  removeAbandonedRuns(root);
+  const dir = join(root, `zapdesk-test-${runId}`);
   mkdirSync(dir, { recursive: true });
+  claimRunFolder(dir);
   // The temporary folder of every test process (test/setup.ts points TMPDIR at it, and the processes
   // tests start inherit it): whatever a test leaves in it goes with the run.
-  const scratch = join(tmpdir(), `zapdesk-tmp-${runId}`);
+  const scratch = join(root, `zapdesk-tmp-${runId}`);
   mkdirSync(scratch, { recursive: true });
   // The processes some tests start (npm start, the CLIs), compiled once for the run (server-bundle.ts).
   const bundleDir = bundleDirOf(runId);
@@ -35,7 +39,14 @@ export default async function setup(project: TestProject) {
     : await startEmbeddedPostgres({
         dataDir: dir,
         logFiles: false,
-        settings: { fsync: "off", synchronous_commit: "off", full_page_writes: "off", max_connections: "300" },
+        // max_wal_size bounds what the write-ahead log keeps in memory when the folder is /dev/shm.
+        settings: {
+          fsync: "off",
+          synchronous_commit: "off",
+          full_page_writes: "off",
+          max_connections: "300",
+          max_wal_size: "512MB",
+        },
       });
   const serverUrl = process.env.TEST_DATABASE_URL ?? withDatabase(embedded!.connection.url, "postgres");
   const template = `zapdesk_tpl_${runId}`;

@@ -1,0 +1,70 @@
+import { accessSync, constants, readdirSync, readFileSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/**
+ * Where a test run keeps its PostgreSQL and its tests' temporary files: the machine's memory file
+ * system (`/dev/shm`) when it is writable and has room, else the system's temporary folder;
+ * `ZAPDESK_TEST_TMP` names another. Nothing there outlives the run (durability is off). On a disk
+ * each clone of the template database costs its PostgreSQL about half a second of kernel time,
+ * about 30 ms in memory (docs/testing.md, tenth pass).
+ */
+export function scratchRoot(): string {
+  if (process.env.ZAPDESK_TEST_TMP) return process.env.ZAPDESK_TEST_TMP;
+  const shm = "/dev/shm";
+  try {
+    accessSync(shm, constants.W_OK);
+    const { bavail, bsize } = statfsSync(shm);
+    if (bavail * bsize >= 4 * 1024 ** 3) return shm;
+  } catch {
+    // no memory file system here
+  }
+  return tmpdir();
+}
+
+const RUN_FOLDER = /^zapdesk-(test|tmp)-(.+)$/;
+const OWNER = "owner.pid";
+
+/** Marks a run's folder with the process that owns it (the vitest process), for `removeAbandonedRuns`. */
+export function claimRunFolder(dir: string): void {
+  writeFileSync(join(dir, OWNER), String(process.pid));
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+/**
+ * The folders of runs that were killed before their teardown: in memory they would hold the
+ * machine's RAM until a reboot. A run's folders go when the process named in its `owner.pid` is
+ * gone, or, without one, when they are a day old. A PostgreSQL left running in one stops by itself
+ * once its folder is gone.
+ */
+export function removeAbandonedRuns(root: string): void {
+  let names: string[] = [];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return;
+  }
+  const runs = new Map<string, string[]>();
+  for (const name of names) {
+    const run = RUN_FOLDER.exec(name)?.[2];
+    if (run) runs.set(run, [...(runs.get(run) ?? []), join(root, name)]);
+  }
+  for (const [run, folders] of runs) {
+    const marked = join(root, `zapdesk-test-${run}`, OWNER);
+    let abandoned: boolean;
+    try {
+      abandoned = !alive(Number(readFileSync(marked, "utf8")));
+    } catch {
+      abandoned = folders.every((folder) => Date.now() - statSync(folder).mtimeMs > 86_400_000);
+    }
+    if (abandoned) for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+  }
+}
