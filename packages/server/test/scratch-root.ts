@@ -1,6 +1,7 @@
 import { accessSync, constants, readdirSync, readFileSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { isAlive } from "../src/db/embedded/holder.js";
 
 /**
  * Where a test run keeps its PostgreSQL and its tests' temporary files: the machine's memory file
@@ -30,15 +31,6 @@ export function claimRunFolder(dir: string): void {
   writeFileSync(join(dir, OWNER), String(process.pid));
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-};
-
 /**
  * The folders of runs that were killed before their teardown: in memory they would hold the
  * machine's RAM until a reboot. A run's folders go when the process named in its `owner.pid` is
@@ -61,9 +53,12 @@ export function removeAbandonedRuns(root: string): void {
     const marked = join(root, `zapdesk-test-${run}`, OWNER);
     let abandoned: boolean;
     try {
-      abandoned = !alive(Number(readFileSync(marked, "utf8")));
+      abandoned = !isAlive(Number(readFileSync(marked, "utf8")));
     } catch {
-      abandoned = folders.every((folder) => Date.now() - statSync(folder).mtimeMs > 86_400_000);
+      // (A folder another run's teardown removes meanwhile counts as old.)
+      abandoned = folders.every(
+        (folder) => Date.now() - (statSync(folder, { throwIfNoEntry: false })?.mtimeMs ?? 0) > 86_400_000,
+      );
     }
     if (abandoned) for (const folder of folders) rmSync(folder, { recursive: true, force: true });
   }
