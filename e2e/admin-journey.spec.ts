@@ -39,12 +39,17 @@ test("an admin sets up a queue, an agent and a contact, watched live from a seco
 
   await test.step("create a queue", async () => {
     await nav(page).getByRole("link", { name: "Filas" }).click();
+    // The queue list is loaded before the form opens: the colour picker marks the colours it holds.
+    await expect(page.getByRole("button", { name: "Adicionar fila" })).toBeVisible();
+    await expect(page.locator('tr[aria-busy="true"]')).toHaveCount(0);
     await page.getByRole("button", { name: "Adicionar fila" }).click();
     const dialog = page.getByRole("dialog", { name: "Adicionar fila" });
     await dialog.getByLabel("Nome").fill(queueName);
-    // Colours are unique per queue: each run takes its own from the palette.
-    const colour = QUEUE_PALETTE[Date.now() % QUEUE_PALETTE.length];
-    await dialog.getByRole("radio", { name: `Cor ${colour}` }).click();
+    // Colours are unique per queue: the picker marks those other queues (other journeys, earlier runs)
+    // hold, and a taken one cannot be picked.
+    const free = dialog.getByRole("radio", { disabled: false });
+    await expect(dialog.getByRole("radio")).toHaveCount(QUEUE_PALETTE.length);
+    await free.nth(Date.now() % (await free.count())).click();
     await dialog.getByLabel("Mensagem de saudação").fill("Bem-vindo à fila!");
     await dialog.getByRole("button", { name: "Adicionar" }).click();
     await expect(page.getByText("Fila salva com sucesso")).toBeVisible();

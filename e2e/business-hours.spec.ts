@@ -21,11 +21,15 @@ test("an admin closes a queue for today; the customer gets the out-of-hours mess
 
   // The admin creates the queue with business hours through the form.
   await page.goto("/Queues");
+  // The queue list is loaded before the form opens: the colour picker marks the colours it holds.
+  await expect(page.getByRole("button", { name: "Adicionar fila" })).toBeVisible();
+  await expect(page.locator('tr[aria-busy="true"]')).toHaveCount(0);
   await page.getByRole("button", { name: "Adicionar fila" }).click();
   const dialog = page.getByRole("dialog");
   const queueName = `Plantão ${run}`;
   await dialog.getByLabel("Nome").fill(queueName);
-  const colours = dialog.getByRole("radio");
+  // Colours are unique per queue; the picker marks those other queues hold. Any free one will do.
+  const colours = dialog.getByRole("radio", { disabled: false });
   await colours.nth(Math.floor(Math.random() * (await colours.count()))).click();
   await dialog.getByRole("switch", { name: "Atender só em horários definidos" }).click();
   const zone = dialog.getByRole("combobox", { name: "Fuso horário" });

@@ -68,6 +68,47 @@ describe("queue modal validation (spec §5)", () => {
     expect(await screen.findByRole("alert")).toHaveTextContent("Esta cor já está em uso, escolha outra.");
   });
 
+  it("shows the colours other queues hold as taken, named, and skips them with the arrow keys", async () => {
+    const [own, held, next, after] = QUEUE_PALETTE;
+    const other = { id: 7, name: "Vendas", color: held.toLowerCase() };
+    const { user } = await openModal("pt", { "GET /api/queue": { body: [other] } });
+    const taken = await screen.findByRole("radio", { name: `Cor ${held}, em uso na fila Vendas` });
+    expect(taken).toHaveAttribute("aria-disabled", "true");
+    expect(screen.getAllByRole("radio").filter((r) => r.getAttribute("aria-disabled") === "true")).toHaveLength(1);
+    // With no colour chosen yet, the first free colour is where the keyboard enters the group.
+    expect(screen.getByRole("radio", { name: `Cor ${own}` })).toHaveAttribute("tabindex", "0");
+    await user.click(screen.getByRole("radio", { name: `Cor ${own}` }));
+    await user.keyboard("{ArrowRight}");
+    expect(screen.getByRole("radio", { name: `Cor ${next}` })).toHaveAttribute("aria-checked", "true");
+    await user.keyboard("{ArrowLeft}");
+    expect(screen.getByRole("radio", { name: `Cor ${own}` })).toHaveAttribute("aria-checked", "true");
+    // A taken colour cannot be picked with the pointer either.
+    await expect(user.click(taken)).rejects.toThrow(/pointer-events: none/);
+    expect(taken).toHaveAttribute("aria-checked", "false");
+    expect(screen.getByRole("radio", { name: `Cor ${after}` })).not.toHaveAttribute("aria-disabled");
+  });
+
+  it("keeps a queue's own colour selectable when it is edited", async () => {
+    await i18n.changeLanguage("en");
+    const queue = {
+      id: 3,
+      name: "Sales",
+      color: QUEUE_PALETTE[5],
+      greetingMessage: "",
+      closingReason: "off" as const,
+      schedule: null,
+      createdAt: "",
+      updatedAt: "",
+    };
+    const server = fakeApi({ "GET /api/queue": { body: [queue, { id: 4, name: "Billing", color: QUEUE_PALETTE[6] }] } });
+    signedInAs(server, ADMIN);
+    await renderWithProviders(<QueueModal open queue={queue} onClose={() => {}} />);
+    await screen.findByRole("radio", { name: `Colour ${QUEUE_PALETTE[6]}, used by queue Billing` });
+    const own = screen.getByRole("radio", { name: `Colour ${QUEUE_PALETTE[5]}` });
+    expect(own).toHaveAttribute("aria-checked", "true");
+    expect(own).not.toHaveAttribute("aria-disabled");
+  });
+
   it("saves the automatic-assignment switch with Save, never on its click (issue 20 §2.4)", async () => {
     await i18n.changeLanguage("en");
     const queue = {

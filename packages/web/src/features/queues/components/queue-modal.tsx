@@ -6,7 +6,7 @@ import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { type BusinessHours, CLOSING_REASON_MODES, type ClosingReasonMode, type Queue, queueInputSchema } from "@zapdesk/core";
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { FormDialog } from "../../../components/ui/form-dialog";
@@ -14,6 +14,7 @@ import { FormTextField } from "../../../components/ui/form-text-field";
 import { submitForm } from "../../../lib/form-errors";
 import { translateValidation } from "../../../lib/i18n";
 import { QueueAutoAssignSwitch, useQueueAutoAssign } from "../../routing/auto-assign-fields";
+import { useQueues } from "../api/get-queues";
 import { useSaveQueue } from "../api/save-queue";
 import { BusinessHoursSection } from "./business-hours-section";
 import { ColorPicker } from "./color-picker";
@@ -35,6 +36,12 @@ function withoutSchedule({ schedule: _, ...rest }: QueueForm) {
 export function QueueModal({ open, onClose, queue }: { open: boolean; onClose(): void; queue: Queue | null }) {
   const { t } = useTranslation();
   const save = useSaveQueue();
+  const queues = useQueues();
+  // Colours the other queues hold: the picker shows them taken (the server refuses a clash anyway).
+  const taken = useMemo(
+    () => new Map((queues.data ?? []).filter((q) => q.id !== queue?.id).map((q) => [q.color.toUpperCase(), q.name])),
+    [queues.data, queue?.id],
+  );
   const { control, handleSubmit, reset, setError, formState } = useForm<QueueForm>({
     resolver: zodResolver(queueInputSchema) as never,
     defaultValues: { name: "", color: "", greetingMessage: "", schedule: null, closingReason: "off" },
@@ -112,7 +119,7 @@ export function QueueModal({ open, onClose, queue }: { open: boolean; onClose():
                   {field.value}
                 </Typography>
               </Stack>
-              <ColorPicker value={field.value} onChange={field.onChange} labelId="queue-color-label" />
+              <ColorPicker value={field.value} onChange={field.onChange} labelId="queue-color-label" taken={taken} />
               {fieldState.error && <FormHelperText error>{translateValidation(fieldState.error.message)}</FormHelperText>}
             </Box>
           )}
