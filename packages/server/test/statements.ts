@@ -29,8 +29,11 @@ export function countStatements(): void {
   } as typeof connect);
   const original = pg.Client.prototype.query;
   vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client, ...args: unknown[]) {
-    const text = args[0] as string | { name?: string; text: string };
-    current.getStore()?.statements.push(typeof text === "string" ? text : (text.name ?? text.text));
+    const text = args[0] as string | { name?: string; text: string; pipelinedBegin?: boolean };
+    const store = current.getStore();
+    // A transaction's BEGIN riding with its first statement (db/begin-pipeline.ts) is a statement still.
+    if (typeof text !== "string" && text.pipelinedBegin) store?.statements.push("begin");
+    store?.statements.push(typeof text === "string" ? text : (text.name ?? text.text));
     return Reflect.apply(original, this, args);
   } as typeof original);
 }

@@ -2,6 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { NodePgSession, NodePgTransaction } from "drizzle-orm/node-postgres";
 import type { PgTransactionConfig } from "drizzle-orm/pg-core";
 import pg from "pg";
+import { beginWithFirstQuery } from "./begin-pipeline.js";
 
 /**
  * drizzle-orm 0.45's node-postgres `transaction()` takes a client from the pool and runs BEGIN
@@ -49,20 +50,27 @@ export function installPoolTransactionFix(): void {
     // Issue 24 item 1: without the schema, the handle skips building a relational query builder
     // for every table (about 0.06 ms a transaction); this code base never uses `tx.query.*`.
     const tx = new Transaction(this.dialect, session, undefined);
-    // begin, commit and rollback are sent as the fixed texts they are, not built by drizzle each time.
-    const send = (text: string) => (session.client as pg.ClientBase).query(text);
+    // commit and rollback are sent as the fixed texts they are, not built by drizzle each time;
+    // BEGIN goes with the transaction's first statement (begin-pipeline.ts, issue 24).
+    const connection = session.client as pg.ClientBase;
+    const send = (text: string) => connection.query(text);
     let broken: Error | undefined;
+    let lazy: ReturnType<typeof beginWithFirstQuery> | undefined;
     let begun = false;
     try {
-      if (config) await tx.execute(sql`begin ${tx.getTransactionConfigSQL(config)}`);
-      else await send("begin");
-      begun = true;
+      if (config) {
+        await tx.execute(sql`begin ${tx.getTransactionConfigSQL(config)}`);
+        begun = true;
+      } else lazy = beginWithFirstQuery(connection);
       const result = await run(tx);
-      await send("commit");
+      // No statement, no transaction: nothing to commit.
+      if (begun || lazy?.begun()) await send("commit");
       return result;
     } catch (error) {
-      if (!begun) broken = error instanceof Error ? error : new Error(String(error));
-      else {
+      if (!begun && !lazy?.begun()) {
+        // BEGIN itself failed (an explicit one): the connection's state is unknown.
+        if (config) broken = error instanceof Error ? error : new Error(String(error));
+      } else {
         try {
           await send("rollback");
         } catch (rollbackError) {
@@ -71,6 +79,7 @@ export function installPoolTransactionFix(): void {
       }
       throw error;
     } finally {
+      lazy?.restore();
       // A client whose BEGIN or ROLLBACK failed is in an unknown state: the pool discards it.
       client?.release(broken);
     }
