@@ -1,4 +1,4 @@
-import { type Column, fillPlaceholders, type SQL } from "drizzle-orm";
+import { type Column, fillPlaceholders, type SQL, sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
 import type { Db } from "./client.js";
@@ -23,6 +23,19 @@ export function prepared<T>(db: Db, name: string, build: (db: Db, name: string) 
     cache.set(name, statement);
   }
   return statement;
+}
+
+/**
+ * Issue 24: a placeholder the planner cannot look into (a scalar subquery, run once per execution).
+ * A prepared statement is planned for its values ("custom" plans) until PostgreSQL finds the plan
+ * without them ("generic") no dearer. An id list's length only changes the estimates, yet the
+ * generic plan, which cannot know it, looked ten times dearer than a lone message's one id: the
+ * inbound batch's tickets statement was planned anew for every message, though its plan was the
+ * same either way (plan-cache.test.ts). Behind a subquery both plans estimate it alike and the
+ * generic one is kept after five executions. Only for values that cannot change the plan's shape.
+ */
+export function opaque(name: string, type: "int[]"): SQL {
+  return sql`(select ${sql.placeholder(name)}::${sql.raw(type)})`;
 }
 
 /** How many statements this handle holds (tests prove the hot paths reuse theirs). */
