@@ -28,13 +28,17 @@ export function prepared<T>(db: Db, name: string, build: (db: Db, name: string) 
 /**
  * Issue 24: a placeholder the planner cannot look into (a scalar subquery, run once per execution).
  * A prepared statement is planned for its values ("custom" plans) until PostgreSQL finds the plan
- * without them ("generic") no dearer. An id list's length only changes the estimates, yet the
- * generic plan, which cannot know it, looked ten times dearer than a lone message's one id: the
- * inbound batch's tickets statement was planned anew for every message, though its plan was the
- * same either way (plan-cache.test.ts). Behind a subquery both plans estimate it alike and the
- * generic one is kept after five executions. Only for values that cannot change the plan's shape.
+ * without them ("generic") no dearer; values that only move the estimates kept the generic plan
+ * dearer on paper, so a statement was planned anew on every execution. The inbound batch's tickets
+ * statement: its id list (1 id on a lone message, 10 guessed without it). The inbox's page and count:
+ * their status, limit and offset (a 6-join statement planned for every list cost 2–3 ms of the
+ * database's CPU, more than running it). Behind a subquery both plans estimate the value alike and
+ * the generic plan is kept after five executions (plan-cache.test.ts; docs/benchmarks.md measures the
+ * plans it keeps). Only for values that do not change the plan's shape.
  */
-export function opaque(name: string, type: "int[]"): SQL {
+export type OpaqueType = "int" | "bigint" | "text" | "timestamptz" | "int[]";
+
+export function opaque(name: string, type: OpaqueType): SQL {
   return sql`(select ${sql.placeholder(name)}::${sql.raw(type)})`;
 }
 

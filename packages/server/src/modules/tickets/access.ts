@@ -1,4 +1,5 @@
-import { eq, inArray, isNull, or, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { type Column, eq, inArray, isNull, or, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { type OpaqueType, opaque } from "../../db/prepared.js";
 import { tickets } from "../../db/schema.js";
 
 /**
@@ -13,9 +14,9 @@ import { tickets } from "../../db/schema.js";
  * statement per shape of filter).
  */
 export interface Binder {
-  value<T>(name: string, value: T): T | Placeholder;
-  /** `column` is one of `values` (an empty list matches nothing). */
-  oneOf(column: typeof tickets.queueId, name: string, values: number[]): SQL;
+  value<T>(name: string, value: T): T | Placeholder | SQL;
+  /** `column` (an int column) is one of `values` (an empty list matches nothing). */
+  oneOf(column: Column, name: string, values: number[]): SQL;
 }
 
 export const literals: Binder = {
@@ -27,6 +28,24 @@ export const placeholders: Binder = {
   value: (name) => sql.placeholder(name),
   oneOf: (column, name) => sql`${column} = any(${sql.placeholder(name)}::int[])`,
 };
+
+/**
+ * Placeholders behind scalar subqueries (db/prepared.ts `opaque`), for a statement whose plan must
+ * not follow its values: the inbox's, whose generic plan PostgreSQL then keeps. `types` names each
+ * value's type; a value without one is a mistake, found the first time the statement is built.
+ */
+export function opaquePlaceholders(types: Record<string, OpaqueType>): Binder {
+  const typeOf = (name: string) => {
+    const type = types[name];
+    if (!type) throw new Error(`no type for the opaque placeholder "${name}"`);
+    return type;
+  };
+  return {
+    value: (name) => opaque(name, typeOf(name)),
+    // The cast makes it an array expression: `any (subquery)` would compare with the subquery's rows.
+    oneOf: (column, name) => sql`${column} = any(${opaque(name, "int[]")}::int[])`,
+  };
+}
 
 export interface TicketReader {
   id: number;

@@ -1,12 +1,12 @@
-import { and, asc, desc, eq, gte, inArray, isNull, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNull, lt, or, type Placeholder, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client.js";
-import { prepared } from "../../db/prepared.js";
+import { opaque, prepared } from "../../db/prepared.js";
 import { closingReasons, contacts, messages, queues, tickets, users, whatsapps } from "../../db/schema.js";
 import { botHeld, leaveOutBotHeld } from "../bots/bots.repo.js";
 import { contactSearchMatch } from "../contacts/contacts.repo.js";
 import { escapeLike } from "../users/users.repo.js";
-import { type Binder, literals, placeholders, ticketVisibleWhere } from "./access.js";
+import { type Binder, literals, opaquePlaceholders, placeholders, ticketVisibleWhere } from "./access.js";
 import { cappedCount, countCapOf, countUpTo } from "./search-count.js";
 import { searchHits } from "./search-hits.js";
 import { tagFilter, withTicketTags } from "./ticket-tags.js";
@@ -182,7 +182,7 @@ function ticketConditions(filter: TicketFilter, bind: Binder = literals): SQL | 
   if (filter.status) conditions.push(eq(tickets.status, bind.value("status", filter.status)));
   conditions.push(leaveOutBotHeld(actor, filter)); // issue 23 §4: held by a bot, not yet an agent's
   if (filter.queueIds) conditions.push(queueFilter(bind, filter.actor.id, filter.queueIds));
-  if (filter.tagIds?.length) conditions.push(tagFilter(filter.tagIds, bind === placeholders));
+  if (filter.tagIds?.length) conditions.push(tagFilter(filter.tagIds, bind));
   if (filter.withUnreadMessages) conditions.push(sql`${tickets.unreadMessages} > 0`);
   if (filter.myCustomers)
     conditions.push(
@@ -265,18 +265,30 @@ export async function listTickets(
  */
 function inboxStatements(db: Db, filter: TicketFilter) {
   return prepared(db, `tickets_inbox_${listShape(filter)}`, (db, name) => {
-    const where = ticketListWhere(filter, placeholders);
+    // Issue 24: the values behind subqueries, so PostgreSQL keeps the generic plan instead of planning
+    // every list anew (db/prepared.ts `opaque`, measured in docs/benchmarks.md).
+    const where = ticketListWhere(filter, inboxValues);
     return {
       page: joined(db)
         .where(where)
         .orderBy(...listOrder(filter.sort))
-        .limit(sql.placeholder("limit"))
-        .offset(sql.placeholder("offset"))
+        .limit(opaque("limit", "bigint") as unknown as Placeholder)
+        .offset(opaque("offset", "bigint") as unknown as Placeholder)
         .prepare(name),
       count: db.select({ value: sql<number>`count(*)::int` }).from(tickets).where(where).prepare(`${name}_count`),
     };
   });
 }
+
+const inboxValues = opaquePlaceholders({
+  actorId: "int",
+  actorQueueIds: "int[]",
+  status: "text",
+  queueIds: "int[]",
+  tagIds: "int[]",
+  start: "timestamptz",
+  end: "timestamptz",
+});
 
 /** Which conditions a list's filter holds: its prepared statements are one per shape. */
 function listShape(filter: TicketFilter): string {
