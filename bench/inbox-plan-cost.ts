@@ -6,28 +6,14 @@
  * (/proc/<pid>/stat, 10 ms ticks) are divided by the runs, with the wall time. BENCH_INBOX_MODE sets
  * `plan_cache_mode` for the connection (default: PostgreSQL's own choice).
  */
-import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
-import type pg from "pg";
-import { seed } from "../packages/server/src/db/seed.js";
 import { listTickets, type TicketFilter } from "../packages/server/src/modules/tickets/tickets.repo.js";
-import { generate } from "./generate.js";
-import { withScratchDatabase } from "./scratch-db.js";
+import { withOneConnection } from "./one-connection.js";
 
 const scale = Number(process.env.BENCH_SCALE ?? "1");
 const runs = Number(process.env.BENCH_INBOX_RUNS ?? "300");
 const mode = process.env.BENCH_INBOX_MODE;
 
-await withScratchDatabase("zapdesk_inbox_plans", { poolSize: 1 }, async (database) => {
-  await seed(database.db, { email: "admin@bench.test", password: randomBytes(9).toString("hex"), name: "Bench admin" });
-  const data = await generate(database, scale);
-  const [{ pid }] = await database.query<{ pid: number }>("select pg_backend_pid() as pid");
-  const ticks = () => {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return Number(fields[11]) + Number(fields[12]);
-  };
-  // The pool of one connection behind drizzle: the same backend as pg_backend_pid() above.
-  const client = (database.db as unknown as { $client: pg.Pool }).$client;
+await withOneConnection("zapdesk_inbox_plans", scale, async ({ database, data, client, ticks }) => {
   if (mode) await client.query(`set plan_cache_mode = ${mode}`);
   const [{ id: tagId }] = await database.query<{ id: number }>(
     "insert into tags (name, color) values ('bench', '#123456') returning id",

@@ -14,32 +14,18 @@
  *   customer and a new one; then, as a diagnostic, the same with `session_replication_role = replica`
  *   (no triggers, no foreign-key checks): what the triggers and checks cost.
  */
-import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
-import type pg from "pg";
-import { seed } from "../packages/server/src/db/seed.js";
 import { systemClock } from "../packages/server/src/lib/clock.js";
 import { storeBatch } from "../packages/server/src/modules/messages/inbound-batch.js";
 import { findOrOpenTickets } from "../packages/server/src/modules/messages/inbound-batch-sql.js";
-import { generate } from "./generate.js";
-import { withScratchDatabase } from "./scratch-db.js";
+import { withOneConnection } from "./one-connection.js";
 
 const scale = Number(process.env.BENCH_SCALE ?? "1");
 const runs = Number(process.env.BENCH_ROUND_RUNS ?? "2000");
 const rounds = Number(process.env.BENCH_ROUND_ROUNDS ?? "3");
 
 async function main() {
-  await withScratchDatabase("zapdesk_round_trip", { poolSize: 1 }, async (database) => {
-    await seed(database.db, { email: "admin@bench.test", password: randomBytes(9).toString("hex"), name: "Bench admin" });
-    await generate(database, scale);
-    const [{ pid }] = await database.query<{ pid: number }>("select pg_backend_pid() as pid");
-    const ticks = () => {
-      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-      return Number(fields[11]) + Number(fields[12]);
-    };
-    // The pool of one connection behind drizzle: the same backend as pg_backend_pid() above.
-    const client = (database.db as unknown as { $client: pg.Pool }).$client;
+  await withOneConnection("zapdesk_round_trip", scale, async ({ database, client, ticks }) => {
     const [open] = (
       (await database.db.execute(
         sql`select contact_id, whatsapp_id from tickets where status = 'open' order by id limit 1`,

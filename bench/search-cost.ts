@@ -7,14 +7,9 @@
  * previous one plus one step, so the differences are the steps' costs. The last rows are the
  * server's own statement (tickets.repo searchPage, with its plan) and the whole listTickets call.
  */
-import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
-import type pg from "pg";
-import { seed } from "../packages/server/src/db/seed.js";
 import { listTickets, searchPage } from "../packages/server/src/modules/tickets/tickets.repo.js";
 import { PROBE_WORD } from "./corpus.js";
-import { generate } from "./generate.js";
-import { withScratchDatabase } from "./scratch-db.js";
+import { withOneConnection } from "./one-connection.js";
 
 const scale = Number(process.env.BENCH_SCALE ?? "1");
 const runs = Number(process.env.BENCH_SEARCH_RUNS ?? "200");
@@ -54,15 +49,7 @@ const stages: [string, string][] = [
 ];
 
 async function main() {
-  await withScratchDatabase("zapdesk_search", { poolSize: 1 }, async (database) => {
-    await seed(database.db, { email: "admin@bench.test", password: randomBytes(9).toString("hex"), name: "Bench admin" });
-    const data = await generate(database, scale);
-    const [{ pid }] = await database.query<{ pid: number }>("select pg_backend_pid() as pid");
-    // utime + stime of the backend, in clock ticks (10 ms on Linux).
-    const ticks = () => {
-      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-      return Number(fields[11]) + Number(fields[12]);
-    };
+  await withOneConnection("zapdesk_search", scale, async ({ database, data, client, ticks }) => {
     const perRun = async (run: () => Promise<unknown>) => {
       for (let i = 0; i < 10; i++) await run();
       const before = ticks();
@@ -71,8 +58,6 @@ async function main() {
     };
     const agentQueues = [data.queueIds[0], data.queueIds[1]];
     const values = [PROBE_WORD, `%${PROBE_WORD}%`, `%${PROBE_WORD}%`, data.agentIds[0], agentQueues];
-    // The pool of one connection behind drizzle: the same backend as pg_backend_pid() above.
-    const client = (database.db as unknown as { $client: pg.Pool }).$client;
     const rows: [string, number][] = [];
     for (const [i, [label, text]] of stages.entries()) {
       const arity = Math.max(...[...text.matchAll(/\$(\d)/g)].map((m) => Number(m[1])));

@@ -3,13 +3,13 @@ import pg from "pg";
 /**
  * Issue 24: a transaction's BEGIN rides with its first statement, in one write and one round trip.
  *
- * On this kind of machine a round trip to PostgreSQL costs more CPU than most statements do (the
- * socket write and the wake-up on each side: about 0.15–0.35 ms of Node's CPU each in a profile of
- * lone messages, docs/benchmarks.md), and BEGIN used to be one of its own in every transaction.
- * node-postgres sends a statement only after the one before has answered, so the pipeline is built
- * at the protocol level: BEGIN, prepared once per connection, is bound and executed, then the first
- * statement's own parse/bind/describe/execute follow, then one Sync. PostgreSQL runs them in order;
- * an error in either skips the rest up to the Sync, and the transaction's caller rolls back as before.
+ * BEGIN used to be a round trip of its own in every transaction: one network round trip of latency
+ * per write when PostgreSQL is on another host (on loopback its CPU is too small to measure,
+ * docs/benchmarks.md). node-postgres sends a statement only after the one before has answered, so
+ * the pipeline is built at the protocol level: BEGIN, prepared once per connection, is bound and
+ * executed, then the first statement's own parse/bind/describe/execute follow, then one Sync.
+ * PostgreSQL runs them in order; an error in either skips the rest up to the Sync, and the
+ * transaction's caller rolls back as before.
  *
  * Only a statement sent with the extended protocol (parameters, or a name) can ride along: a plain
  * text may hold several statements, which the extended protocol refuses. Such a first statement,

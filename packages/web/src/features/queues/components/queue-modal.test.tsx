@@ -19,6 +19,18 @@ async function openModal(lang: string, routes = {}) {
   return { server, user, submit, name: () => screen.getByLabelText(t("queueModal.form.name")) };
 }
 
+/** A saved queue "Sales" (id 3) of this colour, as the API lists it. */
+const storedQueue = (color: string) => ({
+  id: 3,
+  name: "Sales",
+  color,
+  greetingMessage: "",
+  closingReason: "off" as const,
+  schedule: null,
+  createdAt: "",
+  updatedAt: "",
+});
+
 describe("queue modal validation (spec §5)", () => {
   for (const c of LANGUAGE_CASES) {
     it(`shows every message in ${c.lang}`, async () => {
@@ -90,16 +102,7 @@ describe("queue modal validation (spec §5)", () => {
 
   it("keeps a queue's own colour selectable when it is edited", async () => {
     await i18n.changeLanguage("en");
-    const queue = {
-      id: 3,
-      name: "Sales",
-      color: QUEUE_PALETTE[5],
-      greetingMessage: "",
-      closingReason: "off" as const,
-      schedule: null,
-      createdAt: "",
-      updatedAt: "",
-    };
+    const queue = storedQueue(QUEUE_PALETTE[5]);
     const server = fakeApi({ "GET /api/queue": { body: [queue, { id: 4, name: "Billing", color: QUEUE_PALETTE[6] }] } });
     signedInAs(server, ADMIN);
     await renderWithProviders(<QueueModal open queue={queue} onClose={() => {}} />);
@@ -111,16 +114,7 @@ describe("queue modal validation (spec §5)", () => {
 
   it("saves the automatic-assignment switch with Save, never on its click (issue 20 §2.4)", async () => {
     await i18n.changeLanguage("en");
-    const queue = {
-      id: 3,
-      name: "Sales",
-      color: QUEUE_PALETTE[2],
-      greetingMessage: "",
-      closingReason: "off" as const,
-      schedule: null,
-      createdAt: "",
-      updatedAt: "",
-    };
+    const queue = storedQueue(QUEUE_PALETTE[2]);
     const server = fakeApi({
       "GET /api/routing": { body: { queues: [{ queueId: 3, autoAssign: false }], users: [] } },
       "PUT /api/routing/queues/:id": (r: { body: unknown }) => ({ body: { queueId: 3, ...(r.body as object) } }),
