@@ -13,7 +13,7 @@ import { dashboardFigures } from "../packages/server/src/modules/dashboard/dashb
 import { aggregateMetricsSql, metricsWhere } from "../packages/server/src/modules/dashboard/metrics.repo.js";
 import { createMetricsService } from "../packages/server/src/modules/dashboard/metrics.service.js";
 import { waitingFigures } from "../packages/server/src/modules/dashboard/waiting.js";
-import { ticketListWhere } from "../packages/server/src/modules/tickets/tickets.repo.js";
+import { ticketListWhere } from "../packages/server/src/modules/tickets/ticket-list.repo.js";
 import { generate } from "./generate.js";
 import { withScratchDatabase } from "./scratch-db.js";
 

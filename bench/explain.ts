@@ -4,7 +4,7 @@ import type { Database } from "../packages/server/src/db/client.js";
 import { contacts, messages, queues, tickets, users, whatsapps } from "../packages/server/src/db/schema.js";
 import { contactSearchSql } from "../packages/server/src/modules/contacts/contacts.repo.js";
 import { aggregateMetricsSql, metricsWhere, waitRowsQuery } from "../packages/server/src/modules/dashboard/metrics.repo.js";
-import { searchPage, type TicketFilter, ticketListWhere } from "../packages/server/src/modules/tickets/tickets.repo.js";
+import { searchPage, type TicketFilter, ticketListWhere } from "../packages/server/src/modules/tickets/ticket-list.repo.js";
 import { CONTACT_TERM, PROBE_WORD } from "./corpus.js";
 import type { DataSet } from "./generate.js";
 
@@ -18,7 +18,7 @@ export interface Plan {
 
 /**
  * The statements behind each scenario, built with the same schema and WHERE builder the server
- * uses (tickets.repo's ticketListWhere), so the plans are the plans of the measured requests.
+ * uses (ticket-list.repo's ticketListWhere), so the plans are the plans of the measured requests.
  */
 function statements(database: Database, data: DataSet) {
   const { db } = database;

@@ -6,7 +6,7 @@
  * (/proc/<pid>/stat, 10 ms ticks) are divided by the runs, with the wall time. BENCH_INBOX_MODE sets
  * `plan_cache_mode` for the connection (default: PostgreSQL's own choice).
  */
-import { listTickets, type TicketFilter } from "../packages/server/src/modules/tickets/tickets.repo.js";
+import { listTickets, type TicketFilter } from "../packages/server/src/modules/tickets/ticket-list.repo.js";
 import { withOneConnection } from "./one-connection.js";
 
 const scale = Number(process.env.BENCH_SCALE ?? "1");

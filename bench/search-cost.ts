@@ -5,9 +5,9 @@
  * looking for the probe word) runs BENCH_SEARCH_RUNS times (default 200) as a prepared statement,
  * and the backend's own CPU time (/proc/<pid>/stat) is divided by the runs. Each stage is the
  * previous one plus one step, so the differences are the steps' costs. The last rows are the
- * server's own statement (tickets.repo searchPage, with its plan) and the whole listTickets call.
+ * server's own statement (ticket-list.repo searchPage, with its plan) and the whole listTickets call.
  */
-import { listTickets, searchPage } from "../packages/server/src/modules/tickets/tickets.repo.js";
+import { listTickets, searchPage } from "../packages/server/src/modules/tickets/ticket-list.repo.js";
 import { PROBE_WORD } from "./corpus.js";
 import { withOneConnection } from "./one-connection.js";
 

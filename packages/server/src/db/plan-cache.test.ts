@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase } from "../../test/harness.js";
 import { findOrOpenTickets } from "../modules/messages/inbound-batch-sql.js";
-import { listTickets } from "../modules/tickets/tickets.repo.js";
+import { listTickets } from "../modules/tickets/ticket-list.repo.js";
 import { type Database, openDatabase } from "./client.js";
 
 const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;

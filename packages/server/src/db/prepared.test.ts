@@ -4,7 +4,7 @@ import { makeAdmin, makeQueue, makeUser, type TestUser } from "../../test/factor
 import { createTestApp, type TestApp } from "../../test/harness.js";
 import { listContacts } from "../modules/contacts/contacts.repo.js";
 import { listTicketMessages } from "../modules/messages/messages.repo.js";
-import { listTickets as listTicketRows } from "../modules/tickets/tickets.repo.js";
+import { listTickets as listTicketRows } from "../modules/tickets/ticket-list.repo.js";
 import { findAuthUser } from "../modules/users/users.repo.js";
 import { openDatabase } from "./client.js";
 import { preparedCount } from "./prepared.js";

@@ -5,8 +5,8 @@ import { makeAdmin, makeContact, makeQueue, makeUser } from "../../../test/facto
 import { createTestApp, type TestApp } from "../../../test/harness.js";
 import { botSessions, tickets } from "../../db/schema.js";
 import { storeBatch } from "../messages/inbound-batch.js";
+import { listTickets, type TicketFilter } from "../tickets/ticket-list.repo.js";
 import { presentTicket } from "../tickets/tickets.presenter.js";
-import { listTickets, type TicketFilter } from "../tickets/tickets.repo.js";
 
 /**
  * Issue 23 §4: "a bot holds this ticket, so this agent's list leaves it out" is one rule, core's

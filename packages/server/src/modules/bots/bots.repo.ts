@@ -43,7 +43,7 @@ export const botHeld = sql<boolean>`exists (select 1 from ${botSessions} where $
 export const notBotHeld = sql`not ${botHeld}`;
 
 /**
- * The ticket lists' part of it (tickets.repo.ts): core's `listLeavesOutBotHeld`, the rule the web's
+ * The ticket lists' part of it (ticket-list.repo.ts): core's `listLeavesOutBotHeld`, the rule the web's
  * live lists ask of each ticket's `botHeld` (bot-held-agree.test.ts checks the two agree). Agents'
  * waiting lists leave held tickets out; admins see them, to take over. A bot holds waiting tickets
  * only, so the open and closed lists skip the check: on the open inbox it turned the count's

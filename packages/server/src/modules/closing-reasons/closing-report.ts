@@ -4,7 +4,7 @@ import type { Db } from "../../db/client.js";
 import { closingReasons, queues, tickets, users } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import { localDate } from "../dashboard/metrics.service.js";
-import { ticketListWhere } from "../tickets/tickets.repo.js";
+import { ticketListWhere } from "../tickets/ticket-list.repo.js";
 import type { AuthUser } from "../users/users.repo.js";
 
 /** The metrics' period rule: `to` defaults to today (or `from` when later), `from` to the first of `to`'s month. */

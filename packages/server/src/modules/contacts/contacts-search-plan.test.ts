@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase } from "../../../test/harness.js";
-import { searchPage } from "../tickets/tickets.repo.js";
+import { searchPage } from "../tickets/ticket-list.repo.js";
 import { contactSearchSql } from "./contacts.repo.js";
 
 // Issue 24 item 3: the contact search and the contacts leg of the ticket search keep their index

@@ -3,7 +3,7 @@ import { and, eq, isNotNull, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { queues, tickets, users } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
-import { ticketListWhere } from "../tickets/tickets.repo.js";
+import { ticketListWhere } from "../tickets/ticket-list.repo.js";
 import type { AuthUser } from "../users/users.repo.js";
 
 /** count, sum and one count per answer: the figures of a group of rated tickets. */

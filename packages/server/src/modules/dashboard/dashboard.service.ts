@@ -1,7 +1,7 @@
 import { DASHBOARD_HOURS, type Dashboard, type DashboardQuery, isAdmin } from "@zapdesk/core";
 import type { Db } from "../../db/client.js";
 import type { Clock } from "../../lib/clock.js";
-import { ticketListWhere } from "../tickets/tickets.repo.js";
+import { ticketListWhere } from "../tickets/ticket-list.repo.js";
 import type { AuthUser } from "../users/users.repo.js";
 import { dashboardFigures } from "./dashboard.repo.js";
 import { waitingFigures } from "./waiting.js";

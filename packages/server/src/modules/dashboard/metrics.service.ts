@@ -10,7 +10,7 @@ import { asc, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { queues, users } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
-import { ticketListWhere } from "../tickets/tickets.repo.js";
+import { ticketListWhere } from "../tickets/ticket-list.repo.js";
 import type { AuthUser } from "../users/users.repo.js";
 import { type AggregateRow, aggregateMetrics, metricsWhere, queueSchedules, type WaitRow, waitRows } from "./metrics.repo.js";
 

@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from "../../../test/harness.js";
 import { tickets } from "../../db/schema.js";
 import { roomsFor, ticketRooms } from "../../realtime/rooms.js";
 import { ticketAccessWhere, ticketVisibleWhere } from "./access.js";
-import { listTickets, ticketListWhere } from "./tickets.repo.js";
+import { listTickets, ticketListWhere } from "./ticket-list.repo.js";
 import { scopeOf } from "./tickets.service.js";
 
 /**

@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, ne, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { tickets } from "../../db/schema.js";
-import { findJoinedTicketWhere, type JoinedTicket, type TicketFilter, ticketListWhere } from "./tickets.repo.js";
+import { type TicketFilter, ticketListWhere } from "./ticket-list.repo.js";
+import { findJoinedTicketWhere, type JoinedTicket } from "./tickets.repo.js";
 
 /**
  * Issue 13 "the next conversation": the ticket an agent should handle after leaving `after`.

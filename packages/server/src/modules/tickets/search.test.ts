@@ -13,7 +13,7 @@ import {
 import { makeAdmin, makeQueue, makeUser, type TestUser } from "../../../test/factories.js";
 import { createTestApp, type TestApp } from "../../../test/harness.js";
 import { type Database, openDatabase } from "../../db/client.js";
-import { searchPage } from "./tickets.repo.js";
+import { searchPage } from "./ticket-list.repo.js";
 
 let t: TestApp;
 let admin: TestUser;

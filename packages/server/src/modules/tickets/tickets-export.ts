@@ -6,7 +6,7 @@ import { closingReasons, contacts, queues, tickets, users } from "../../db/schem
 import type { Clock } from "../../lib/clock.js";
 import { closingWhere, reportPeriod } from "../closing-reasons/closing-report.js";
 import type { AuthUser } from "../users/users.repo.js";
-import { ticketListWhere } from "./tickets.repo.js";
+import { ticketListWhere } from "./ticket-list.repo.js";
 
 /** The export's columns, in order (docs/closing-reasons.md). */
 export const TICKET_CSV_COLUMNS = [

@@ -32,6 +32,7 @@ import { agentsSeeChoosingQueue } from "../routing/choosing.js";
 import { setTicketTags } from "../tags/tag-links.js";
 import { type AuthUser, findUserById } from "../users/users.repo.js";
 import { findNextTicket } from "./next-ticket.js";
+import { listTickets } from "./ticket-list.repo.js";
 import { presentTicket } from "./tickets.presenter.js";
 import * as repo from "./tickets.repo.js";
 
@@ -104,7 +105,7 @@ export function createTicketService(deps: TicketServiceDeps) {
       if (query.showAll && !can(actor, "tickets-manager:showall")) throw new AppError("ERR_NO_PERMISSION");
       checkSearchTerm(query.searchParam);
       const limit = PAGE_SIZE.tickets;
-      const { rows, count, countCapped } = await repo.listTickets(
+      const { rows, count, countCapped } = await listTickets(
         // A search reads the messages' history: the heavy-read pool (issue 19); the lists themselves stay on the main one.
         query.searchParam ? (deps.heavy ?? db) : db,
         {
