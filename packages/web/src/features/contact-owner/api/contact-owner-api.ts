@@ -1,8 +1,10 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Contact, UserPresence } from "@zapdesk/core";
+import { useTranslation } from "react-i18next";
 import { api } from "../../../lib/api-client";
 import type { Page } from "../../../lib/list-cache";
 import { queryKeys } from "../../../lib/query-keys";
+import { toast } from "../../../lib/toast";
 
 /** The contacts page's owner filter: everyone's, the user's own, those without an owner, or one agent's. */
 export type OwnerFilter = "" | "me" | "none" | `${number}`;
@@ -34,11 +36,20 @@ export function usePeople() {
   });
 }
 
+/**
+ * Sets a contact's owner and says so. The toast is the mutation's own, not the caller's: the field
+ * that asked is often a row of a list the change removes it from ("without an owner"), and a caller's
+ * callbacks are dropped once it has unmounted (CI saw the toast lost that way).
+ */
 export function useSetContactOwner() {
   const client = useQueryClient();
+  const { t } = useTranslation();
   return useMutation({
     mutationFn: ({ contactId, userId }: { contactId: number; userId: number | null }) =>
       api.put<Contact>(`/contacts/${contactId}/owner`, { userId }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ownedContactsKey }),
+    onSuccess: (_contact, { contactId }) => {
+      toast.success(t("contactOwner.saved"), `contact-owner-${contactId}`);
+      return client.invalidateQueries({ queryKey: ownedContactsKey });
+    },
   });
 }

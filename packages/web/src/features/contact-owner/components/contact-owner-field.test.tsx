@@ -46,4 +46,25 @@ describe("the contact owner field", () => {
     await waitFor(() => expect(field).toHaveTextContent("Bia"));
     expect(field).toHaveAttribute("aria-disabled", "true");
   });
+
+  it("says the owner is saved even when the field's row left the list before the answer", async () => {
+    // The "without an owner" list drops the row as soon as its contact has one (CI saw the toast lost).
+    let answer: () => void = () => {};
+    const api = fakeApi({
+      "GET /api/users/presence": { body: PEOPLE },
+      "PUT /api/contacts/:id/owner": () =>
+        new Promise((resolve) => {
+          answer = () => resolve({ body: { id: 9, ownerId: 2 } });
+        }),
+    });
+    signedInAs(api, AGENT);
+    const { rerender } = await renderWithProviders(<ContactOwnerField contactId={9} contactName="Maria" ownerId={null} dense />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("combobox", { name: "Responsável por Maria" }));
+    await user.click(await screen.findByRole("option", { name: "Agent Smith (eu)" }));
+    await waitFor(() => expect(api.callsTo("PUT", "/api/contacts/9/owner")).toHaveLength(1));
+    rerender(null);
+    answer();
+    expect(await screen.findByText("Responsável salvo.")).toBeInTheDocument();
+  });
 });

@@ -6,7 +6,6 @@ import { can } from "@zapdesk/core";
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { useAuth } from "../../../lib/auth";
-import { toast } from "../../../lib/toast";
 import { usePeople, useSetContactOwner } from "../api/contact-owner-api";
 
 const NONE = "none";
@@ -37,10 +36,7 @@ export function ContactOwnerField({ contactId, contactName, ownerId, dense = fal
   const label = dense ? t("contactOwner.ownerOf", { name: contactName }) : t("contactOwner.owner");
   const choose = (value: string) => {
     const userId = value === NONE ? null : Number(value);
-    setOwner.mutate(
-      { contactId, userId },
-      { onSuccess: () => toast.success(t("contactOwner.saved"), `contact-owner-${contactId}`) },
-    );
+    setOwner.mutate({ contactId, userId });
   };
   return (
     <FormControl size="small" sx={{ minWidth: dense ? 150 : 220 }} disabled={setOwner.isPending || (!anyone && someoneElses)}>
