@@ -367,12 +367,15 @@ export function createInboundPipeline(deps: InboundDeps) {
         body,
       });
       // The end of a call already shown ringing: its line now says how it ended.
+      // Line and preview change in one transaction: no reader sees the line ended and the ticket ringing.
       if (!stored && call.ended) {
-        const line = await repo.findMessageByWid(db, whatsappId, wid);
-        if (line && line.body !== body) {
-          const updated = await repo.updateMessage(db, line.id, { body });
-          await publishUpdated(line.id, !!updated && (await refreshPreview(db, updated)));
-        }
+        const changed = await db.transaction(async (tx) => {
+          const line = await repo.findMessageByWid(tx, whatsappId, wid);
+          if (!line || line.body === body) return undefined;
+          const updated = await repo.updateMessage(tx, line.id, { body });
+          return { id: line.id, ticketChanged: !!updated && (await refreshPreview(tx, updated)) };
+        });
+        if (changed) await publishUpdated(changed.id, changed.ticketChanged);
       }
       if (config.acceptCalls || !stored) return;
       const ticket = await ticketsRepo.findTicket(db, stored.ticketId);
