@@ -10,7 +10,7 @@ const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[]
 /**
  * Issue 24: hot statements whose plan does not depend on their values settle on PostgreSQL's generic
  * plan after five executions, instead of being planned anew every time (prepared.ts, `opaque`): the
- * inbound batch's tickets statement and the inbox's page and count. A one-connection pool, so every
+ * inbound batch's tickets statement, the inbox's page and count, and the search's page. A one-connection pool, so every
  * execution lands on the session that holds the statement; a live database's proportions and
  * statistics, since the planner's estimates are what this is about.
  */
@@ -85,5 +85,28 @@ describe("the plan cache", () => {
     }
     expect(await plansOf("tickets_inbox_ast")).toEqual({ custom: 5, generic: 4 });
     expect(await plansOf("tickets_inbox_ast_count")).toEqual({ custom: 5, generic: 4 });
+  });
+
+  it("keeps the search's generic plan, for words that match many tickets, a few or none", async () => {
+    // Messages with words: every ticket says "pedido", one in ten "reembolso", one in a hundred "boleto".
+    await one.db.execute(
+      sql`insert into messages (ticket_id, contact_id, body)
+        select id, contact_id, 'pedido' || case when id % 10 = 0 then ' reembolso' else '' end
+          || case when id % 100 = 0 then ' boleto' else '' end from tickets`,
+    );
+    await one.db.execute(sql`analyze messages`);
+    const agent = { id: 2, admin: false, queueIds: [1], hideChoosing: true };
+    const found: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      const search = ["pedido", "reembolso", "boleto", "nada", "C12"][i % 5];
+      const { rows, count } = await listTickets(one.db, { actor: agent, showAll: false, search }, { limit: 40, offset: 0 });
+      expect(rows.length).toBe(Math.min(40, count));
+      found.push(count);
+    }
+    // Tickets without a queue are anyone's: the agent finds them all, up to the count's cap.
+    expect(found.slice(0, 5)).toEqual([1000, expect.any(Number), expect.any(Number), 0, expect.any(Number)]);
+    expect(found[2]).toBeGreaterThan(0);
+    expect(found[4]).toBeGreaterThan(0);
+    expect(await plansOf("tickets_search_uh")).toEqual({ custom: 5, generic: 4 });
   });
 });

@@ -6,7 +6,7 @@ import { contacts, messages, tickets } from "../../db/schema.js";
 import { leaveOutBotHeld } from "../bots/bots.repo.js";
 import { contactSearchMatch } from "../contacts/contacts.repo.js";
 import { escapeLike } from "../users/users.repo.js";
-import { type Binder, literals, opaquePlaceholders, placeholders, ticketVisibleWhere } from "./access.js";
+import { type Binder, literals, opaquePlaceholders, ticketVisibleWhere } from "./access.js";
 import { cappedCount, countCapOf, countUpTo } from "./search-count.js";
 import { searchHits } from "./search-hits.js";
 import { tagFilter, withTicketTags } from "./ticket-tags.js";
@@ -126,8 +126,15 @@ function ticketConditions(filter: TicketFilter, bind: Binder = literals): SQL | 
  *
  * A matched ticket looked up is checked against the access and the filters (`offset 0` keeps the
  * lookup a nested loop, which the planner would otherwise flatten into a hash join over every
- * ticket the actor may see: docs/benchmarks.md, "Search: the access check, and the floor"). The
- * fence also gives a generic plan the custom plan's shape, so the statement is prepared safely.
+ * ticket the actor may see: docs/benchmarks.md, "Search: the access check, and the floor").
+ *
+ * Issue 24: the page's ids are a CTE (`found`) and its tickets are fetched by primary key
+ * (`= any(array(…))`), whatever the planner guesses of the page's size: joined to the ids instead,
+ * a plan that cannot see the limit hashed all 50k tickets. With that, and its values behind
+ * subqueries (`searchValues`), the statement's generic plan is the custom one, so PostgreSQL keeps
+ * it instead of planning the statement (2–3 ms, the cost of a search that matches little) on every
+ * search. The words were already behind one (`searchQuery`): no plan ever saw them. Without the
+ * others, a contact's name or a short page still tipped 32 executions of 180 back to custom plans.
  */
 export function searchPage(
   db: Db,
@@ -141,6 +148,7 @@ export function searchPage(
     conditions: ticketConditions(filter, bind),
     ...{ order, newestFirst: filter.sort !== "oldest", bind, page },
   });
+  const found = db.$with("found").as(db.select({ id: hits.id, total: hits.total }).from(hits));
   // The ticket's newest message with the words, for the page's rows only: its messages newest first
   // from the (ticket, time) index, each checked against the words. `coalesce` keeps the words off the
   // GIN index here: not knowing the words, the planner would AND the whole search's bitmap (5,000
@@ -149,15 +157,16 @@ export function searchPage(
     where ${messages.ticketId} = ${tickets.id}
       and coalesce(${messages.search}, ''::tsvector) @@ ${searchQuery(filter.search, bind)}
     order by ${messages.createdAt} desc, ${messages.id} desc limit 1)`.mapWith((id) => (id === null ? null : Number(id)));
-  return joined(db, { total: hits.total, matchedMessageId })
-    .innerJoin(hits, eq(hits.id, tickets.id))
+  const total = sql<number>`(select ${found.total} from ${found} limit 1)`.mapWith(Number);
+  return joined(db.with(found), { total, matchedMessageId })
+    .where(sql`${tickets.id} = any(array(select ${found.id} from ${found}))`)
     .orderBy(...listOrder(filter.sort));
 }
 
-/** The search page prepared once per shape of filter, like the inbox's. */
+/** The search page prepared once per shape of filter, like the inbox's, its values opaque (see searchPage). */
 const searchStatement = (db: Db, filter: TicketFilter & { search: string }) =>
   prepared(db, `tickets_search_${listShape(filter)}`, (db, name) =>
-    searchPage(db, filter, { limit: 0, offset: 0 }, placeholders).prepare(name),
+    searchPage(db, filter, { limit: 0, offset: 0 }, searchValues).prepare(name),
   );
 
 export async function listTickets(
@@ -213,6 +222,12 @@ const inboxValues = opaquePlaceholders({
   tagIds: "int[]",
   start: "timestamptz",
   end: "timestamptz",
+});
+
+const searchValues = opaquePlaceholders({
+  ...{ actorId: "int", actorQueueIds: "int[]", status: "text", queueIds: "int[]", tagIds: "int[]" },
+  ...{ start: "timestamptz", end: "timestamptz", search: "text", pattern: "text" },
+  ...{ limit: "bigint", offset: "bigint", countLimit: "bigint" },
 });
 
 /** Which conditions a list's filter holds: its prepared statements are one per shape. */

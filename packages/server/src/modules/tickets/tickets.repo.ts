@@ -40,8 +40,11 @@ export interface JoinedTicket {
   botHeld: boolean;
 }
 
-/** Tickets with their contact, queue, user and connection; `search`: a search's count and matched message beside them. */
-export function joined<S extends Record<string, SQL | SQL.Aliased> = Record<never, never>>(db: Db, search?: S) {
+/**
+ * Tickets with their contact, queue, user and connection; `search`: a search's count and matched
+ * message beside them. `db` may be a `db.with(…)` builder (the search's page).
+ */
+export function joined<S extends Record<string, SQL | SQL.Aliased> = Record<never, never>>(db: Pick<Db, "select">, search?: S) {
   return db
     .select({ ...joinedColumns, ...(search as S) })
     .from(tickets)
