@@ -1,8 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ContactDataSummary, ContactErased } from "@zapdesk/core";
+import { useTranslation } from "react-i18next";
 import { api, apiFetch } from "../../../lib/api-client";
 import { removeFromPages } from "../../../lib/list-cache";
 import { queryKeys } from "../../../lib/query-keys";
+import { toast } from "../../../lib/toast";
 
 /** Issue 22 §2: a customer's data on request (admins). */
 export const contactDataKeys = { summary: (id: number) => [...queryKeys.contacts.all, "data-summary", id] as const };
@@ -36,15 +38,21 @@ export function useDownloadContactData() {
   return useMutation({ mutationFn: downloadContactData });
 }
 
-/** POST /contacts/:id/data/erase: the contact leaves the lists here; its tickets leave every screen by realtime. */
+/**
+ * POST /contacts/:id/data/erase: the contact leaves the lists here; its tickets leave every screen by
+ * realtime. The toast is the mutation's own: erased from a ticket's contact drawer, the ticket's
+ * deletion arrives before the answer and unmounts the dialog, whose own callbacks are then dropped.
+ */
 export function useEraseContact() {
   const client = useQueryClient();
+  const { t } = useTranslation();
   return useMutation({
     mutationFn: ({ id, confirm }: { id: number; confirm: string }) =>
       api.post<ContactErased>(`/contacts/${id}/data/erase`, { confirm }),
     onSuccess: (_data, { id }) => {
       removeFromPages(client, [...queryKeys.contacts.all, "list"], "contacts", id);
       client.removeQueries({ queryKey: queryKeys.contacts.detail(id) });
+      toast.success(t("contactData.erased"));
     },
   });
 }

@@ -1,16 +1,20 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Contact } from "@zapdesk/core";
+import { useTranslation } from "react-i18next";
 import { api } from "../../../lib/api-client";
 import { removeFromPages, textMatches, upsertInPages } from "../../../lib/list-cache";
 import { queryKeys } from "../../../lib/query-keys";
+import { toast } from "../../../lib/toast";
 import { useDebounce } from "../../../lib/use-debounce";
 
 /** Issue 18: the duplicate is folded into the contact that stays (admins). */
 export const mergeContact = (keepId: number, duplicateId: number) =>
   api.post<Contact>(`/contacts/${keepId}/merge`, { duplicateId });
 
+/** The toast is the mutation's own, so it shows even when the dialog that asked has unmounted (see useEraseContact). */
 export function useMergeContact() {
   const client = useQueryClient();
+  const { t } = useTranslation();
   return useMutation({
     mutationFn: ({ keepId, duplicateId }: { keepId: number; duplicateId: number }) => mergeContact(keepId, duplicateId),
     onSuccess: (kept, { duplicateId }) => {
@@ -19,6 +23,7 @@ export function useMergeContact() {
       upsertInPages(client, [...queryKeys.contacts.all, "list"], "contacts", kept, (c, s) =>
         textMatches(s, c.name, c.number, c.email),
       );
+      toast.success(t("contacts.merge.done", { name: kept.name }));
     },
   });
 }

@@ -50,6 +50,29 @@ describe("contact data dialog", () => {
     await waitFor(() => expect(closed).toBe(true));
   });
 
+  it("says the data was erased even when the dialog left the screen before the answer", async () => {
+    // From a ticket's contact drawer: the ticket's deletion arrives by realtime first and unmounts it.
+    await i18n.changeLanguage("en");
+    let answer: () => void = () => {};
+    const server = fakeApi({
+      "GET /api/contacts/:id/data/summary": () => ({ body: counts }),
+      "POST /api/contacts/:id/data/erase": () =>
+        new Promise((resolve) => {
+          answer = () => resolve({ body: { erased: { ...counts }, filesNotRemoved: 0 } });
+        }),
+    });
+    signedInAs(server, ADMIN);
+    const { rerender } = await renderWithProviders(<ContactDataDialog contact={contact} onClose={() => {}} />);
+    const dialog = await screen.findByRole("dialog", { name: "Data of Maria Souza" });
+    const user = userEvent.setup();
+    await user.type(within(dialog).getByRole("textbox"), "Maria Souza");
+    await user.click(within(dialog).getByRole("button", { name: "Erase for good" }));
+    await waitFor(() => expect(server.callsTo("POST", "/api/contacts/7/data/erase")).toHaveLength(1));
+    rerender(null);
+    answer();
+    expect(await screen.findByText(i18n.t("contactData.erased"))).toBeInTheDocument();
+  });
+
   it("offers nothing of it to an agent", async () => {
     await i18n.changeLanguage("en");
     const server = fakeApi({});

@@ -13,7 +13,6 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useAuth } from "../../../lib/auth";
 import { toastError } from "../../../lib/error-handler";
-import { toast } from "../../../lib/toast";
 import { useContactDataSummary, useDownloadContactData, useEraseContact } from "../api/contact-data";
 
 type Target = Pick<Contact, "id" | "name" | "number">;
@@ -43,15 +42,7 @@ export function ContactDataDialog({ contact, onClose }: { contact: Target | null
   };
   const onErase = () => {
     if (!contact) return;
-    erase.mutate(
-      { id: contact.id, confirm: typed },
-      {
-        onSuccess: () => {
-          toast.success(t("contactData.erased"));
-          close();
-        },
-      },
-    );
+    erase.mutate({ id: contact.id, confirm: typed }, { onSuccess: close });
   };
   const counts = summary.data;
   const matches = !!contact && confirmsContact(contact, typed);

@@ -10,7 +10,6 @@ import Typography from "@mui/material/Typography";
 import type { Contact } from "@zapdesk/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "../../../lib/toast";
 import { useContactSearch, useMergeContact } from "../api/merge-contact";
 
 /**
@@ -38,15 +37,7 @@ export function MergeContactDialog({
   };
   const submit = () => {
     if (!duplicate || !keep) return;
-    merge.mutate(
-      { keepId: keep.id, duplicateId: duplicate.id },
-      {
-        onSuccess: () => {
-          toast.success(t("contacts.merge.done", { name: keep.name }));
-          close();
-        },
-      },
-    );
+    merge.mutate({ keepId: keep.id, duplicateId: duplicate.id }, { onSuccess: close });
   };
 
   return (
