@@ -10,9 +10,9 @@ const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[]
 /**
  * Issue 24: hot statements whose plan does not depend on their values settle on PostgreSQL's generic
  * plan after five executions, instead of being planned anew every time (prepared.ts, `opaque`): the
- * inbound batch's tickets statement, the inbox's page and count, and the search's page. A one-connection pool, so every
- * execution lands on the session that holds the statement; a live database's proportions and
- * statistics, since the planner's estimates are what this is about.
+ * inbound batch's tickets statement, the inbox's page and count, and the search's page. A
+ * one-connection pool, so every execution lands on the session that holds the statement; a live
+ * database's proportions and statistics, since the planner's estimates are what this is about.
  */
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
 let one: Database;
