@@ -12,6 +12,14 @@ describe("opt-out and consent words", () => {
     expect(foldWord("  Não   ACEITO! ")).toBe("nao aceito");
   });
 
+  it("check one message against each list as that list is now, the same message in a row included", () => {
+    expect(matchesWord("Chega!", ["SAIR"])).toBe(false);
+    expect(matchesWord("Chega!", ["SAIR", "chegá"])).toBe(true);
+    expect(matchesWord("Chega!", [])).toBe(false);
+    expect(matchesWord("sair", ["SAIR"])).toBe(true);
+    expect(matchesWord("Chega!", ["SAIR"])).toBe(false);
+  });
+
   it("read an answer to the consent question", () => {
     const config = { acceptWords: ["SIM", "Aceito"], declineWords: ["NÃO"] };
     expect(consentAnswerOf("sim!", config)).toBe("accepted");
