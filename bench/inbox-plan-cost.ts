@@ -13,7 +13,7 @@ const scale = Number(process.env.BENCH_SCALE ?? "1");
 const runs = Number(process.env.BENCH_INBOX_RUNS ?? "300");
 const mode = process.env.BENCH_INBOX_MODE;
 
-await withOneConnection("zapdesk_inbox_plans", scale, async ({ database, data, client, ticks }) => {
+await withOneConnection("zapdesk_inbox_plans", scale, async ({ database, data, client, perRun }) => {
   if (mode) await client.query(`set plan_cache_mode = ${mode}`);
   const [{ id: tagId }] = await database.query<{ id: number }>(
     "insert into tags (name, color) values ('bench', '#123456') returning id",
@@ -34,16 +34,8 @@ await withOneConnection("zapdesk_inbox_plans", scale, async ({ database, data, c
   cases.push(["admin, any status, created today", { actor: admin, showAll: true, date: today }]);
   console.log(`scale ${scale}, ${runs} runs a case, plan_cache_mode ${mode ?? "auto"}; CPU ms a list (node · database), wall ms`);
   for (const [label, filter] of cases) {
-    const call = () => listTickets(database.db, filter, { limit: 40, offset: 0 });
-    for (let i = 0; i < 10; i++) await call();
-    const cpu = process.cpuUsage();
-    const before = ticks();
-    const started = performance.now();
-    for (let i = 0; i < runs; i++) await call();
-    const node = process.cpuUsage(cpu);
+    const { node, db, wall } = await perRun(() => listTickets(database.db, filter, { limit: 40, offset: 0 }), runs);
     const f = (n: number) => n.toFixed(2);
-    console.log(
-      `| ${label} | ${f((node.user + node.system) / 1000 / runs)} · ${f(((ticks() - before) * 10) / runs)} | ${f((performance.now() - started) / runs)} |`,
-    );
+    console.log(`| ${label} | ${f(node)} · ${f(db)} | ${f(wall)} |`);
   }
 });

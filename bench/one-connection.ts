@@ -18,6 +18,11 @@ export interface OneConnection {
   /** The pool of one connection behind drizzle: the backend `ticks` reads. */
   client: pg.Pool;
   ticks(): number;
+  /**
+   * `run` called `warmUp` times, then `runs` times measured: per run, Node's CPU, the connection's
+   * backend CPU (in 10 ms ticks, so averaged over many runs) and the wall time, in ms.
+   */
+  perRun(run: () => Promise<unknown>, runs: number, warmUp?: number): Promise<{ node: number; db: number; wall: number }>;
 }
 
 export function withOneConnection<T>(prefix: string, scale: number, work: (bench: OneConnection) => Promise<T>): Promise<T> {
@@ -30,6 +35,19 @@ export function withOneConnection<T>(prefix: string, scale: number, work: (bench
       return Number(fields[11]) + Number(fields[12]);
     };
     const client = (database.db as unknown as { $client: pg.Pool }).$client;
-    return work({ database, data, client, ticks });
+    const perRun: OneConnection["perRun"] = async (run, runs, warmUp = 10) => {
+      for (let i = 0; i < warmUp; i++) await run();
+      const cpu = process.cpuUsage();
+      const before = ticks();
+      const started = performance.now();
+      for (let i = 0; i < runs; i++) await run();
+      const node = process.cpuUsage(cpu);
+      return {
+        node: (node.user + node.system) / 1000 / runs,
+        db: ((ticks() - before) * 10) / runs,
+        wall: (performance.now() - started) / runs,
+      };
+    };
+    return work({ database, data, client, ticks, perRun });
   });
 }

@@ -25,7 +25,7 @@ const runs = Number(process.env.BENCH_ROUND_RUNS ?? "2000");
 const rounds = Number(process.env.BENCH_ROUND_ROUNDS ?? "3");
 
 async function main() {
-  await withOneConnection("zapdesk_round_trip", scale, async ({ database, client, ticks }) => {
+  await withOneConnection("zapdesk_round_trip", scale, async ({ database, client, perRun }) => {
     const [open] = (
       (await database.db.execute(
         sql`select contact_id, whatsapp_id from tickets where status = 'open' order by id limit 1`,
@@ -94,12 +94,8 @@ async function main() {
     const measure = async (run: () => Promise<unknown>, mode?: string) => {
       if (mode) await client.query(`set ${setting(mode)}`);
       try {
-        for (let i = 0; i < 20; i++) await run();
-        const cpu = process.cpuUsage();
-        const before = ticks();
-        for (let i = 0; i < runs; i++) await run();
-        const node = process.cpuUsage(cpu);
-        return { node: (node.user + node.system) / 1000 / runs, db: ((ticks() - before) * 10) / runs };
+        const { node, db } = await perRun(run, runs, 20);
+        return { node, db };
       } finally {
         if (mode) await client.query(`reset ${setting(mode).split(" ")[0]}`);
       }
