@@ -26,34 +26,11 @@ export function foldWord(text: string): string {
     .trim();
 }
 
-/**
- * The words of a list folded, once per list (the lists come from settings, read again at most once a
- * second): every customer message is checked against them, several times (opt-out, consent, a bot's
- * handover), and folding each word again for each check was most of the check's cost.
- */
-const foldedLists = new WeakMap<readonly string[], Set<string>>();
-
-function foldedWords(words: readonly string[]): Set<string> {
-  let folded = foldedLists.get(words);
-  if (!folded) {
-    folded = new Set(words.map(foldWord));
-    foldedLists.set(words, folded);
-  }
-  return folded;
-}
-
-/** The last message folded: one message is checked against several lists in a row. */
-let lastBody = "";
-let lastFolded = "";
-
 /** Whether a whole message is one of the words (case, accents and punctuation aside). */
 export function matchesWord(body: string, words: readonly string[]): boolean {
-  if (words.length === 0) return false;
-  if (body !== lastBody) {
-    lastFolded = foldWord(body);
-    lastBody = body;
-  }
-  return lastFolded !== "" && foldedWords(words).has(lastFolded);
+  const folded = foldWord(body);
+  if (!folded) return false;
+  return words.some((word) => foldWord(word) === folded);
 }
 
 /** What a customer's message does to their consent on one scope, given the last record there. */
