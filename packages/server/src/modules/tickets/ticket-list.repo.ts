@@ -214,7 +214,8 @@ function inboxStatements(db: Db, filter: TicketFilter) {
   });
 }
 
-const inboxValues = opaquePlaceholders({
+/** The types of the values a list's filter binds (ticketConditions), for its opaque placeholders. */
+const filterValueTypes = {
   actorId: "int",
   actorQueueIds: "int[]",
   status: "text",
@@ -222,12 +223,13 @@ const inboxValues = opaquePlaceholders({
   tagIds: "int[]",
   start: "timestamptz",
   end: "timestamptz",
-});
+} as const;
+
+const inboxValues = opaquePlaceholders(filterValueTypes);
 
 const searchValues = opaquePlaceholders({
-  ...{ actorId: "int", actorQueueIds: "int[]", status: "text", queueIds: "int[]", tagIds: "int[]" },
-  ...{ start: "timestamptz", end: "timestamptz", search: "text", pattern: "text" },
-  ...{ limit: "bigint", offset: "bigint", countLimit: "bigint" },
+  ...filterValueTypes,
+  ...{ search: "text", pattern: "text", limit: "bigint", offset: "bigint", countLimit: "bigint" },
 });
 
 /** Which conditions a list's filter holds: its prepared statements are one per shape. */
