@@ -36,7 +36,7 @@ export function prepared<T>(db: Db, name: string, build: (db: Db, name: string) 
  * the generic plan is kept after five executions (plan-cache.test.ts; docs/benchmarks.md measures the
  * plans it keeps). Only for values that do not change the plan's shape.
  */
-export type OpaqueType = "int" | "bigint" | "text" | "timestamptz" | "int[]";
+export type OpaqueType = "int" | "bigint" | "text" | "timestamptz" | "int[]" | "boolean";
 
 export function opaque(name: string, type: OpaqueType): SQL {
   return sql`(select ${sql.placeholder(name)}::${sql.raw(type)})`;

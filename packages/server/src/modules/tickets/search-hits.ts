@@ -7,6 +7,13 @@ import { countCapOf } from "./search-count.js";
 interface HitsOptions {
   /** The ids of the tickets the search matched (messages' words, contacts' names), before any other condition. */
   matchIds: SQL;
+  /** The same match for one ticket, on `tickets` (for the walk). */
+  ticketMatches: SQL;
+  /**
+   * A boolean value (search-breadth.ts): the tickets are walked newest first, each one's messages
+   * looked into, instead of `matchIds` collected. Only with the newest-first order.
+   */
+  walk?: SQL;
   /** What a matched ticket must also meet: access and the user's filters, on `tickets`. */
   conditions: SQL | undefined;
   /** The list's order on the lookups' `hit` rows. */
@@ -18,7 +25,16 @@ interface HitsOptions {
 }
 
 /**
- * A search's page of ticket ids and its count (issue 24), the matched ids computed once (`matched`).
+ * A search's page of ticket ids and its count (issue 24), found one of two ways, both in the
+ * statement and one run (a one-time filter on `walk`, which search-breadth.ts decides):
+ *
+ * - For a common word (`walk`), the tickets are walked newest first on tickets_updated_idx, each
+ *   kept if it passes the checks and matches (its contact, or its messages read newest first until
+ *   one has the words), until the count's cap and one are found: the page is the walk's first rows
+ *   and the count its length. `limit 1` keeps each ticket's look a nested loop: as an `exists`, the
+ *   planner hashed every message with the words, the collection this avoids.
+ *
+ * Otherwise the matched ids are computed once (`matched`):
  *
  * - The count looks matched tickets up by primary key and stops at the cap (search-count.ts): a
  *   broad search no longer checks every match to count them.
@@ -30,7 +46,8 @@ interface HitsOptions {
  *   needs about (offset + limit) × tickets / matches rows, the lookups one per match: the walk is
  *   taken when matches² > 2 × (offset + limit) × tickets (tickets as pg_class estimates them).
  */
-export function searchHits(db: Db, { matchIds, conditions, order, newestFirst, bind, page }: HitsOptions) {
+export function searchHits(db: Db, options: HitsOptions) {
+  const { matchIds, ticketMatches, walk, conditions, order, newestFirst, bind, page } = options;
   const checks = conditions ? sql` and ${conditions}` : sql``;
   const window = () => sql`limit ${bind.value("limit", page.limit)} offset ${bind.value("offset", page.offset)}`;
   const lookup = (columns: SQL) => sql`matched cross join lateral
@@ -45,12 +62,27 @@ export function searchHits(db: Db, { matchIds, conditions, order, newestFirst, b
         union all
         (${lookups} where not ${dense} order by ${sql.join(order, sql`, `)} ${window()})`
     : sql`${lookups} order by ${sql.join(order, sql`, `)} ${window()}`;
-  const total = sql`(select count(*)::int from (select 1 from ${lookup(sql`${tickets.id}`)}
-    limit ${bind.value("countLimit", countCapOf(page) + 1)}) as counted)`;
+  const countLimit = () => bind.value("countLimit", countCapOf(page) + 1);
+  const total = sql`(select count(*)::int from (select 1 from ${lookup(sql`${tickets.id}`)} limit ${countLimit()}) as counted)`;
+  if (!newestFirst || !walk) {
+    return db
+      .select({ id: sql<number>`page.id`.as("hit_id"), total: sql<number>`page.total`.as("total") })
+      .from(
+        sql`(with matched as materialized (${matchIds}) select page_ids.id, ${total} as total from (${pageIds}) as page_ids) as page`,
+      )
+      .as("hits");
+  }
+  const walked = sql`select ${tickets.id}, ${tickets.updatedAt} from ${tickets}
+    where ${walk} and ${ticketMatches}${checks}
+    order by ${tickets.updatedAt} desc nulls first, ${tickets.id} desc nulls first limit ${countLimit()}`;
   return db
     .select({ id: sql<number>`page.id`.as("hit_id"), total: sql<number>`page.total`.as("total") })
     .from(
-      sql`(with matched as materialized (${matchIds}) select page_ids.id, ${total} as total from (${pageIds}) as page_ids) as page`,
+      sql`((with matched as materialized (select id from (${matchIds}) as matched_ids where not ${walk})
+          select page_ids.id, ${total} as total from (${pageIds}) as page_ids)
+        union all
+        (select walked.id, count(*) over ()::int as total from (${walked}) as walked
+          order by walked.updated_at desc nulls first, walked.id desc nulls first ${window()})) as page`,
     )
     .as("hits");
 }

@@ -7,6 +7,7 @@ import { leaveOutBotHeld } from "../bots/bots.repo.js";
 import { contactSearchMatch } from "../contacts/contacts.repo.js";
 import { escapeLike } from "../users/users.repo.js";
 import { type Binder, literals, opaquePlaceholders, ticketVisibleWhere } from "./access.js";
+import { searchWalks } from "./search-breadth.js";
 import { cappedCount, countCapOf, countUpTo } from "./search-count.js";
 import { searchHits } from "./search-hits.js";
 import { tagFilter, withTicketTags } from "./ticket-tags.js";
@@ -88,6 +89,15 @@ function searchMatchIds(search: string, bind: Binder): SQL {
       (select ${contacts.id} from ${contacts} where ${contactSearchMatch(pattern)})`;
 }
 
+/** searchMatchIds for one ticket, on `tickets` (the walk of search-hits.ts). */
+function ticketSearchMatch(search: string, bind: Binder): SQL {
+  const pattern = bind.value("pattern", `%${escapeLike(search)}%`);
+  // `coalesce` keeps the words off the GIN index, as for matchedMessageId (searchPage).
+  return sql`(${tickets.contactId} in (select ${contacts.id} from ${contacts} where ${contactSearchMatch(pattern)})
+    or coalesce((select true from ${messages} where ${messages.ticketId} = ${tickets.id}
+      and coalesce(${messages.search}, ''::tsvector) @@ ${searchQuery(search, bind)} limit 1), false))`;
+}
+
 const searchCondition = (search: string): SQL => inArray(tickets.id, sql`(${searchMatchIds(search, literals)})`);
 
 /** The WHERE of the ticket list (design §4): access, then the inbox narrowing, then the user's filters and the search. */
@@ -135,16 +145,23 @@ function ticketConditions(filter: TicketFilter, bind: Binder = literals): SQL | 
  * it instead of planning the statement (2–3 ms, the cost of a search that matches little) on every
  * search. The words were already behind one (`searchQuery`): no plan ever saw them. Without the
  * others, a contact's name or a short page still tipped 32 executions of 180 back to custom plans.
+ *
+ * `walk` (listTickets asks search-breadth.ts): the words are in so many messages that walking the
+ * tickets newest first finds the page and the capped count sooner than collecting those messages;
+ * the statement holds both ways and runs one.
  */
 export function searchPage(
   db: Db,
   filter: TicketFilter & { search: string },
   page: { limit: number; offset: number },
   bind: Binder = literals,
+  walk = false,
 ) {
   const order = listOrder(filter.sort, hit);
   const hits = searchHits(db, {
     matchIds: searchMatchIds(filter.search, bind),
+    ticketMatches: ticketSearchMatch(filter.search, bind),
+    walk: sql`${bind.value("walk", walk)}`,
     conditions: ticketConditions(filter, bind),
     ...{ order, newestFirst: filter.sort !== "oldest", bind, page },
   });
@@ -176,11 +193,13 @@ export async function listTickets(
 ): Promise<{ rows: JoinedTicket[]; count: number; countCapped: boolean }> {
   if (filter.search) {
     const search = { ...filter, search: filter.search };
+    const countLimit = countCapOf(page) + 1;
     const rows = await searchStatement(db, search).execute({
       ...listParams(filter, page),
       search: filter.search,
       pattern: `%${escapeLike(filter.search)}%`,
-      countLimit: countCapOf(page) + 1,
+      countLimit,
+      walk: filter.sort !== "oldest" && (await searchWalks(db, filter.search, countLimit)),
     });
     const total = rows.length ? rows[0].total : page.offset ? await countUpTo(db, ticketListWhere(filter), countCapOf(page)) : 0;
     const tagged = (await withTicketTags(db, rows)).map(({ total: _total, ...row }) => row);
@@ -229,7 +248,7 @@ const inboxValues = opaquePlaceholders(filterValueTypes);
 
 const searchValues = opaquePlaceholders({
   ...filterValueTypes,
-  ...{ search: "text", pattern: "text", limit: "bigint", offset: "bigint", countLimit: "bigint" },
+  ...{ search: "text", pattern: "text", limit: "bigint", offset: "bigint", countLimit: "bigint", walk: "boolean" },
 });
 
 /** Which conditions a list's filter holds: its prepared statements are one per shape. */

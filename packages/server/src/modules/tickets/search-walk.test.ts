@@ -1,0 +1,177 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openTestDatabase } from "../../../test/harness.js";
+import { type Database, openDatabase } from "../../db/client.js";
+import { readSearchStats, searchWalks } from "./search-breadth.js";
+import { SEARCH_COUNT_CAP } from "./search-count.js";
+import { listTickets, type TicketFilter } from "./ticket-list.repo.js";
+
+/**
+ * Issue 24: a word in most messages is searched by walking the tickets newest first
+ * (search-breadth.ts, search-hits.ts) and finds what collecting its messages finds: the same page,
+ * the same count, under the same access. Checked against a plain statement written here, on a
+ * database whose statistics say which words are common.
+ */
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
+
+let database: Awaited<ReturnType<typeof openTestDatabase>>;
+let one: Database;
+let agentId: number;
+let mine: number;
+let theirs: number;
+
+const TICKETS = 1_300;
+const PER_TICKET = 8;
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  one = await openDatabase({ url: database.url, poolSize: 1, connectTimeoutMs: 5000 });
+  const exec = <T>(query: ReturnType<typeof sql>) => one.db.execute(query).then((r) => rowsOf<T>(r));
+  [{ id: agentId }] = await exec<{ id: number }>(
+    sql`insert into users (name, email, password_hash) values ('Agente', 'agente@walk.test', 'x') returning id`,
+  );
+  [{ id: mine }, { id: theirs }] = await exec<{ id: number }>(
+    sql`insert into queues (name, color) values ('Minha', '#111111'), ('Outra', '#222222') returning id`,
+  );
+  await exec(sql`insert into contacts (name, number)
+    select case when n % 97 = 0 then 'Cliente Zcomum ' || n else 'Cliente ' || n end, '55219' || lpad(n::text, 8, '0')
+    from generate_series(1, ${TICKETS}) n`);
+  // One ticket a contact: a third in the agent's queue, a third in another, a third without one; a
+  // few of the other queue's are the agent's own; the statuses mixed; each moved at its own time.
+  await exec(sql`insert into tickets (contact_id, status, queue_id, user_id, updated_at)
+    select c.id, (array['pending', 'open', 'closed'])[1 + c.id % 3],
+      case c.id % 3 when 0 then ${mine}::int when 1 then ${theirs}::int end,
+      case when c.id % 3 = 1 and c.id % 7 = 0 then ${agentId}::int end,
+      now() - c.id * interval '1 minute'
+    from contacts c`);
+  // Eight messages a ticket: "zcomum" in two of five messages (a common word), "zraro" in one in
+  // two hundred, both in some.
+  await exec(sql`insert into messages (ticket_id, contact_id, body, created_at)
+    select t.id, t.contact_id,
+      'mensagem ' || m.k || case when (t.id * ${PER_TICKET} + m.k) % 5 < 2 then ' sobre o zcomum' else '' end
+        || case when (t.id * ${PER_TICKET} + m.k) % 200 = 0 then ' e o zraro' else '' end,
+      t.updated_at - (${PER_TICKET} - m.k) * interval '1 second'
+    from tickets t cross join generate_series(1, ${PER_TICKET}) m(k)`);
+  await exec(sql`analyze`);
+});
+afterAll(async () => {
+  await one?.close();
+  await database?.close();
+  await database?.drop();
+});
+
+const admin = (): TicketFilter["actor"] => ({ id: 1, admin: true, queueIds: [] });
+const agent = (): TicketFilter["actor"] => ({ id: agentId, admin: false, queueIds: [mine], hideChoosing: true });
+
+/** What the search must find, written plainly: every visible ticket with the words in a message or its contact's name. */
+async function expected(actor: TicketFilter["actor"], word: string, status?: string, oldest = false): Promise<number[]> {
+  const rows = rowsOf<{ id: number }>(
+    await one.db.execute(sql`select t.id from tickets t join contacts c on c.id = t.contact_id
+      where (${actor.admin} or t.user_id = ${actor.id} or t.queue_id is null or t.queue_id = any(string_to_array(${actor.queueIds.join(",")}, ',')::int[]))
+        and (${status ?? null}::text is null or t.status = ${status ?? null})
+        and (exists (select 1 from messages m where m.ticket_id = t.id and m.body ilike ${`%${word}%`})
+          or c.name ilike ${`%${word}%`})
+      order by ${oldest ? sql`t.waiting_since, t.updated_at, t.id` : sql`t.updated_at desc, t.id desc`}`),
+  );
+  return rows.map((r) => r.id);
+}
+
+const list = (actor: TicketFilter["actor"], search: string, page: number, extra: Partial<TicketFilter> = {}) =>
+  listTickets(one.db, { actor, showAll: false, search, ...extra }, { limit: 40, offset: (page - 1) * 40 });
+
+describe("the ticket search's walk", () => {
+  it("walks for a word in most tickets, never for a rare one, from the planner's statistics", async () => {
+    const stats = await readSearchStats(one.db);
+    expect(stats?.lexemes).toContain("zcomum");
+    expect(await searchWalks(one.db, "zcomum", SEARCH_COUNT_CAP + 1)).toBe(true);
+    expect(await searchWalks(one.db, "ZCOM", SEARCH_COUNT_CAP + 1)).toBe(true);
+    expect(await searchWalks(one.db, "zraro", SEARCH_COUNT_CAP + 1)).toBe(false);
+    expect(await searchWalks(one.db, "zcomum zraro", SEARCH_COUNT_CAP + 1)).toBe(false);
+    expect(await searchWalks(one.db, "nadaassim", SEARCH_COUNT_CAP + 1)).toBe(false);
+  });
+
+  it("finds the same pages and counts as the words' index, for an admin and an agent", async () => {
+    for (const actor of [admin(), agent()]) {
+      for (const word of ["zcomum", "zraro"]) {
+        const all = await expected(actor, word);
+        expect(all.length).toBeGreaterThan(word === "zraro" ? 10 : 500);
+        const pages = Math.ceil(all.length / 40);
+        const seen: number[] = [];
+        for (let page = 1; page <= pages; page++) {
+          const { rows, count, countCapped } = await list(actor, word, page);
+          seen.push(...rows.map((r) => r.ticket.id));
+          // Exact up to the cap (or the page asked for, when further), and flagged past it.
+          const cap = Math.max(SEARCH_COUNT_CAP, page * 40);
+          expect({ count, countCapped }).toEqual({ count: Math.min(all.length, cap), countCapped: all.length > cap });
+        }
+        expect(seen).toEqual(all);
+        expect((await list(actor, word, pages + 1)).rows).toEqual([]);
+      }
+    }
+  });
+
+  it("keeps the other filters, a contact's name, and each ticket's newest matching message", async () => {
+    const open = await list(agent(), "zcomum", 1, { status: "open" });
+    const openExpected = await expected(agent(), "zcomum", "open");
+    expect(open.rows.map((r) => r.ticket.id)).toEqual(openExpected.slice(0, 40));
+    expect(open.count).toBe(openExpected.length);
+
+    // "Zcomum" is also in some contacts' names: with or without it in their messages, they are found.
+    const byName = await expected(admin(), "zcomum");
+    const names = rowsOf<{ id: number }>(
+      await one.db.execute(sql`select t.id from tickets t join contacts c on c.id = t.contact_id where c.name like '%Zcomum%'`),
+    ).map((r) => r.id);
+    expect(names.length).toBeGreaterThan(5);
+    expect(names.every((id) => byName.includes(id))).toBe(true);
+
+    const { rows } = await list(admin(), "zcomum", 1);
+    for (const row of rows.slice(0, 10)) {
+      const [newest] = rowsOf<{ id: number }>(
+        await one.db.execute(sql`select id from messages where ticket_id = ${row.ticket.id} and body like '%zcomum%'
+          order by created_at desc, id desc limit 1`),
+      );
+      expect(row.matchedMessageId).toBe(newest ? Number(newest.id) : null);
+    }
+
+    // Oldest first (the waiting ones by when they began to wait) is never walked, and finds the same tickets.
+    const oldest = await list(admin(), "zcomum", 1, { sort: "oldest" });
+    expect(oldest.rows.map((r) => r.ticket.id)).toEqual((await expected(admin(), "zcomum", undefined, true)).slice(0, 40));
+  });
+
+  it("reads no message through the words' index when it walks, and collects them otherwise", async () => {
+    // What the statement read, counted within one transaction (the backend's counts not yet flushed
+    // include earlier ones, so the difference), through the server's own prepared statements: the
+    // words' index's pages, whole reads of the messages (a table this small is read whole rather than
+    // through the index), the walk's index scans.
+    const readsOf = async (tx: Pick<typeof one.db, "execute">) => {
+      const [row] = rowsOf<{ words: number; whole: number; walks: number }>(
+        await tx.execute(sql`select pg_stat_get_xact_blocks_fetched('messages_search_idx'::regclass)::int as words,
+          pg_stat_get_xact_numscans('messages'::regclass)::int as whole,
+          pg_stat_get_xact_numscans('tickets_updated_idx'::regclass)::int as walks`),
+      );
+      return row;
+    };
+    const reads = (search: string, sort?: "oldest") =>
+      one.db
+        .transaction(async (tx) => {
+          const before = await readsOf(tx);
+          await listTickets(tx, { actor: agent(), showAll: false, search, sort }, { limit: 40, offset: 0 });
+          const after = await readsOf(tx);
+          const found = {
+            words: after.words - before.words,
+            whole: after.whole - before.whole,
+            walks: after.walks - before.walks,
+          };
+          throw Object.assign(new Error("roll back"), { found });
+        })
+        .catch((error: Error & { found?: { words: number; whole: number; walks: number } }) =>
+          error.found ? error.found : Promise.reject(error),
+        );
+    expect(await reads("zcomum")).toEqual({ words: 0, whole: 0, walks: 1 });
+    const rare = await reads("zraro");
+    expect(rare.words + rare.whole).toBeGreaterThan(0);
+    // Oldest first, the common word is collected as before.
+    const oldest = await reads("zcomum", "oldest");
+    expect(oldest.words + oldest.whole).toBeGreaterThan(0);
+  });
+});
