@@ -6,7 +6,7 @@ import type { Db } from "../../db/client.js";
  *
  * A search usually collects every message with its words (the GIN index, one heap visit a message)
  * and then the tickets (search-hits.ts). For a common word that is most of the cost: "pedido" is in
- * 12% of the bench's 500k messages, 60,000 heap visits and 180–210 ms of the database's CPU. Such a
+ * 12% of the bench's 500k messages: 60,000 heap visits, 130–250 ms of the database's CPU. Such a
  * word is in most tickets, so walking the tickets newest first and looking into each one's messages
  * (newest first, until one has the words) fills the page and the capped count after a few thousand
  * messages read. For a rare word the walk is the dear one: it reads every message of the tickets it
@@ -106,6 +106,7 @@ export async function readSearchStats(db: Db): Promise<SearchStats | undefined> 
 export async function searchWalks(db: Db, search: string, wanted: number, now = Date.now()): Promise<boolean> {
   let entry = cache.get(db);
   if (!entry || now - entry.at > STATS_TTL_MS) {
+    // A failed read leaves the searches to collect, as before the walk, until the next read.
     entry = { at: now, stats: readSearchStats(db).catch(() => undefined) };
     cache.set(db, entry);
   }
