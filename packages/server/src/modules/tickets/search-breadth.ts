@@ -1,3 +1,4 @@
+import { foldWord } from "@zapdesk/core";
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 
@@ -32,16 +33,10 @@ export interface SearchStats {
 
 /**
  * The lexemes of a search as `zapdesk_search_query` makes them, near enough for an estimate:
- * unaccented, lower case, split where the text parser splits a word (at anything but a letter or a digit).
+ * unaccented, lower case, split where the text parser splits a word (core's `foldWord`: at anything
+ * but a letter or a digit).
  */
-export function searchWords(search: string): string[] {
-  return search
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
-}
+export const searchWords = (search: string): string[] => foldWord(search).split(" ").filter(Boolean);
 
 /** The share of messages with every word of `search` (each a prefix), as the planner would estimate it. */
 export function messageShare(search: string, stats: SearchStats): number {

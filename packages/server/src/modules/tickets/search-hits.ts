@@ -13,7 +13,7 @@ interface HitsOptions {
    * A boolean value (search-breadth.ts): the tickets are walked newest first, each one's messages
    * looked into, instead of `matchIds` collected. Only with the newest-first order.
    */
-  walk?: SQL;
+  walk: SQL;
   /** What a matched ticket must also meet: access and the user's filters, on `tickets`. */
   conditions: SQL | undefined;
   /** The list's order on the lookups' `hit` rows. */
@@ -64,25 +64,17 @@ export function searchHits(db: Db, options: HitsOptions) {
     : sql`${lookups} order by ${sql.join(order, sql`, `)} ${window()}`;
   const countLimit = () => bind.value("countLimit", countCapOf(page) + 1);
   const total = sql`(select count(*)::int from (select 1 from ${lookup(sql`${tickets.id}`)} limit ${countLimit()}) as counted)`;
-  if (!newestFirst || !walk) {
-    return db
-      .select({ id: sql<number>`page.id`.as("hit_id"), total: sql<number>`page.total`.as("total") })
-      .from(
-        sql`(with matched as materialized (${matchIds}) select page_ids.id, ${total} as total from (${pageIds}) as page_ids) as page`,
-      )
-      .as("hits");
-  }
+  const collected = sql`(with matched as materialized (select id from (${matchIds}) as matched_ids where not ${walk})
+    select page_ids.id, ${total} as total from (${pageIds}) as page_ids)`;
   const walked = sql`select ${tickets.id}, ${tickets.updatedAt} from ${tickets}
     where ${walk} and ${ticketMatches}${checks}
     order by ${tickets.updatedAt} desc nulls first, ${tickets.id} desc nulls first limit ${countLimit()}`;
+  const found = newestFirst
+    ? sql`${collected} union all (select walked.id, count(*) over ()::int as total from (${walked}) as walked
+        order by walked.updated_at desc nulls first, walked.id desc nulls first ${window()})`
+    : collected;
   return db
     .select({ id: sql<number>`page.id`.as("hit_id"), total: sql<number>`page.total`.as("total") })
-    .from(
-      sql`((with matched as materialized (select id from (${matchIds}) as matched_ids where not ${walk})
-          select page_ids.id, ${total} as total from (${pageIds}) as page_ids)
-        union all
-        (select walked.id, count(*) over ()::int as total from (${walked}) as walked
-          order by walked.updated_at desc nulls first, walked.id desc nulls first ${window()})) as page`,
-    )
+    .from(sql`(${found}) as page`)
     .as("hits");
 }

@@ -83,20 +83,26 @@ const searchWords = (search: string, bind: Binder): SQL => sql`${messages.search
  * both indexes, before any other condition.
  */
 function searchMatchIds(search: string, bind: Binder): SQL {
-  const pattern = bind.value("pattern", `%${escapeLike(search)}%`);
   return sql`select ${messages.ticketId} as id from ${messages} where ${searchWords(search, bind)}
-      union select ${tickets.id} from ${tickets} where ${tickets.contactId} in
-      (select ${contacts.id} from ${contacts} where ${contactSearchMatch(pattern)})`;
+      union select ${tickets.id} from ${tickets} where ${tickets.contactId} in (${contactIdsMatching(search, bind)})`;
 }
 
-/** searchMatchIds for one ticket, on `tickets` (the walk of search-hits.ts). */
-function ticketSearchMatch(search: string, bind: Binder): SQL {
-  const pattern = bind.value("pattern", `%${escapeLike(search)}%`);
-  // `coalesce` keeps the words off the GIN index, as for matchedMessageId (searchPage).
-  return sql`(${tickets.contactId} in (select ${contacts.id} from ${contacts} where ${contactSearchMatch(pattern)})
-    or coalesce((select true from ${messages} where ${messages.ticketId} = ${tickets.id}
-      and coalesce(${messages.search}, ''::tsvector) @@ ${searchQuery(search, bind)} limit 1), false))`;
-}
+/** The contacts whose name or number holds the search (trigram). */
+const contactIdsMatching = (search: string, bind: Binder): SQL =>
+  sql`select ${contacts.id} from ${contacts} where ${contactSearchMatch(bind.value("pattern", `%${escapeLike(search)}%`))}`;
+
+/**
+ * The messages of the ticket in hand (`tickets`) with the words. `coalesce` keeps the words off the
+ * GIN index: not knowing the words, the planner would AND the whole search's bitmap (5,000 messages)
+ * into every ticket's lookup, 1.4 ms each; the (ticket, time) index walks its messages instead.
+ */
+const ticketMessagesWithWords = (search: string, bind: Binder): SQL =>
+  sql`${messages.ticketId} = ${tickets.id} and coalesce(${messages.search}, ''::tsvector) @@ ${searchQuery(search, bind)}`;
+
+/** searchMatchIds for the ticket in hand, on `tickets` (the walk of search-hits.ts). */
+const ticketSearchMatch = (search: string, bind: Binder): SQL =>
+  sql`(${tickets.contactId} in (${contactIdsMatching(search, bind)})
+    or coalesce((select true from ${messages} where ${ticketMessagesWithWords(search, bind)} limit 1), false))`;
 
 const searchCondition = (search: string): SQL => inArray(tickets.id, sql`(${searchMatchIds(search, literals)})`);
 
@@ -166,13 +172,9 @@ export function searchPage(
     ...{ order, newestFirst: filter.sort !== "oldest", bind, page },
   });
   const found = db.$with("found").as(db.select({ id: hits.id, total: hits.total }).from(hits));
-  // The ticket's newest message with the words, for the page's rows only: its messages newest first
-  // from the (ticket, time) index, each checked against the words. `coalesce` keeps the words off the
-  // GIN index here: not knowing the words, the planner would AND the whole search's bitmap (5,000
-  // messages) into every row's lookup, 1.4 ms each.
+  // The ticket's newest message with the words, for the page's rows only.
   const matchedMessageId = sql<number | null>`(select ${messages.id} from ${messages}
-    where ${messages.ticketId} = ${tickets.id}
-      and coalesce(${messages.search}, ''::tsvector) @@ ${searchQuery(filter.search, bind)}
+    where ${ticketMessagesWithWords(filter.search, bind)}
     order by ${messages.createdAt} desc, ${messages.id} desc limit 1)`.mapWith((id) => (id === null ? null : Number(id)));
   const total = sql<number>`(select ${found.total} from ${found} limit 1)`.mapWith(Number);
   return joined(db.with(found), { total, matchedMessageId })
