@@ -145,3 +145,6 @@ export function expectNoLeak(body: string): void {
     throw new Error(`error body leaks internals: ${body.slice(0, 300)}`);
   }
 }
+
+/** The rows of a drizzle `db.execute(sql…)` result (node-postgres's QueryResult). */
+export const rowsOf = <T = Record<string, unknown>>(result: unknown): T[] => (result as { rows: T[] }).rows;

@@ -1,10 +1,8 @@
 import { sql } from "drizzle-orm";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestDatabase } from "../../test/harness.js";
+import { openTestDatabase, rowsOf } from "../../test/harness.js";
 import { type Database, openDatabase } from "./client.js";
-
-const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
 
 /**
  * Issue 24: BEGIN goes with a transaction's first statement (begin-pipeline.ts). Real PostgreSQL, a

@@ -1,7 +1,7 @@
 import { eq, getTableColumns, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestDatabase } from "../../test/harness.js";
+import { openTestDatabase, rowsOf } from "../../test/harness.js";
 import { listTicketMessages } from "../modules/messages/messages.repo.js";
 import { listTickets, searchPage } from "../modules/tickets/ticket-list.repo.js";
 import { findPresentableTicket, joined } from "../modules/tickets/tickets.repo.js";
@@ -15,7 +15,6 @@ import { contacts, messages, tickets, users } from "./schema.js";
  * columns, aliased tables, timestamps, jsonb, numerics and `mapWith` decoders; and the hot paths'
  * prepared statements use it.
  */
-const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
 let ticketIds: number[];

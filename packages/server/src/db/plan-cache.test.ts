@@ -1,11 +1,9 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestDatabase } from "../../test/harness.js";
+import { openTestDatabase, rowsOf } from "../../test/harness.js";
 import { findOrOpenTickets } from "../modules/messages/inbound-batch-sql.js";
 import { listTickets } from "../modules/tickets/ticket-list.repo.js";
 import { type Database, openDatabase } from "./client.js";
-
-const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
 
 /**
  * Issue 24: hot statements whose plan does not depend on their values settle on PostgreSQL's generic

@@ -1,9 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { openTestDatabase } from "../../test/harness.js";
+import { openTestDatabase, rowsOf } from "../../test/harness.js";
 import { openDatabase } from "./client.js";
-
-const rowsOf = (result: unknown) => (result as { rows: unknown[] }).rows;
 
 /**
  * A client whose connection died while it sat idle in the pool (an outage, a restart of

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestDatabase } from "../../../test/harness.js";
+import { openTestDatabase, rowsOf } from "../../../test/harness.js";
 import { type Database, openDatabase } from "../../db/client.js";
 import { readSearchStats, searchWalks } from "./search-breadth.js";
 import { SEARCH_COUNT_CAP } from "./search-count.js";
@@ -12,7 +12,6 @@ import { listTickets, type TicketFilter } from "./ticket-list.repo.js";
  * the same count, under the same access. Checked against a plain statement written here, on a
  * database whose statistics say which words are common.
  */
-const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
 let one: Database;
