@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, rowsOf } from "../../test/harness.js";
+import { systemClock } from "../lib/clock.js";
+import { storeBatch } from "../modules/messages/inbound-batch.js";
 import { findOrOpenTickets } from "../modules/messages/inbound-batch-sql.js";
 import { listTickets } from "../modules/tickets/ticket-list.repo.js";
 import { type Database, openDatabase } from "./client.js";
@@ -8,7 +10,7 @@ import { type Database, openDatabase } from "./client.js";
 /**
  * Issue 24: hot statements whose plan does not depend on their values settle on PostgreSQL's generic
  * plan after five executions, instead of being planned anew every time (prepared.ts, `opaque`): the
- * inbound batch's tickets statement, the inbox's page and count, and the search's page. A
+ * inbound batch's statements, the inbox's page and count, and the search's page. A
  * one-connection pool, so every execution lands on the session that holds the statement; a live
  * database's proportions and statistics, since the planner's estimates are what this is about.
  */
@@ -47,9 +49,9 @@ afterAll(async () => {
   await database.drop();
 });
 
-async function plansOf(name: string) {
+async function plansOf(name: string, on: Database = one) {
   const [row] = rowsOf(
-    await one.db.execute(
+    await on.db.execute(
       sql`select generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where name = ${name}`,
     ),
   );
@@ -71,6 +73,40 @@ describe("the plan cache", () => {
         .catch((error: Error) => expect(error.message).toBe("roll back"));
     }
     expect(await plansOf("inbound_batch_tickets")).toEqual({ custom: 5, generic: 4 });
+  });
+
+  it("keeps every statement of a lone message on its generic plan, on a connection the statistics do not know yet", async () => {
+    // A connection added after the last ANALYZE (a new number, or the bench's): the planner sees no
+    // ticket of it, so each message's own plan looked cheaper than the generic one, which was never
+    // kept (the tickets and touch statements were planned for every message). A session of its own:
+    // the choice is made on a statement's first executions in a session, and the test above made them.
+    const session = await openDatabase({ url: database.url, poolSize: 1, connectTimeoutMs: 5000 });
+    try {
+      const [{ id: fresh }] = rowsOf(
+        await session.db.execute(sql`insert into whatsapps (name, provider) values ('Fresh', 'simulator') returning id`),
+      ) as { id: number }[];
+      const [known] = rowsOf(await session.db.execute(sql`select number from contacts order by id limit 1`)) as {
+        number: string;
+      }[];
+      for (let i = 0; i < 9; i++) {
+        // A known customer's open ticket, then a new customer's first message, in turn.
+        const chat = i % 2 ? `55988${String(i).padStart(8, "0")}` : known.number;
+        const item = { wid: `plan-${i}`, chat, isGroup: false, fromMe: false, timestamp: new Date(), type: "chat" };
+        const [stored] = await storeBatch(
+          session.db,
+          systemClock,
+          fresh,
+          [{ ...item, body: `oi ${i}`, sender: { number: chat } }],
+          7200,
+        );
+        expect(stored?.message.message.body).toBe(`oi ${i}`);
+      }
+      for (const name of ["inbound_batch_contacts", "inbound_batch_tickets", "inbound_batch_messages", "inbound_batch_touch"]) {
+        expect({ name, ...(await plansOf(name, session)) }).toEqual({ name, custom: 5, generic: 4 });
+      }
+    } finally {
+      await session.close();
+    }
   });
 
   it("keeps the inbox's generic plans (page and count), whatever status is listed", async () => {

@@ -32,13 +32,14 @@ export function prepared<T>(db: Db, name: string, build: (db: Db, name: string) 
  * A prepared statement is planned for its values ("custom" plans) until PostgreSQL finds the plan
  * without them ("generic") no dearer; values that only move the estimates kept the generic plan
  * dearer on paper, so a statement was planned anew on every execution. The inbound batch's tickets
- * statement: its id list (1 id on a lone message, 10 guessed without it). The inbox's page and count:
- * their status, limit and offset (a 6-join statement planned for every list cost 2–3 ms of the
- * database's CPU, more than running it). Behind a subquery both plans estimate the value alike and
+ * and touch statements: their lists (1 row on a lone message, 10 guessed without it), the
+ * connection (one the statistics do not know yet looked empty) and the window's start. The inbox's
+ * page and count: their status, limit and offset (a 6-join statement planned for every list cost
+ * 2–3 ms of the database's CPU, more than running it). Behind a subquery both plans estimate the value alike and
  * the generic plan is kept after five executions (plan-cache.test.ts; docs/benchmarks.md measures the
  * plans it keeps). Only for values that do not change the plan's shape.
  */
-export type OpaqueType = "int" | "bigint" | "text" | "timestamptz" | "int[]" | "boolean";
+export type OpaqueType = "int" | "bigint" | "text" | "timestamptz" | "boolean" | "int[]" | "text[]" | "timestamptz[]";
 
 export function opaque(name: string, type: OpaqueType): SQL {
   return sql`(select ${sql.placeholder(name)}::${sql.raw(type)})`;

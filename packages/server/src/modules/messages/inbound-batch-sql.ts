@@ -112,19 +112,22 @@ const ticketColumns = getTableColumns(tickets);
 export const ticketOfRaw = rowOf(ticketColumns) as (raw: Record<string, unknown>) => TicketRow;
 
 // Each contact's candidates locked (active, or moved within the window), and a ticket opened for
-// each contact without one, its last inbound time read in the same insert. The contacts to open
-// for are `opaque`: a lone message's one id made its generic plan look ten times dearer, so it
-// was planned anew for every message (planning was 30 % of the database's CPU in a profile).
+// each contact without one, its last inbound time read in the same insert. The contacts, the
+// connection and the window are `opaque`: a lone message's one id, a connection the statistics do
+// not know yet (a new one) and a window's start they see few tickets after each made the generic
+// plan look dearer than the message's own, so the statement was planned anew for every message
+// (planning was 30–35 % of the database's CPU in a profile). Its plan is the same either way: the
+// contacts' index.
 const findOrOpen = namedStatement(
   "inbound_batch_tickets",
   sql`with found as (
-      select ${columnList(ticketColumns)} from ${tickets} where whatsapp_id = ${p("whatsappId")} and contact_id = any(${p("ids")}::int[])
-        and (status in ('pending', 'open') or updated_at >= ${p("since")}::timestamptz)
+      select ${columnList(ticketColumns)} from ${tickets} where whatsapp_id = ${opaque("whatsappId", "int")} and contact_id = any(${opaque("ids", "int[]")}::int[])
+        and (status in ('pending', 'open') or updated_at >= ${opaque("since", "timestamptz")})
       for update),
     created as (
       insert into ${tickets} (contact_id, whatsapp_id, status, is_group, last_inbound_at)
       select c.id, ${p("whatsappId")}, 'pending', false,
-        (select max(t.last_inbound_at) from ${tickets} t where t.contact_id = c.id and t.whatsapp_id = ${p("whatsappId")})
+        (select max(t.last_inbound_at) from ${tickets} t where t.contact_id = c.id and t.whatsapp_id = ${opaque("whatsappId", "int")})
       from unnest(${opaque("ids", "int[]")}) as c(id)
       where not exists (select 1 from found f where f.contact_id = c.id)
       order by c.id
@@ -226,7 +229,9 @@ export function queueAfterTouch(ticket: Pick<TicketRow, "queueId" | "userId">, o
 }
 
 // Preview, unread count and last inbound time of each ticket from its tally; `routed` also moves
-// an unassigned ticket without a queue to the connection's only queue (`queueAfterTouch`).
+// an unassigned ticket without a queue to the connection's only queue (`queueAfterTouch`). The
+// tallies are `opaque` for the reason the tickets statement's ids are: a lone message's one row
+// made the generic plan's guess of ten look ten times dearer, and it was never kept.
 const touchSql = (routed: boolean) => {
   const set = ticketSetAfterInbound({ preview: sql`v.preview`, unread: sql`v.unread`, latest: sql`v.latest` });
   const assignments: SQL[] = [
@@ -244,7 +249,8 @@ const touchSql = (routed: boolean) => {
   return namedStatement(
     routed ? "inbound_batch_touch_routed" : "inbound_batch_touch",
     sql`update ${tickets} set ${sql.join(assignments, sql`, `)}
-      from unnest(${p("ids")}::int[], ${p("previews")}::text[], ${p("unreads")}::int[], ${p("latests")}::timestamptz[])
+      from unnest(${opaque("ids", "int[]")}, ${opaque("previews", "text[]")}, ${opaque("unreads", "int[]")},
+        ${opaque("latests", "timestamptz[]")})
         as v(id, preview, unread, latest)
       where "tickets"."id" = v.id
       returning ${sql.raw(
