@@ -70,8 +70,13 @@ export function walkIsCheaper(share: number, stats: SearchStats, wanted: number)
 
 /** How long the statistics are reused before they are read again. */
 export const STATS_TTL_MS = 10 * 60_000;
+/**
+ * How long "no statistics" (a table not analyzed yet, as on a new install or after an import, or a
+ * failed read) is kept: autovacuum analyzes soon, and until the read is retried every search collects.
+ */
+export const NO_STATS_TTL_MS = 30_000;
 
-const cache = new WeakMap<Db, { at: number; stats: Promise<SearchStats | undefined> }>();
+const cache = new WeakMap<Db, { at: number; stats: Promise<SearchStats | undefined>; missing: boolean }>();
 
 /** messages.search's statistics (undefined before the table was first analyzed). */
 export async function readSearchStats(db: Db): Promise<SearchStats | undefined> {
@@ -97,14 +102,19 @@ export async function readSearchStats(db: Db): Promise<SearchStats | undefined> 
   };
 }
 
-/** Whether a search for `search` should walk the tickets (see above), on statistics at most STATS_TTL_MS old. */
+/**
+ * Whether a search for `search` should walk the tickets (see above), on statistics at most
+ * STATS_TTL_MS old (NO_STATS_TTL_MS while there were none).
+ */
 export async function searchWalks(db: Db, search: string, wanted: number, now = Date.now()): Promise<boolean> {
   let entry = cache.get(db);
-  if (!entry || now - entry.at > STATS_TTL_MS) {
+  if (!entry || now - entry.at > (entry.missing ? NO_STATS_TTL_MS : STATS_TTL_MS)) {
     // A failed read leaves the searches to collect, as before the walk, until the next read.
-    entry = { at: now, stats: readSearchStats(db).catch(() => undefined) };
-    cache.set(db, entry);
+    const read = { at: now, stats: readSearchStats(db).catch(() => undefined), missing: false };
+    cache.set(db, read);
+    entry = read;
   }
   const stats = await entry.stats;
+  entry.missing = !stats;
   return stats ? walkIsCheaper(messageShare(search, stats), stats, wanted) : false;
 }

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, rowsOf } from "../../../test/harness.js";
 import { type Database, openDatabase } from "../../db/client.js";
-import { readSearchStats, searchWalks } from "./search-breadth.js";
+import { NO_STATS_TTL_MS, readSearchStats, STATS_TTL_MS, searchWalks } from "./search-breadth.js";
 import { SEARCH_COUNT_CAP } from "./search-count.js";
 import { listTickets, type TicketFilter } from "./ticket-list.repo.js";
 
@@ -87,6 +87,37 @@ describe("the ticket search's walk", () => {
     expect(await searchWalks(one.db, "zraro", SEARCH_COUNT_CAP + 1)).toBe(false);
     expect(await searchWalks(one.db, "zcomum zraro", SEARCH_COUNT_CAP + 1)).toBe(false);
     expect(await searchWalks(one.db, "nadaassim", SEARCH_COUNT_CAP + 1)).toBe(false);
+  });
+
+  it("reads the statistics again soon while there were none, and keeps them for ten minutes once there are", async () => {
+    // A database whose messages were never analyzed, as on a new install or right after an import
+    // (autovacuum held off here, so that it cannot analyze them under the test).
+    const fresh = await openTestDatabase();
+    const handle = await openDatabase({ url: fresh.url, poolSize: 1, connectTimeoutMs: 5000 });
+    try {
+      await handle.db.execute(sql`alter table messages set (autovacuum_enabled = false)`);
+      await handle.db.execute(sql`insert into contacts (name, number) values ('Cliente', '5521900000001')`);
+      await handle.db.execute(sql`insert into tickets (contact_id, status) select id, 'open' from contacts`);
+      await handle.db.execute(sql`insert into messages (ticket_id, contact_id, body)
+        select t.id, t.contact_id, 'sobre o zcomum ' || n from tickets t cross join generate_series(1, 200) n`);
+      const wanted = SEARCH_COUNT_CAP + 1;
+      const start = Date.now();
+      expect(await searchWalks(handle.db, "zcomum", wanted, start)).toBe(false);
+      await handle.db.execute(sql`analyze messages, tickets`);
+      // Within the retry's wait the missing statistics are not asked for again; after it they are.
+      expect(await searchWalks(handle.db, "zcomum", wanted, start + NO_STATS_TTL_MS - 1000)).toBe(false);
+      const read = start + NO_STATS_TTL_MS + 1;
+      expect(await searchWalks(handle.db, "zcomum", wanted, read)).toBe(true);
+      // Statistics found are kept: a table emptied since is not seen until they are read again.
+      await handle.db.execute(sql`delete from messages`);
+      await handle.db.execute(sql`analyze messages`);
+      expect(await searchWalks(handle.db, "zcomum", wanted, read + NO_STATS_TTL_MS + 1)).toBe(true);
+      expect(await searchWalks(handle.db, "zcomum", wanted, read + STATS_TTL_MS + 1)).toBe(false);
+    } finally {
+      await handle.close();
+      await fresh.close();
+      await fresh.drop();
+    }
   });
 
   it("finds the same pages and counts as the words' index, for an admin and an agent", async () => {
