@@ -106,6 +106,13 @@ const ticketSearchMatch = (search: string, bind: Binder): SQL =>
 
 const searchCondition = (search: string): SQL => inArray(tickets.id, sql`(${searchMatchIds(search, literals)})`);
 
+/**
+ * ticketListWhere with the search checked ticket by ticket (the walk's test), for counting a walked
+ * search: collecting a common word's messages is what the walk avoids.
+ */
+const walkedListWhere = (filter: TicketFilter & { search: string }): SQL | undefined =>
+  and(ticketConditions(filter), ticketSearchMatch(filter.search, literals));
+
 /** The WHERE of the ticket list (design §4): access, then the inbox narrowing, then the user's filters and the search. */
 export function ticketListWhere(filter: TicketFilter, bind: Binder = literals): SQL | undefined {
   return and(ticketConditions(filter, bind), filter.search ? searchCondition(filter.search) : undefined);
@@ -196,14 +203,17 @@ export async function listTickets(
   if (filter.search) {
     const search = { ...filter, search: filter.search };
     const countLimit = countCapOf(page) + 1;
+    const walk = filter.sort !== "oldest" && (await searchWalks(db, filter.search, countLimit));
     const rows = await searchStatement(db, search).execute({
       ...listParams(filter, page),
       search: filter.search,
       pattern: `%${escapeLike(filter.search)}%`,
       countLimit,
-      walk: filter.sort !== "oldest" && (await searchWalks(db, filter.search, countLimit)),
+      walk,
     });
-    const total = rows.length ? rows[0].total : page.offset ? await countUpTo(db, ticketListWhere(filter), countCapOf(page)) : 0;
+    // A page past the end carries no count: it is counted apart, the way the page was found.
+    const where = walk ? walkedListWhere(search) : ticketListWhere(filter);
+    const total = rows.length ? rows[0].total : page.offset ? await countUpTo(db, where, countCapOf(page)) : 0;
     const tagged = (await withTicketTags(db, rows)).map(({ total: _total, ...row }) => row);
     return { rows: tagged, ...cappedCount(total, countCapOf(page)) };
   }
