@@ -35,9 +35,10 @@ export function prepared<T>(db: Db, name: string, build: (db: Db, name: string) 
  * and touch statements: their lists (1 row on a lone message, 10 guessed without it), the
  * connection (one the statistics do not know yet looked empty) and the window's start. The inbox's
  * page and count: their status, limit and offset (a 6-join statement planned for every list cost
- * 2–3 ms of the database's CPU, more than running it). Behind a subquery both plans estimate the value alike and
- * the generic plan is kept after five executions (plan-cache.test.ts; docs/benchmarks.md measures the
- * plans it keeps). Only for values that do not change the plan's shape.
+ * 2–3 ms of the database's CPU, more than running it). Behind a subquery both plans estimate the
+ * value alike and the generic plan is kept after five executions (plan-cache.test.ts;
+ * docs/benchmarks.md measures the plans it keeps). Only for values that do not change the plan's
+ * shape.
  */
 export type OpaqueType = "int" | "bigint" | "text" | "timestamptz" | "boolean" | "int[]" | "text[]" | "timestamptz[]";
 
