@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { messageShare, type SearchStats, searchWords, walkIsCheaper } from "./search-breadth.js";
+import { messageShare, type SearchStats, searchWords, walkIsCheaper, walkVisitLimit } from "./search-breadth.js";
 
 // The bench's data set at scale 1 (bench/generate.ts), as ANALYZE described it: 500k messages in
 // 50k tickets; "pedido" in 12% of them, "entrega" in 10%, "reembolso" (the probe word) in 1%.
@@ -46,6 +46,17 @@ describe("a search's breadth", () => {
     // Nothing analyzed or counted yet: never a walk.
     expect(walks("pedido", { ...bench, tickets: 0 })).toBe(false);
     expect(walks("pedido", { ...bench, messages: 0 })).toBe(false);
+  });
+
+  it("lets a walk visit as many tickets as collecting would read messages for, more than it expects to", () => {
+    // "pedido": 57,000 messages collected; a walk reads about 8.8 a ticket (1 / share, under 10).
+    const share = messageShare("pedido", bench);
+    expect(walkVisitLimit(share, bench)).toBe(Math.ceil((share * 500_000) / (1 / share)));
+    expect(walkVisitLimit(share, bench)).toBeGreaterThan(6_000);
+    // It expects to find the count's cap after about 1,430 tickets (70% of them have the word).
+    expect(WANTED / (1 - (1 - share) ** 10)).toBeLessThan(walkVisitLimit(share, bench) / 4);
+    // A word in most messages: a ticket's first message mostly has it, so the limit is past every ticket.
+    expect(walkVisitLimit(messageShare("o", bench), bench)).toBeGreaterThan(bench.tickets);
   });
 
   it("walks further for a later page: the walk stops at the count's cap or the page asked for", () => {

@@ -68,6 +68,19 @@ export function walkIsCheaper(share: number, stats: SearchStats, wanted: number)
   return walked < share * stats.messages;
 }
 
+/**
+ * How many tickets the walk may visit: as many as it can before it has read as many messages as
+ * collecting would (the break-even of walkIsCheaper, which chooses the walk only when it expects to
+ * stop sooner). The statistics are the whole table's: a word common in old tickets but absent from
+ * the newest ones ("natal" in June) would otherwise walk every ticket, several times the collection's
+ * reads. Stopped there short of the count's cap, the search collects instead (ticket-list.repo.ts):
+ * at worst about twice the collection's cost.
+ */
+export function walkVisitLimit(share: number, stats: SearchStats): number {
+  const perTicket = stats.messages / stats.tickets;
+  return Math.ceil((share * stats.messages) / Math.min(perTicket, 1 / share));
+}
+
 /** How long the statistics are reused before they are read again. */
 export const STATS_TTL_MS = 10 * 60_000;
 /**
@@ -103,10 +116,10 @@ export async function readSearchStats(db: Db): Promise<SearchStats | undefined> 
 }
 
 /**
- * Whether a search for `search` should walk the tickets (see above), on statistics at most
- * STATS_TTL_MS old (NO_STATS_TTL_MS while there were none).
+ * How many tickets a search for `search` may walk (see above; walkVisitLimit), or 0 to collect its
+ * messages, on statistics at most STATS_TTL_MS old (NO_STATS_TTL_MS while there were none).
  */
-export async function searchWalks(db: Db, search: string, wanted: number, now = Date.now()): Promise<boolean> {
+export async function searchWalkLimit(db: Db, search: string, wanted: number, now = Date.now()): Promise<number> {
   let entry = cache.get(db);
   if (!entry || now - entry.at > (entry.missing ? NO_STATS_TTL_MS : STATS_TTL_MS)) {
     // A failed read leaves the searches to collect, as before the walk, until the next read.
@@ -116,5 +129,7 @@ export async function searchWalks(db: Db, search: string, wanted: number, now = 
   }
   const stats = await entry.stats;
   entry.missing = !stats;
-  return stats ? walkIsCheaper(messageShare(search, stats), stats, wanted) : false;
+  if (!stats) return 0;
+  const share = messageShare(search, stats);
+  return walkIsCheaper(share, stats, wanted) ? walkVisitLimit(share, stats) : 0;
 }

@@ -14,6 +14,8 @@ interface HitsOptions {
    * looked into, instead of `matchIds` collected. Only with the newest-first order.
    */
   walk: SQL;
+  /** How many tickets the walk may visit, newest first (search-breadth.ts walkVisitLimit). */
+  visits: SQL;
   /** What a matched ticket must also meet: access and the user's filters, on `tickets`. */
   conditions: SQL | undefined;
   /** The list's order on the lookups' `hit` rows. */
@@ -32,7 +34,9 @@ interface HitsOptions {
  *   kept if it passes the checks and matches (its contact, or its messages read newest first until
  *   one has the words), until the count's cap and one are found: the page is the walk's first rows
  *   and the count its length. `limit 1` keeps each ticket's look a nested loop: as an `exists`, the
- *   planner hashed every message with the words, the collection this avoids.
+ *   planner hashed every message with the words, the collection this avoids. The walk visits at most
+ *   `visits` tickets; `stopped` tells that it found fewer than the cap there and that older tickets
+ *   were left unvisited, so its answer is incomplete and the caller collects instead.
  *
  * Otherwise the matched ids are computed once (`matched`):
  *
@@ -47,7 +51,7 @@ interface HitsOptions {
  *   taken when matches² > 2 × (offset + limit) × tickets (tickets as pg_class estimates them).
  */
 export function searchHits(db: Db, options: HitsOptions) {
-  const { matchIds, ticketMatches, walk, conditions, order, newestFirst, bind, page } = options;
+  const { matchIds, ticketMatches, walk, visits, conditions, order, newestFirst, bind, page } = options;
   const checks = conditions ? sql` and ${conditions}` : sql``;
   const window = () => sql`limit ${bind.value("limit", page.limit)} offset ${bind.value("offset", page.offset)}`;
   const lookup = (columns: SQL) => sql`matched cross join lateral
@@ -65,16 +69,29 @@ export function searchHits(db: Db, options: HitsOptions) {
   const countLimit = () => bind.value("countLimit", countCapOf(page) + 1);
   const total = sql`(select count(*)::int from (select 1 from ${lookup(sql`${tickets.id}`)} limit ${countLimit()}) as counted)`;
   const collected = sql`(with matched as materialized (select id from (${matchIds}) as matched_ids where not ${walk})
-    select page_ids.id, ${total} as total from (${pageIds}) as page_ids)`;
-  const walked = sql`select ${tickets.id}, ${tickets.updatedAt} from ${tickets}
+    select page_ids.id, ${total} as total, false as stopped from (${pageIds}) as page_ids)`;
+  const newest = sql`${tickets.updatedAt} desc nulls first, ${tickets.id} desc nulls first`;
+  // The newest `visits` tickets (a subquery with its own limit: the checks below cannot pass it),
+  // named as the table, so that the checks and the match read them as they read `tickets`. `walk`
+  // outside as well: a statement that collects plans no part of the walk.
+  const walked = sql`select ${tickets.id}, ${tickets.updatedAt}
+    from (select * from ${tickets} where ${walk} order by ${newest} limit ${visits}) as ${tickets}
     where ${walk} and ${ticketMatches}${checks}
-    order by ${tickets.updatedAt} desc nulls first, ${tickets.id} desc nulls first limit ${countLimit()}`;
+    order by ${newest} limit ${countLimit()}`;
+  // Asked only when the walk found fewer than the cap: are there tickets older than those it visited?
+  const older = sql`exists (select 1 from ${tickets} order by ${newest} offset ${visits})`;
   const found = newestFirst
-    ? sql`${collected} union all (select walked.id, count(*) over ()::int as total from (${walked}) as walked
+    ? sql`${collected} union all (select walked.id, count(*) over ()::int as total,
+          case when count(*) over () < ${countLimit()} then ${older} else false end as stopped
+        from (${walked}) as walked
         order by walked.updated_at desc nulls first, walked.id desc nulls first ${window()})`
     : collected;
   return db
-    .select({ id: sql<number>`page.id`.as("hit_id"), total: sql<number>`page.total`.as("total") })
+    .select({
+      id: sql<number>`page.id`.as("hit_id"),
+      total: sql<number>`page.total`.as("total"),
+      stopped: sql<boolean>`page.stopped`.as("stopped"),
+    })
     .from(sql`(${found}) as page`)
     .as("hits");
 }

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, rowsOf } from "../../../test/harness.js";
 import { type Database, openDatabase } from "../../db/client.js";
-import { NO_STATS_TTL_MS, readSearchStats, STATS_TTL_MS, searchWalks } from "./search-breadth.js";
+import { NO_STATS_TTL_MS, readSearchStats, STATS_TTL_MS, searchWalkLimit } from "./search-breadth.js";
 import { SEARCH_COUNT_CAP } from "./search-count.js";
 import { listTickets, type TicketFilter } from "./ticket-list.repo.js";
 
@@ -82,11 +82,11 @@ describe("the ticket search's walk", () => {
   it("walks for a word in most tickets, never for a rare one, from the planner's statistics", async () => {
     const stats = await readSearchStats(one.db);
     expect(stats?.lexemes).toContain("zcomum");
-    expect(await searchWalks(one.db, "zcomum", SEARCH_COUNT_CAP + 1)).toBe(true);
-    expect(await searchWalks(one.db, "ZCOM", SEARCH_COUNT_CAP + 1)).toBe(true);
-    expect(await searchWalks(one.db, "zraro", SEARCH_COUNT_CAP + 1)).toBe(false);
-    expect(await searchWalks(one.db, "zcomum zraro", SEARCH_COUNT_CAP + 1)).toBe(false);
-    expect(await searchWalks(one.db, "nadaassim", SEARCH_COUNT_CAP + 1)).toBe(false);
+    expect(await searchWalkLimit(one.db, "zcomum", SEARCH_COUNT_CAP + 1)).toBeGreaterThan(0);
+    expect(await searchWalkLimit(one.db, "ZCOM", SEARCH_COUNT_CAP + 1)).toBeGreaterThan(0);
+    expect(await searchWalkLimit(one.db, "zraro", SEARCH_COUNT_CAP + 1)).toBe(0);
+    expect(await searchWalkLimit(one.db, "zcomum zraro", SEARCH_COUNT_CAP + 1)).toBe(0);
+    expect(await searchWalkLimit(one.db, "nadaassim", SEARCH_COUNT_CAP + 1)).toBe(0);
   });
 
   it("reads the statistics again soon while there were none, and keeps them for ten minutes once there are", async () => {
@@ -102,17 +102,17 @@ describe("the ticket search's walk", () => {
         select t.id, t.contact_id, 'sobre o zcomum ' || n from tickets t cross join generate_series(1, 200) n`);
       const wanted = SEARCH_COUNT_CAP + 1;
       const start = Date.now();
-      expect(await searchWalks(handle.db, "zcomum", wanted, start)).toBe(false);
+      expect(await searchWalkLimit(handle.db, "zcomum", wanted, start)).toBe(0);
       await handle.db.execute(sql`analyze messages, tickets`);
       // Within the retry's wait the missing statistics are not asked for again; after it they are.
-      expect(await searchWalks(handle.db, "zcomum", wanted, start + NO_STATS_TTL_MS - 1000)).toBe(false);
+      expect(await searchWalkLimit(handle.db, "zcomum", wanted, start + NO_STATS_TTL_MS - 1000)).toBe(0);
       const read = start + NO_STATS_TTL_MS + 1;
-      expect(await searchWalks(handle.db, "zcomum", wanted, read)).toBe(true);
+      expect(await searchWalkLimit(handle.db, "zcomum", wanted, read)).toBeGreaterThan(0);
       // Statistics found are kept: a table emptied since is not seen until they are read again.
       await handle.db.execute(sql`delete from messages`);
       await handle.db.execute(sql`analyze messages`);
-      expect(await searchWalks(handle.db, "zcomum", wanted, read + NO_STATS_TTL_MS + 1)).toBe(true);
-      expect(await searchWalks(handle.db, "zcomum", wanted, read + STATS_TTL_MS + 1)).toBe(false);
+      expect(await searchWalkLimit(handle.db, "zcomum", wanted, read + NO_STATS_TTL_MS + 1)).toBeGreaterThan(0);
+      expect(await searchWalkLimit(handle.db, "zcomum", wanted, read + STATS_TTL_MS + 1)).toBe(0);
     } finally {
       await handle.close();
       await fresh.close();
@@ -201,13 +201,80 @@ describe("the ticket search's walk", () => {
         .catch((error: Error & { found?: { words: number; whole: number; walks: number } }) =>
           error.found ? error.found : Promise.reject(error),
         );
-    expect(await reads("zcomum")).toEqual({ words: 0, whole: 0, walks: 1 });
-    // A page past the end (its count asked apart) reads no message through the words' index either.
-    expect(await reads("zcomum", undefined, 40 * TICKETS)).toEqual({ words: 0, whole: 0, walks: 1 });
+    // The walk, and one look past the tickets it may visit (it found fewer than the count's cap).
+    expect(await reads("zcomum")).toEqual({ words: 0, whole: 0, walks: 2 });
     const rare = await reads("zraro");
     expect(rare.words + rare.whole).toBeGreaterThan(0);
     // Oldest first, the common word is collected as before.
     const oldest = await reads("zcomum", "oldest");
     expect(oldest.words + oldest.whole).toBeGreaterThan(0);
+  });
+});
+
+describe("a walk that does not find the word where the statistics say it is", () => {
+  // "Natal" in June: the word is in a fifth of the messages, all in old tickets but five of the
+  // newest, so the statistics choose the walk, which would go through every new ticket before the
+  // old ones. It stops after as many tickets as collecting would read messages for, and the search
+  // collects instead: the same page and count, without walking the whole table.
+  const OLD = 881;
+  const NEW = 3_000;
+  let fresh: Awaited<ReturnType<typeof openTestDatabase>>;
+  let handle: Database;
+
+  beforeAll(async () => {
+    fresh = await openTestDatabase();
+    handle = await openDatabase({ url: fresh.url, poolSize: 1, connectTimeoutMs: 5000 });
+    await handle.db.execute(sql`insert into contacts (name, number)
+      select 'Cliente ' || n, '55319' || lpad(n::text, 8, '0') from generate_series(1, ${OLD + NEW}) n`);
+    // The first OLD contacts' tickets are a month old; the others' are from the last hour.
+    await handle.db.execute(sql`insert into tickets (contact_id, status, updated_at)
+      select c.id, 'closed', case when c.id <= (select min(id) from contacts) + ${OLD - 1}
+        then now() - interval '30 days' - c.id * interval '1 minute' else now() - c.id * interval '1 second' end
+      from contacts c`);
+    await handle.db.execute(sql`insert into messages (ticket_id, contact_id, body, created_at)
+      select t.id, t.contact_id,
+        'mensagem ' || m.k || case when t.updated_at < now() - interval '1 day' or t.id % 600 = 0 then ' de zsazonal' else '' end,
+        t.updated_at - (10 - m.k) * interval '1 second'
+      from tickets t cross join generate_series(1, 10) m(k)`);
+    await handle.db.execute(sql`analyze`);
+  });
+  afterAll(async () => {
+    await handle?.close();
+    await fresh?.close();
+    await fresh?.drop();
+  });
+
+  it("stops after its limit and collects, finding the same page and count", async () => {
+    const limit = await searchWalkLimit(handle.db, "zsazonal", SEARCH_COUNT_CAP + 1);
+    expect(limit).toBeGreaterThan(SEARCH_COUNT_CAP);
+    expect(limit).toBeLessThan(NEW);
+    const all = rowsOf<{ id: number }>(
+      await handle.db.execute(sql`select t.id from tickets t where exists (select 1 from messages m
+        where m.ticket_id = t.id and m.body like '%zsazonal%') order by t.updated_at desc, t.id desc`),
+    ).map((r) => r.id);
+    // The old tickets, and a few new ones: the walk finds these and must not stop there.
+    expect(all.length).toBeGreaterThan(OLD);
+    // Each ticket the walk looks into is one scan of the (ticket, time) index of messages.
+    const found = await handle.db
+      .transaction(async (tx) => {
+        const scans = async () =>
+          rowsOf<{ n: number }>(
+            await tx.execute(sql`select pg_stat_get_xact_numscans('messages_ticket_created_idx'::regclass)::int as n`),
+          )[0].n;
+        const before = await scans();
+        const list = await listTickets(tx, { actor: admin(), showAll: false, search: "zsazonal" }, { limit: 40, offset: 0 });
+        throw Object.assign(new Error("roll back"), { found: { ...list, looked: (await scans()) - before } });
+      })
+      .catch(
+        (
+          error: Error & { found?: { rows: { ticket: { id: number } }[]; count: number; countCapped: boolean; looked: number } },
+        ) => (error.found ? error.found : Promise.reject(error)),
+      );
+    expect(found.rows.map((r) => r.ticket.id)).toEqual(all.slice(0, 40));
+    expect({ count: found.count, countCapped: found.countCapped }).toEqual({ count: all.length, countCapped: false });
+    // The walk's tickets, and the newest matching message of each row of both pages (the walk's few
+    // and the collection's 40): fewer than the new tickets, which an unbounded walk goes through.
+    expect(found.looked).toBeLessThanOrEqual(limit + 2 * 40);
+    expect(found.looked).toBeLessThan(NEW);
   });
 });

@@ -7,7 +7,7 @@ import { leaveOutBotHeld } from "../bots/bots.repo.js";
 import { contactSearchMatch } from "../contacts/contacts.repo.js";
 import { escapeLike } from "../users/users.repo.js";
 import { type Binder, literals, opaquePlaceholders, ticketVisibleWhere } from "./access.js";
-import { searchWalks } from "./search-breadth.js";
+import { searchWalkLimit } from "./search-breadth.js";
 import { cappedCount, countCapOf, countUpTo } from "./search-count.js";
 import { searchHits } from "./search-hits.js";
 import { tagFilter, withTicketTags } from "./ticket-tags.js";
@@ -106,13 +106,6 @@ const ticketSearchMatch = (search: string, bind: Binder): SQL =>
 
 const searchCondition = (search: string): SQL => inArray(tickets.id, sql`(${searchMatchIds(search, literals)})`);
 
-/**
- * ticketListWhere with the search checked ticket by ticket (the walk's test), for counting a walked
- * search: collecting a common word's messages is what the walk avoids.
- */
-const walkedListWhere = (filter: TicketFilter & { search: string }): SQL | undefined =>
-  and(ticketConditions(filter), ticketSearchMatch(filter.search, literals));
-
 /** The WHERE of the ticket list (design §4): access, then the inbox narrowing, then the user's filters and the search. */
 export function ticketListWhere(filter: TicketFilter, bind: Binder = literals): SQL | undefined {
   return and(ticketConditions(filter, bind), filter.search ? searchCondition(filter.search) : undefined);
@@ -159,32 +152,36 @@ function ticketConditions(filter: TicketFilter, bind: Binder = literals): SQL | 
  * search. The words were already behind one (`searchQuery`): no plan ever saw them. Without the
  * others, a contact's name or a short page still tipped 32 executions of 180 back to custom plans.
  *
- * `walk` (listTickets asks search-breadth.ts): the words are in so many messages that walking the
- * tickets newest first finds the page and the capped count sooner than collecting those messages;
- * the statement holds both ways and runs one.
+ * `visits` (listTickets asks search-breadth.ts): when not 0, the words are in so many messages that
+ * walking the tickets newest first, at most this many, finds the page and the capped count sooner
+ * than collecting those messages; the statement holds both ways and runs one.
  */
 export function searchPage(
   db: Db,
   filter: TicketFilter & { search: string },
   page: { limit: number; offset: number },
   bind: Binder = literals,
-  walk = false,
+  visits = 0,
 ) {
   const order = listOrder(filter.sort, hit);
   const hits = searchHits(db, {
     matchIds: searchMatchIds(filter.search, bind),
     ticketMatches: ticketSearchMatch(filter.search, bind),
-    walk: sql`${bind.value("walk", walk)}`,
+    walk: sql`${bind.value("walk", visits > 0)}`,
+    // Behind a subquery even as a literal: a plan that sees a walk of 0 tickets reads the contacts
+    // leg row by row (contacts-search-plan.test.ts explains the literal statement).
+    visits: sql`(select ${bind.value("visits", visits)}::bigint)`,
     conditions: ticketConditions(filter, bind),
     ...{ order, newestFirst: filter.sort !== "oldest", bind, page },
   });
-  const found = db.$with("found").as(db.select({ id: hits.id, total: hits.total }).from(hits));
+  const found = db.$with("found").as(db.select({ id: hits.id, total: hits.total, stopped: hits.stopped }).from(hits));
   // The ticket's newest message with the words, for the page's rows only.
   const matchedMessageId = sql<number | null>`(select ${messages.id} from ${messages}
     where ${ticketMessagesWithWords(filter.search, bind)}
     order by ${messages.createdAt} desc, ${messages.id} desc limit 1)`.mapWith((id) => (id === null ? null : Number(id)));
   const total = sql<number>`(select ${found.total} from ${found} limit 1)`.mapWith(Number);
-  return joined(db.with(found), { total, matchedMessageId })
+  const stopped = sql<boolean>`(select ${found.stopped} from ${found} limit 1)`;
+  return joined(db.with(found), { total, stopped, matchedMessageId })
     .where(sql`${tickets.id} = any(array(select ${found.id} from ${found}))`)
     .orderBy(...listOrder(filter.sort));
 }
@@ -203,18 +200,23 @@ export async function listTickets(
   if (filter.search) {
     const search = { ...filter, search: filter.search };
     const countLimit = countCapOf(page) + 1;
-    const walk = filter.sort !== "oldest" && (await searchWalks(db, filter.search, countLimit));
-    const rows = await searchStatement(db, search).execute({
-      ...listParams(filter, page),
-      search: filter.search,
-      pattern: `%${escapeLike(filter.search)}%`,
-      countLimit,
-      walk,
-    });
-    // A page past the end carries no count: it is counted apart, the way the page was found.
-    const where = walk ? walkedListWhere(search) : ticketListWhere(filter);
-    const total = rows.length ? rows[0].total : page.offset ? await countUpTo(db, where, countCapOf(page)) : 0;
-    const tagged = (await withTicketTags(db, rows)).map(({ total: _total, ...row }) => row);
+    const walkLimit = filter.sort === "oldest" ? 0 : await searchWalkLimit(db, search.search, countLimit);
+    const find = (visits: number) =>
+      searchStatement(db, search).execute({
+        ...listParams(filter, page),
+        search: search.search,
+        pattern: `%${escapeLike(search.search)}%`,
+        countLimit,
+        walk: visits > 0,
+        visits,
+      });
+    let rows = await find(walkLimit);
+    // The walk stopped at its limit short of the count's cap, or found no row to tell: the words are
+    // collected instead (search-breadth.ts walkVisitLimit).
+    if (walkLimit > 0 && (rows.length === 0 || rows[0].stopped)) rows = await find(0);
+    // A page past the end carries no count: it is counted apart.
+    const total = rows.length ? rows[0].total : page.offset ? await countUpTo(db, ticketListWhere(filter), countCapOf(page)) : 0;
+    const tagged = (await withTicketTags(db, rows)).map(({ total: _total, stopped: _stopped, ...row }) => row);
     return { rows: tagged, ...cappedCount(total, countCapOf(page)) };
   }
   // The inbox walks an index in order for the page; the count is an index-only scan.
@@ -260,7 +262,15 @@ const inboxValues = opaquePlaceholders(filterValueTypes);
 
 const searchValues = opaquePlaceholders({
   ...filterValueTypes,
-  ...{ search: "text", pattern: "text", limit: "bigint", offset: "bigint", countLimit: "bigint", walk: "boolean" },
+  ...{
+    search: "text",
+    pattern: "text",
+    limit: "bigint",
+    offset: "bigint",
+    countLimit: "bigint",
+    walk: "boolean",
+    visits: "bigint",
+  },
 });
 
 /** Which conditions a list's filter holds: its prepared statements are one per shape. */
