@@ -167,9 +167,10 @@ export function searchPage(
   const hits = searchHits(db, {
     matchIds: searchMatchIds(filter.search, bind),
     ticketMatches: ticketSearchMatch(filter.search, bind),
-    walk: sql`${bind.value("walk", visits > 0)}`,
-    // Behind a subquery even as a literal: a plan that sees a walk of 0 tickets reads the contacts
-    // leg row by row (contacts-search-plan.test.ts explains the literal statement).
+    // Whether to walk follows from `visits`; as a literal statement's (contacts-search-plan.test.ts
+    // explains one), a walk of 0 tickets is planned away, and its limit stays behind a subquery: a
+    // plan that sees it read the contacts leg row by row.
+    walk: sql`(${bind.value("visits", visits)} > 0)`,
     visits: sql`(select ${bind.value("visits", visits)}::bigint)`,
     conditions: ticketConditions(filter, bind),
     ...{ order, newestFirst: filter.sort !== "oldest", bind, page },
@@ -207,7 +208,6 @@ export async function listTickets(
         search: search.search,
         pattern: `%${escapeLike(search.search)}%`,
         countLimit,
-        walk: visits > 0,
         visits,
       });
     let rows = await find(walkLimit);
@@ -268,7 +268,6 @@ const searchValues = opaquePlaceholders({
     limit: "bigint",
     offset: "bigint",
     countLimit: "bigint",
-    walk: "boolean",
     visits: "bigint",
   },
 });
