@@ -14,7 +14,7 @@ interface HitsOptions {
    * looked into, instead of `matchIds` collected. Only with the newest-first order.
    */
   walk: SQL;
-  /** How many tickets the walk may visit, newest first (search-breadth.ts walkVisitLimit). */
+  /** How many tickets that pass `conditions` the walk may look into, newest first (search-breadth.ts walkVisitLimit). */
   visits: SQL;
   /** What a matched ticket must also meet: access and the user's filters, on `tickets`. */
   conditions: SQL | undefined;
@@ -34,9 +34,9 @@ interface HitsOptions {
  *   kept if it passes the checks and matches (its contact, or its messages read newest first until
  *   one has the words), until the count's cap and one are found: the page is the walk's first rows
  *   and the count its length. `limit 1` keeps each ticket's look a nested loop: as an `exists`, the
- *   planner hashed every message with the words, the collection this avoids. The walk visits at most
- *   `visits` tickets; `stopped` tells that it found fewer than the cap there and that older tickets
- *   were left unvisited, so its answer is incomplete and the caller collects instead.
+ *   planner hashed every message with the words, the collection this avoids. The walk looks into at most
+ *   `visits` tickets that pass the checks; `stopped` tells that it found fewer than the cap there and
+ *   that older such tickets were left, so its answer is incomplete and the caller collects instead.
  *
  * Otherwise the matched ids are computed once (`matched`):
  *
@@ -71,15 +71,18 @@ export function searchHits(db: Db, options: HitsOptions) {
   const collected = sql`(with matched as materialized (select id from (${matchIds}) as matched_ids where not ${walk})
     select page_ids.id, ${total} as total, false as stopped from (${pageIds}) as page_ids)`;
   const newest = sql`${tickets.updatedAt} desc nulls first, ${tickets.id} desc nulls first`;
-  // The newest `visits` tickets (a subquery with its own limit: the checks below cannot pass it),
-  // named as the table, so that the checks and the match read them as they read `tickets`. `walk`
-  // outside as well: a statement that collects plans no part of the walk.
+  // The newest `visits` tickets that pass the checks (a subquery with its own limit: the match below
+  // cannot pass it), named as the table, so that the match reads them as it reads `tickets`. The limit
+  // counts the tickets whose messages the walk looks into: an agent who sees half the tickets walks
+  // past twice as many, reading as many messages. `walk` outside as well: a statement that collects
+  // plans no part of the walk.
   const walked = sql`select ${tickets.id}, ${tickets.updatedAt}
-    from (select * from ${tickets} where ${walk} order by ${newest} limit ${visits}) as ${tickets}
-    where ${walk} and ${ticketMatches}${checks}
+    from (select * from ${tickets} where ${walk}${checks} order by ${newest} limit ${visits}) as ${tickets}
+    where ${walk} and ${ticketMatches}
     order by ${newest} limit ${countLimit()}`;
-  // Asked only when the walk found fewer than the cap: are there tickets older than those it visited?
-  const older = sql`exists (select 1 from ${tickets} order by ${newest} offset ${visits})`;
+  // Asked only when the walk found fewer than the cap: are there tickets that pass the checks older
+  // than those it looked into?
+  const older = sql`exists (select 1 from ${tickets} where true${checks} order by ${newest} offset ${visits})`;
   const found = newestFirst
     ? sql`${collected} union all (select walked.id, count(*) over ()::int as total,
           case when count(*) over () < ${countLimit()} then ${older} else false end as stopped

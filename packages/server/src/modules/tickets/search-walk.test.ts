@@ -278,3 +278,83 @@ describe("a walk that does not find the word where the statistics say it is", ()
     expect(found.looked).toBeLessThan(NEW);
   });
 });
+
+describe("an agent's walk", () => {
+  // The walk's limit is the number of tickets whose messages it may look into. An agent who sees a
+  // third of the tickets passes three for each one looked into: were the limit counted on every
+  // ticket passed, the agent's walk would stop short of the count's cap after a third of its budget
+  // and the search would pay for the collection as well.
+  const TOTAL = 3_000;
+  let fresh: Awaited<ReturnType<typeof openTestDatabase>>;
+  let handle: Database;
+  let seer: TicketFilter["actor"];
+
+  beforeAll(async () => {
+    fresh = await openTestDatabase();
+    handle = await openDatabase({ url: fresh.url, poolSize: 1, connectTimeoutMs: 5000 });
+    const exec = <T>(query: ReturnType<typeof sql>) => handle.db.execute(query).then((r) => rowsOf<T>(r));
+    const [{ id }] = await exec<{ id: number }>(
+      sql`insert into users (name, email, password_hash) values ('Agente', 'agente@terco.test', 'x') returning id`,
+    );
+    const queues = (
+      await exec<{ id: number }>(
+        sql`insert into queues (name, color) values ('Minha', '#111111'), ('Outra', '#222222'), ('Terceira', '#333333') returning id`,
+      )
+    ).map((q) => q.id);
+    seer = { id, admin: false, queueIds: [queues[0]], hideChoosing: true };
+    await exec(sql`insert into contacts (name, number)
+      select 'Cliente ' || n, '55419' || lpad(n::text, 8, '0') from generate_series(1, ${TOTAL}) n`);
+    // Every ticket in a queue, the agent's one in three.
+    await exec(sql`insert into tickets (contact_id, status, queue_id, updated_at)
+      select c.id, 'open', (${sql.raw(`array[${queues.join(",")}]`)})[1 + c.id % 3], now() - c.id * interval '1 minute'
+      from contacts c`);
+    // "zfrequente" in three messages of ten: in almost every ticket.
+    await exec(sql`insert into messages (ticket_id, contact_id, body, created_at)
+      select t.id, t.contact_id, 'mensagem ' || m.k || case when (t.id * 8 + m.k) % 10 < 3 then ' zfrequente' else '' end,
+        t.updated_at - (8 - m.k) * interval '1 second'
+      from tickets t cross join generate_series(1, 8) m(k)`);
+    await exec(sql`analyze`);
+  });
+  afterAll(async () => {
+    await handle?.close();
+    await fresh?.close();
+    await fresh?.drop();
+  });
+
+  it("counts against its limit only the tickets the agent may see, and finishes without collecting", async () => {
+    const limit = await searchWalkLimit(handle.db, "zfrequente", SEARCH_COUNT_CAP + 1);
+    // Within its limit of tickets passed, the walk would find fewer than the cap (a third are the
+    // agent's, nearly all with the word) while older tickets remain; within its limit of the agent's
+    // tickets it reaches the end of the table.
+    expect(limit).toBeGreaterThan(TOTAL / 3);
+    expect(limit).toBeLessThan(TOTAL);
+    const all = rowsOf<{ id: number }>(
+      await handle.db.execute(sql`select t.id from tickets t where t.queue_id = ${seer.queueIds[0]}
+        and exists (select 1 from messages m where m.ticket_id = t.id and m.body like '%zfrequente%')
+        order by t.updated_at desc, t.id desc`),
+    ).map((r) => r.id);
+    expect(all.length).toBeLessThanOrEqual(SEARCH_COUNT_CAP);
+    const found = await handle.db
+      .transaction(async (tx) => {
+        const words = async () =>
+          rowsOf<{ n: number }>(
+            await tx.execute(sql`select (pg_stat_get_xact_numscans('messages_search_idx'::regclass)
+              + pg_stat_get_xact_numscans('messages'::regclass))::int as n`),
+          )[0].n;
+        const before = await words();
+        const list = await listTickets(tx, { actor: seer, showAll: false, search: "zfrequente" }, { limit: 40, offset: 0 });
+        throw Object.assign(new Error("roll back"), { found: { ...list, collected: (await words()) - before } });
+      })
+      .catch(
+        (
+          error: Error & {
+            found?: { rows: { ticket: { id: number } }[]; count: number; countCapped: boolean; collected: number };
+          },
+        ) => (error.found ? error.found : Promise.reject(error)),
+      );
+    expect(found.rows.map((r) => r.ticket.id)).toEqual(all.slice(0, 40));
+    expect({ count: found.count, countCapped: found.countCapped }).toEqual({ count: all.length, countCapped: false });
+    // Neither the words' index nor a whole read of the messages: the walk's answer stood.
+    expect(found.collected).toBe(0);
+  });
+});
