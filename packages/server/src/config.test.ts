@@ -70,6 +70,15 @@ describe("parseEnv", () => {
     );
   });
 
+  it("takes EMBEDDED_PG_MEMORY_MB as a whole number of megabytes, and none by default (the machine's memory)", () => {
+    expect(parseEnv({}).EMBEDDED_PG_MEMORY_MB).toBeUndefined();
+    expect(parseEnv({ EMBEDDED_PG_MEMORY_MB: "" }).EMBEDDED_PG_MEMORY_MB).toBeUndefined();
+    expect(parseEnv({ EMBEDDED_PG_MEMORY_MB: "2048" }).EMBEDDED_PG_MEMORY_MB).toBe(2048);
+    expect(loadConfig({ EMBEDDED_PG_MEMORY_MB: "2048", DATA_DIR: tempDir() }).embeddedMemoryBytes).toBe(2048 * 1024 * 1024);
+    for (const bad of ["lots", "1.5", "100"])
+      expect(configError(() => parseEnv({ EMBEDDED_PG_MEMORY_MB: bad }))).toContain("EMBEDDED_PG_MEMORY_MB: expected");
+  });
+
   it("lists every bad variable at once", () => {
     const message = configError(() =>
       parseEnv({ PORT: "x", ADMIN_EMAIL: "nope", JWT_SECRET: "short", NODE_ENV: "staging", PUBLIC_URL: "ftp://x" }),

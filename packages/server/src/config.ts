@@ -17,6 +17,7 @@ const envSchema = z.object({
   HOST: z.string().default("0.0.0.0"),
   DATA_DIR: z.string().default("./data"),
   DATABASE_URL: optionalText.pipe(z.url({ protocol: /^postgres(ql)?$/, error: "a postgres:// or postgresql:// URL" }).optional()),
+  EMBEDDED_PG_MEMORY_MB: optionalText.pipe(z.coerce.number<string | undefined>().int().min(256).max(4_194_304).optional()),
   REDIS_URL: optionalText.pipe(z.url({ protocol: /^rediss?$/, error: "a redis:// or rediss:// URL" }).optional()),
   JWT_SECRET: optionalText.pipe(z.string().min(32, "at least 32 characters").optional()),
   JWT_REFRESH_SECRET: optionalText.pipe(z.string().min(32, "at least 32 characters").optional()),
@@ -91,6 +92,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl?: string;
+  /** The memory the embedded PostgreSQL sizes itself to (db/embedded/memory.ts); default the machine's or its container's. */
+  embeddedMemoryBytes?: number;
   redisUrl?: string;
   jwtSecret: string;
   jwtRefreshSecret: string;
@@ -204,6 +207,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     host: env.HOST,
     dataDir,
     databaseUrl: env.DATABASE_URL,
+    embeddedMemoryBytes: env.EMBEDDED_PG_MEMORY_MB === undefined ? undefined : env.EMBEDDED_PG_MEMORY_MB * 1024 * 1024,
     redisUrl: env.REDIS_URL,
     jwtSecret: resolveSecret("JWT_SECRET", env.JWT_SECRET, env, dataDir),
     jwtRefreshSecret: resolveSecret("JWT_REFRESH_SECRET", env.JWT_REFRESH_SECRET, env, dataDir),

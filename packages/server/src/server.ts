@@ -39,7 +39,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: config.dataDir,
-    embedded: { log: startupLog(config) },
+    embedded: { log: startupLog(config), memoryBytes: config.embeddedMemoryBytes },
   });
   const applied = await migrate(database);
   const seeded = await seed(database.db, { email: config.adminEmail, password: config.adminPassword, name: config.adminName });

@@ -39,6 +39,8 @@ export default async function setup(project: TestProject) {
     : await startEmbeddedPostgres({
         dataDir: dir,
         logFiles: false,
+        // The suite's databases are small: the buffers of a 1 GB machine (256 MB), whatever this one has.
+        memoryBytes: 1024 ** 3,
         // max_wal_size bounds what the write-ahead log keeps in memory when the folder is /dev/shm.
         settings: {
           fsync: "off",

@@ -23,7 +23,7 @@ export function openMediaStorage(config: Config): MediaStorage {
 export async function openForMaintenance(config: Config): Promise<Database> {
   if (config.databaseUrl) return openDatabase({ url: config.databaseUrl, poolSize: 2 });
   try {
-    return await openDatabase({ dataDir: config.dataDir, poolSize: 2 });
+    return await openDatabase({ dataDir: config.dataDir, poolSize: 2, embedded: { memoryBytes: config.embeddedMemoryBytes } });
   } catch (error) {
     if (!(error instanceof DataDirInUseError)) throw error;
   }

@@ -96,6 +96,46 @@ describe("the embedded PostgreSQL of `npm start`", () => {
     await server.stop();
   }, 120_000);
 
+  it("sizes its buffers to the memory it is given, the settings it is handed and ALTER SYSTEM's winning", async () => {
+    const dataDir = folder();
+    const server = await startEmbeddedPostgres({ dataDir, memoryBytes: 2 * 1024 ** 3, settings: { work_mem: "8MB" } });
+    try {
+      const client = new pg.Client(server.connection.url);
+      await client.connect();
+      const shown = async (name: string) =>
+        (await client.query<{ value: string }>("select current_setting($1) as value", [name])).rows[0]!.value;
+      const settings = {
+        shared_buffers: await shown("shared_buffers"),
+        effective_cache_size: await shown("effective_cache_size"),
+        maintenance_work_mem: await shown("maintenance_work_mem"),
+        work_mem: await shown("work_mem"),
+      };
+      // An administrator's ALTER SYSTEM wins too, once the server restarts.
+      await client.query("alter system set shared_buffers = '200MB'");
+      await client.end();
+      expect(settings).toEqual({
+        shared_buffers: "512MB",
+        effective_cache_size: "1GB",
+        maintenance_work_mem: "64MB",
+        work_mem: "8MB",
+      });
+    } finally {
+      await server.stop();
+    }
+    const again = await startEmbeddedPostgres({ dataDir, memoryBytes: 2 * 1024 ** 3 });
+    try {
+      const client = new pg.Client(again.connection.url);
+      await client.connect();
+      const { rows } = await client.query<{ buffers: string; cache: string }>(
+        "select current_setting('shared_buffers') as buffers, current_setting('effective_cache_size') as cache",
+      );
+      await client.end();
+      expect(rows[0]).toEqual({ buffers: "200MB", cache: "1GB" });
+    } finally {
+      await again.stop();
+    }
+  }, 120_000);
+
   it.runIf(isRoot())(
     "as root where user namespaces are refused: runs as the postgres system user",
     async () => {

@@ -8,13 +8,19 @@ import { findPostgresBinaries, type PostgresBinaries } from "./binaries.js";
 import { GUARDIAN_SCRIPT, LOCK_BUSY_EXIT } from "./guardian.js";
 import { clearHolder, describeHolder, holderAlive, postmasterPidOf, readHolder, selfAsHolder, writeHolder } from "./holder.js";
 import { checkReachable, chooseRunAs, giveTo, type RunAs } from "./identity.js";
+import { memoryBudget, memorySettings } from "./memory.js";
 import { isOurPostmaster, parentOf, stopOrphan } from "./orphan.js";
 
 export interface EmbeddedOptions {
   /** DATA_DIR: the cluster lives in DATA_DIR/postgres. */
   dataDir: string;
-  /** Extra `-c name=value` settings (tests: fsync=off; the WAL test: a small max_wal_size). */
+  /** Extra `-c name=value` settings (tests: fsync=off; the WAL test: a small max_wal_size). They win over the memory's. */
   settings?: Record<string, string>;
+  /**
+   * The memory the server sizes its buffers to (memory.ts; EMBEDDED_PG_MEMORY_MB). Default: the
+   * machine's, or its container's limit.
+   */
+  memoryBytes?: number;
   /** Log lines (start, orphan stopped, ...). */
   log?: (message: string) => void;
   /** As root: force a strategy (tests of the fallback). */
@@ -139,7 +145,13 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   if (runAs.kind === "system-user") chownSync(lockFile, runAs.uid, runAs.gid);
 
   const connection = embeddedConnection(dataDir);
+  // What an administrator set with ALTER SYSTEM wins: a `-c` would override it.
+  const altered = alteredSettings(pgdata);
+  const memory = Object.fromEntries(
+    Object.entries(memorySettings(options.memoryBytes ?? memoryBudget())).filter(([name]) => !altered.has(name)),
+  );
   const settings: Record<string, string> = {
+    ...memory,
     port: String(connection.port),
     listen_addresses: process.platform === "win32" ? "127.0.0.1" : "",
     ...(process.platform === "win32" ? {} : { unix_socket_directories: connection.host, unix_socket_permissions: "0700" }),
@@ -184,7 +196,10 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   await ensureDatabase(connection);
   const holder = { ...selfAsHolder(), postmasterPid };
   writeHolder(dataDir, holder);
-  log(`embedded PostgreSQL ${bin.major} ready in ${Date.now() - started} ms (pid ${postmasterPid}, ${pgdata})`);
+  log(
+    `embedded PostgreSQL ${bin.major} ready in ${Date.now() - started} ms (pid ${postmasterPid}, ${pgdata}; ` +
+      `shared_buffers ${settings.shared_buffers ?? "as altered"})`,
+  );
 
   // A Node crash (an uncaught error, process.exit) still stops the postmaster; kill -9 is the guardian's.
   let stopped = false;
@@ -212,6 +227,16 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       clearHolder(dataDir);
     },
   };
+}
+
+/** The settings postgresql.auto.conf holds (ALTER SYSTEM's), by name; none when it cannot be read. */
+function alteredSettings(pgdata: string): Set<string> {
+  try {
+    const text = readFileSync(join(pgdata, "postgresql.auto.conf"), "utf8");
+    return new Set([...text.matchAll(/^\s*([A-Za-z_.]+)\s*=/gm)].map((match) => match[1]!.toLowerCase()));
+  } catch {
+    return new Set();
+  }
 }
 
 function signal(pid: number, name: NodeJS.Signals): void {
