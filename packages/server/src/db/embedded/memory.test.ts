@@ -5,9 +5,9 @@ const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
 
 describe("the embedded PostgreSQL's memory", () => {
-  it("gives shared buffers a quarter of the memory, between the stock 128 MB and 8 GB", () => {
+  it("gives shared buffers a quarter of the memory, between the stock 128 MB and 2 GB", () => {
     expect(memorySettings(24 * GiB)).toEqual({
-      shared_buffers: "6144MB",
+      shared_buffers: "2048MB",
       effective_cache_size: "12288MB",
       maintenance_work_mem: "512MB",
     });
@@ -23,7 +23,7 @@ describe("the embedded PostgreSQL's memory", () => {
       maintenance_work_mem: "64MB",
     });
     expect(memorySettings(256 * GiB)).toEqual({
-      shared_buffers: "8192MB",
+      shared_buffers: "2048MB",
       effective_cache_size: "65536MB",
       maintenance_work_mem: "512MB",
     });
