@@ -68,9 +68,10 @@ export function walkIsCheaper(share: number, stats: SearchStats, wanted: number)
 }
 
 /**
- * How many tickets the walk may visit: as many as it can before it has read as many messages as
+ * How many tickets the walk may look into: as many as it can before it has read as many messages as
  * collecting would (the break-even of walkIsCheaper, which chooses the walk only when it expects to
- * stop sooner). The statistics are the whole table's: a word common in old tickets but absent from
+ * stop sooner). Counted on the tickets that pass the user's access and filters, whose messages it
+ * reads (search-hits.ts); those it passes by cost it a ticket row each. The statistics are the whole table's: a word common in old tickets but absent from
  * the newest ones ("natal" in June) would otherwise walk every ticket, several times the collection's
  * reads. Stopped there short of the count's cap, the search collects instead (ticket-list.repo.ts):
  * at worst about twice the collection's cost.

@@ -153,8 +153,9 @@ function ticketConditions(filter: TicketFilter, bind: Binder = literals): SQL | 
  * others, a contact's name or a short page still tipped 32 executions of 180 back to custom plans.
  *
  * `visits` (listTickets asks search-breadth.ts): when not 0, the words are in so many messages that
- * walking the tickets newest first, at most this many, finds the page and the capped count sooner
- * than collecting those messages; the statement holds both ways and runs one.
+ * walking the tickets newest first, looking into at most this many of those the filter leaves, finds
+ * the page and the capped count sooner than collecting those messages; the statement holds both ways
+ * and runs one.
  */
 export function searchPage(
   db: Db,
