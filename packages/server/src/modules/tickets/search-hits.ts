@@ -36,7 +36,8 @@ interface HitsOptions {
  *   and the count its length. `limit 1` keeps each ticket's look a nested loop: as an `exists`, the
  *   planner hashed every message with the words, the collection this avoids. The walk looks into at most
  *   `visits` tickets that pass the checks; `stopped` tells that it found fewer than the cap there and
- *   that older such tickets were left, so its answer is incomplete and the caller collects instead.
+ *   that it used them all (older such tickets may be left), so its answer may be incomplete and the
+ *   caller collects instead.
  *
  * Otherwise the matched ids are computed once (`matched`):
  *
@@ -71,23 +72,31 @@ export function searchHits(db: Db, options: HitsOptions) {
   const collected = sql`(with matched as materialized (select id from (${matchIds}) as matched_ids where not ${walk})
     select page_ids.id, ${total} as total, false as stopped from (${pageIds}) as page_ids)`;
   const newest = sql`${tickets.updatedAt} desc nulls first, ${tickets.id} desc nulls first`;
-  // The newest `visits` tickets that pass the checks (a subquery with its own limit: the match below
-  // cannot pass it), named as the table, so that the match reads them as it reads `tickets`. The limit
-  // counts the tickets whose messages the walk looks into: an agent who sees half the tickets walks
-  // past twice as many, reading as many messages. `walk` outside as well: a statement that collects
-  // plans no part of the walk.
-  const walked = sql`select ${tickets.id}, ${tickets.updatedAt}
-    from (select * from ${tickets} where ${walk}${checks} order by ${newest} limit ${visits}) as ${tickets}
-    where ${walk} and ${ticketMatches}
-    order by ${newest} limit ${countLimit()}`;
-  // Asked only when the walk found fewer than the cap: are there tickets that pass the checks older
-  // than those it looked into?
-  const older = sql`exists (select 1 from ${tickets} where true${checks} order by ${newest} offset ${visits})`;
+  // The newest `visits` tickets that pass the checks, numbered (a subquery with its own limit: the
+  // match cannot pass it), named as the table, so that the match reads them as it reads `tickets`.
+  // The limit counts the tickets whose messages the walk looks into: an agent who sees half the
+  // tickets walks past twice as many, reading as many messages. The last of them comes out of the
+  // walk even when it does not match: whether the walk reached it tells whether the limit ended the
+  // walk (short of the cap: `stopped`) or the tickets did, without a second scan. The subqueries
+  // keep the index's order, so the walk stops at the cap (and one); `offset 0` keeps the match one
+  // look a ticket (flattened, the filter and the column each ran it). `walk` gates them: a statement
+  // that collects plans no part of the walk.
+  const visited = sql`select ${tickets.id}, ${tickets.updatedAt}, ${tickets.contactId},
+      row_number() over (order by ${newest}) as visit
+    from ${tickets} where ${walk}${checks} order by ${newest} limit ${visits}`;
+  const looked = sql`select ${tickets.id}, ${tickets.updatedAt}, visit, (${walk} and ${ticketMatches}) as hit
+    from (${visited}) as ${tickets} where ${walk} order by ${newest} offset 0`;
+  const walked = sql`select looked.id, looked.updated_at, looked.hit, looked.visit from (${looked}) as looked
+    where looked.hit or looked.visit = ${visits}
+    order by looked.updated_at desc nulls first, looked.id desc nulls first limit ${countLimit()} + 1`;
+  const counted = sql`select walked.*, (count(*) filter (where walked.hit) over ())::int as hits,
+      max(walked.visit) over () as last_visit
+    from (${walked}) as walked`;
   const found = newestFirst
-    ? sql`${collected} union all (select walked.id, count(*) over ()::int as total,
-          case when count(*) over () < ${countLimit()} then ${older} else false end as stopped
-        from (${walked}) as walked
-        order by walked.updated_at desc nulls first, walked.id desc nulls first ${window()})`
+    ? sql`${collected} union all (select counted.id, least(counted.hits, ${countLimit()}) as total,
+          counted.hits < ${countLimit()} and counted.last_visit >= ${visits} as stopped
+        from (${counted}) as counted where counted.hit
+        order by counted.updated_at desc nulls first, counted.id desc nulls first ${window()})`
     : collected;
   return db
     .select({
