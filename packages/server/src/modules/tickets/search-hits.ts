@@ -77,7 +77,8 @@ export function searchHits(db: Db, options: HitsOptions) {
   // The limit counts the tickets whose messages the walk looks into: an agent who sees half the
   // tickets walks past twice as many, reading as many messages. The last of them comes out of the
   // walk even when it does not match: whether the walk reached it tells whether the limit ended the
-  // walk (short of the cap: `stopped`) or the tickets did, without a second scan. The subqueries
+  // walk (short of the cap: `stopped`) or the tickets did, without a second scan. It takes a place
+  // among the cap and one only when fewer matched. The subqueries
   // keep the index's order, so the walk stops at the cap (and one); `offset 0` keeps the match one
   // look a ticket (flattened, the filter and the column each ran it). `walk` gates them: a statement
   // that collects plans no part of the walk.
@@ -88,7 +89,7 @@ export function searchHits(db: Db, options: HitsOptions) {
     from (${visited}) as ${tickets} where ${walk} order by ${newest} offset 0`;
   const walked = sql`select looked.id, looked.updated_at, looked.hit, looked.visit from (${looked}) as looked
     where looked.hit or looked.visit = ${visits}
-    order by looked.updated_at desc nulls first, looked.id desc nulls first limit ${countLimit()} + 1`;
+    order by looked.updated_at desc nulls first, looked.id desc nulls first limit ${countLimit()}`;
   const counted = sql`select walked.*, (count(*) filter (where walked.hit) over ())::int as hits,
       max(walked.visit) over () as last_visit
     from (${walked}) as walked`;
