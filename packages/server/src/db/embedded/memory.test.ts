@@ -6,27 +6,20 @@ const GiB = 1024 * MiB;
 
 describe("the embedded PostgreSQL's memory", () => {
   it("gives shared buffers a quarter of the memory, between the stock 128 MB and 2 GB", () => {
-    expect(memorySettings(24 * GiB)).toEqual({
-      shared_buffers: "2048MB",
-      effective_cache_size: "12288MB",
-      maintenance_work_mem: "512MB",
-    });
-    expect(memorySettings(4 * GiB)).toEqual({
-      shared_buffers: "1024MB",
-      effective_cache_size: "2048MB",
-      maintenance_work_mem: "128MB",
-    });
     // A small machine keeps the stock figures; a large one stops at the caps.
-    expect(memorySettings(512 * MiB)).toEqual({
-      shared_buffers: "128MB",
-      effective_cache_size: "512MB",
-      maintenance_work_mem: "64MB",
-    });
-    expect(memorySettings(256 * GiB)).toEqual({
-      shared_buffers: "2048MB",
-      effective_cache_size: "65536MB",
-      maintenance_work_mem: "512MB",
-    });
+    const cases: [bytes: number, buffers: string, cache: string, maintenance: string][] = [
+      [24 * GiB, "2048MB", "12288MB", "512MB"],
+      [4 * GiB, "1024MB", "2048MB", "128MB"],
+      [512 * MiB, "128MB", "512MB", "64MB"],
+      [256 * GiB, "2048MB", "65536MB", "512MB"],
+    ];
+    for (const [bytes, buffers, cache, maintenance] of cases) {
+      expect(memorySettings(bytes)).toEqual({
+        shared_buffers: buffers,
+        effective_cache_size: cache,
+        maintenance_work_mem: maintenance,
+      });
+    }
   });
 
   it("counts a container's limit when it is lower than the machine's memory", () => {

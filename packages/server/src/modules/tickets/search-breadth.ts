@@ -57,9 +57,9 @@ export function messageShare(search: string, stats: SearchStats): number {
  * message once (share × messages). The walk stops at `wanted` matching tickets (the count's cap and
  * one): with m messages a ticket, a ticket has the words with chance 1 − (1 − share)^m, so it passes
  * `wanted` / that tickets (at most all of them), and in each reads about 1 / share messages before
- * one has the words (at most the ticket's m): cheaper while the tickets it passes stay under
- * walkVisitLimit. Measured on the bench (scale 1, "pedido"): 11,500
- * messages walked against 60,000 collected, 31–40 ms against 181–212.
+ * one has the words (at most the ticket's m): cheaper while the tickets it looks into stay under
+ * walkVisitLimit. Measured on the bench (scale 1, "pedido"): 11,500 messages walked against 60,000
+ * collected, 31–40 ms against 181–212.
  */
 export function walkIsCheaper(share: number, stats: SearchStats, wanted: number): boolean {
   if (!(share > 0) || !(stats.tickets > 0) || !(stats.messages > 0)) return false;
@@ -71,10 +71,11 @@ export function walkIsCheaper(share: number, stats: SearchStats, wanted: number)
  * How many tickets the walk may look into: as many as it can before it has read as many messages as
  * collecting would (the break-even of walkIsCheaper, which chooses the walk only when it expects to
  * stop sooner). Counted on the tickets that pass the user's access and filters, whose messages it
- * reads (search-hits.ts); those it passes by cost it a ticket row each. The statistics are the whole table's: a word common in old tickets but absent from
- * the newest ones ("natal" in June) would otherwise walk every ticket, several times the collection's
- * reads. Stopped there short of the count's cap, the search collects instead (ticket-list.repo.ts):
- * at worst about twice the collection's cost.
+ * reads (search-hits.ts); those it passes by cost it a ticket row each. The statistics are the whole
+ * table's: a word common in old tickets but absent from the newest ones ("natal" in June) would
+ * otherwise walk every ticket, several times the collection's reads. Stopped there short of the
+ * count's cap, the search collects instead (ticket-list.repo.ts): at worst about twice the
+ * collection's cost.
  */
 export function walkVisitLimit(share: number, stats: SearchStats): number {
   const perTicket = stats.messages / stats.tickets;

@@ -78,6 +78,39 @@ async function expected(actor: TicketFilter["actor"], word: string, status?: str
 const list = (actor: TicketFilter["actor"], search: string, page: number, extra: Partial<TicketFilter> = {}) =>
   listTickets(one.db, { actor, showAll: false, search, ...extra }, { limit: 40, offset: (page - 1) * 40 });
 
+/**
+ * A search listed inside a transaction that is then rolled back, and how many scans each named
+ * relation had during it. The counts are the transaction's own (pg_stat_get_xact_numscans): the
+ * backend's counts not yet flushed include earlier ones, hence the difference.
+ */
+async function listCountingScans<K extends string>(
+  db: Database["db"],
+  relations: Record<K, string>,
+  filter: TicketFilter,
+  page = { limit: 40, offset: 0 },
+): Promise<{ list: Awaited<ReturnType<typeof listTickets>>; scans: Record<K, number> }> {
+  const names = Object.keys(relations) as K[];
+  const columns = sql.join(
+    names.map((name) => sql`pg_stat_get_xact_numscans(${relations[name]}::regclass)::int as ${sql.identifier(name)}`),
+    sql`, `,
+  );
+  const rolledBack = Symbol("roll back");
+  let found: { list: Awaited<ReturnType<typeof listTickets>>; scans: Record<K, number> } | undefined;
+  await db
+    .transaction(async (tx) => {
+      const count = async () => rowsOf<Record<K, number>>(await tx.execute(sql`select ${columns}`))[0];
+      const before = await count();
+      const list = await listTickets(tx, filter, page);
+      const after = await count();
+      found = { list, scans: Object.fromEntries(names.map((name) => [name, after[name] - before[name]])) as Record<K, number> };
+      throw rolledBack;
+    })
+    .catch((error: unknown) => {
+      if (error !== rolledBack) throw error;
+    });
+  return found as NonNullable<typeof found>;
+}
+
 describe("the ticket search's walk", () => {
   it("walks for a word in most tickets, never for a rare one, from the planner's statistics", async () => {
     const stats = await readSearchStats(one.db);
@@ -172,35 +205,19 @@ describe("the ticket search's walk", () => {
   });
 
   it("reads no message through the words' index when it walks, and collects them otherwise", async () => {
-    // What the statement read, counted within one transaction (the backend's counts not yet flushed
-    // include earlier ones, so the difference), through the server's own prepared statements: scans
-    // of the words' index, whole reads of the messages (a table this small is read whole rather than
-    // through the index), the walk's index scans. Not the words' index's pages: planning the statement
-    // anew (its plan invalidated by an ANALYZE beside it) reads its metapage.
-    const readsOf = async (tx: Pick<typeof one.db, "execute">) => {
-      const [row] = rowsOf<{ words: number; whole: number; walks: number }>(
-        await tx.execute(sql`select pg_stat_get_xact_numscans('messages_search_idx'::regclass)::int as words,
-          pg_stat_get_xact_numscans('messages'::regclass)::int as whole,
-          pg_stat_get_xact_numscans('tickets_updated_idx'::regclass)::int as walks`),
-      );
-      return row;
-    };
-    const reads = (search: string, sort?: "oldest", offset = 0) =>
-      one.db
-        .transaction(async (tx) => {
-          const before = await readsOf(tx);
-          await listTickets(tx, { actor: agent(), showAll: false, search, sort }, { limit: 40, offset });
-          const after = await readsOf(tx);
-          const found = {
-            words: after.words - before.words,
-            whole: after.whole - before.whole,
-            walks: after.walks - before.walks,
-          };
-          throw Object.assign(new Error("roll back"), { found });
-        })
-        .catch((error: Error & { found?: { words: number; whole: number; walks: number } }) =>
-          error.found ? error.found : Promise.reject(error),
-        );
+    // What the statement read, through the server's own prepared statements: scans of the words'
+    // index, whole reads of the messages (a table this small is read whole rather than through the
+    // index), the walk's index scans. Not the words' index's pages: planning the statement anew (its
+    // plan invalidated by an ANALYZE beside it) reads its metapage.
+    const reads = async (search: string, sort?: "oldest", offset = 0) =>
+      (
+        await listCountingScans(
+          one.db,
+          { words: "messages_search_idx", whole: "messages", walks: "tickets_updated_idx" },
+          { actor: agent(), showAll: false, search, sort },
+          { limit: 40, offset },
+        )
+      ).scans;
     // One walk: it found fewer than the count's cap after every ticket the agent may see, within its
     // limit, and needs no second look to tell it was not stopped.
     expect(await reads("zcomum")).toEqual({ words: 0, whole: 0, walks: 1 });
@@ -256,27 +273,17 @@ describe("a walk that does not find the word where the statistics say it is", ()
     // The old tickets, and a few new ones: the walk finds these and must not stop there.
     expect(all.length).toBeGreaterThan(OLD);
     // Each ticket the walk looks into is one scan of the (ticket, time) index of messages.
-    const found = await handle.db
-      .transaction(async (tx) => {
-        const scans = async () =>
-          rowsOf<{ n: number }>(
-            await tx.execute(sql`select pg_stat_get_xact_numscans('messages_ticket_created_idx'::regclass)::int as n`),
-          )[0].n;
-        const before = await scans();
-        const list = await listTickets(tx, { actor: admin(), showAll: false, search: "zsazonal" }, { limit: 40, offset: 0 });
-        throw Object.assign(new Error("roll back"), { found: { ...list, looked: (await scans()) - before } });
-      })
-      .catch(
-        (
-          error: Error & { found?: { rows: { ticket: { id: number } }[]; count: number; countCapped: boolean; looked: number } },
-        ) => (error.found ? error.found : Promise.reject(error)),
-      );
+    const { list: found, scans } = await listCountingScans(
+      handle.db,
+      { looked: "messages_ticket_created_idx" },
+      { actor: admin(), showAll: false, search: "zsazonal" },
+    );
     expect(found.rows.map((r) => r.ticket.id)).toEqual(all.slice(0, 40));
     expect({ count: found.count, countCapped: found.countCapped }).toEqual({ count: all.length, countCapped: false });
     // The walk's tickets, and the newest matching message of each row of both pages (the walk's few
     // and the collection's 40): fewer than the new tickets, which an unbounded walk goes through.
-    expect(found.looked).toBeLessThanOrEqual(limit + 2 * 40);
-    expect(found.looked).toBeLessThan(NEW);
+    expect(scans.looked).toBeLessThanOrEqual(limit + 2 * 40);
+    expect(scans.looked).toBeLessThan(NEW);
   });
 });
 
@@ -335,27 +342,14 @@ describe("an agent's walk", () => {
         order by t.updated_at desc, t.id desc`),
     ).map((r) => r.id);
     expect(all.length).toBeLessThanOrEqual(SEARCH_COUNT_CAP);
-    const found = await handle.db
-      .transaction(async (tx) => {
-        const words = async () =>
-          rowsOf<{ n: number }>(
-            await tx.execute(sql`select (pg_stat_get_xact_numscans('messages_search_idx'::regclass)
-              + pg_stat_get_xact_numscans('messages'::regclass))::int as n`),
-          )[0].n;
-        const before = await words();
-        const list = await listTickets(tx, { actor: seer, showAll: false, search: "zfrequente" }, { limit: 40, offset: 0 });
-        throw Object.assign(new Error("roll back"), { found: { ...list, collected: (await words()) - before } });
-      })
-      .catch(
-        (
-          error: Error & {
-            found?: { rows: { ticket: { id: number } }[]; count: number; countCapped: boolean; collected: number };
-          },
-        ) => (error.found ? error.found : Promise.reject(error)),
-      );
+    const { list: found, scans } = await listCountingScans(
+      handle.db,
+      { words: "messages_search_idx", whole: "messages" },
+      { actor: seer, showAll: false, search: "zfrequente" },
+    );
     expect(found.rows.map((r) => r.ticket.id)).toEqual(all.slice(0, 40));
     expect({ count: found.count, countCapped: found.countCapped }).toEqual({ count: all.length, countCapped: false });
     // Neither the words' index nor a whole read of the messages: the walk's answer stood.
-    expect(found.collected).toBe(0);
+    expect(scans.words + scans.whole).toBe(0);
   });
 });
