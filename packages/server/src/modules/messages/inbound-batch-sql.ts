@@ -172,6 +172,12 @@ const written = [
 /** The message columns the batch writes: every key of `messageValues` (inbound-batch-sql.test.ts checks it). */
 export const BATCH_MESSAGE_COLUMNS: readonly string[] = written.map(([key]) => key);
 
+// The inserted rows come back without `raw`: the batch wrote it, and a channel's payload (a Baileys
+// message with its thumbnail runs to kilobytes) would otherwise be turned into JSON text by the
+// database and parsed again by Node for every message, for rows whose `raw` nothing reads (the
+// presenter reads it of a bot's messages only; media is fetched from the channel's own message).
+const { raw: _raw, ...returnedColumns } = messageColumns;
+
 // `quiet` hands the messages' rules trigger the rules' stamp when no rule can fire on these messages
 // (automation-rules/rule-quiet.ts, migration 0044), set within this statement: the trigger runs at its
 // end and clears it. "" hands nothing.
@@ -186,12 +192,13 @@ const insertMessages = namedStatement(
     )}) with ordinality as m(${sql.raw(written.map((_, i) => `c${i}`).join(", "))}, n) cross join quiet
     order by m.n
     on conflict ("whatsapp_id", "wid") do nothing
-    returning ${columnList(messageColumns)}`,
+    returning ${columnList(returnedColumns)}`,
 );
-const messageOfRaw = rowOf(messageColumns) as (raw: Record<string, unknown>) => MessageRow;
+const messageOfRaw = rowOf(returnedColumns) as (raw: Record<string, unknown>) => Omit<MessageRow, "raw">;
 
 /**
- * The rows inserted, in order; a message stored before (its `whatsapp_id`, `wid`) is left out.
+ * The rows inserted, in order; a message stored before (its `whatsapp_id`, `wid`) is left out. Their
+ * `raw` is the one given, not read back (see `returnedColumns`).
  * `quiet`: the rules' stamp when no rule can fire on the received ones (rule-quiet.ts), else "".
  */
 export async function insertBatchMessages(tx: Db, rows: NewMessage[], quiet = ""): Promise<MessageRow[]> {
@@ -206,7 +213,12 @@ export async function insertBatchMessages(tx: Db, rows: NewMessage[], quiet = ""
     });
   }
   const inserted = await runNamed<Record<string, unknown>>(tx, insertMessages, values);
-  return inserted.map(messageOfRaw);
+  // Each row's `raw` is the value the batch wrote (a batch's wids are distinct: storeBatch dedupes them).
+  const rawOf = new Map(rows.map((row) => [row.wid, row.raw ?? null]));
+  return inserted.map((returned) => {
+    const message = messageOfRaw(returned);
+    return Object.assign(message, { raw: rawOf.get(message.wid) ?? null });
+  });
 }
 
 /** What the events present of a ticket besides its row, and its queue's business hours. */

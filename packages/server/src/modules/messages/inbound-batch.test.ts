@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import pg from "pg";
 import type { Socket } from "socket.io-client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { customerNumber, eventually, makeSimulatorConnection } from "../../../test/conversation.js";
 import { makeAdmin, type TestUser } from "../../../test/factories.js";
 import { createTestApp, type TestApp } from "../../../test/harness.js";
@@ -94,6 +95,45 @@ describe("batched inbound", () => {
       expect(own.map((e) => e.message.body)).toEqual(Array.from({ length: 10 }, (_, k) => `msg ${k}`));
       expect(own[9].ticket).toMatchObject({ id: ticket.id, unreadMessages: 10, contact: { number: contact.number } });
     }
+  });
+
+  it("stores a channel's payload (raw) without reading it back: the events come from the rows, the payload from the channel", async () => {
+    const connection = await makeSimulatorConnection(t, admin);
+    const socket: RecordingSocket = await connectAs(url, admin, opened);
+    const from = customerNumber();
+    // A Baileys image's payload carries its thumbnail: kilobytes a message.
+    const raw = {
+      key: { remoteJid: `${from}@s.whatsapp.net`, id: "RAW1" },
+      message: { imageMessage: { jpegThumbnail: "A".repeat(6000) } },
+    };
+    const message = customerMessage(from, "a photo", { raw });
+    const original = pg.Client.prototype.query;
+    const returned: string[][] = [];
+    const spy = vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+      const result = Reflect.apply(original, this, args);
+      const config = args[0] as { name?: string };
+      if (config?.name === "inbound_batch_messages") {
+        void (result as Promise<pg.QueryResult>).then((r) => returned.push(r.fields.map((f) => f.name)));
+      }
+      return result;
+    } as typeof original);
+    try {
+      await t.pipeline.onMessage(connection.id, message);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(returned).toHaveLength(1);
+    expect(returned[0]).toEqual(expect.arrayContaining(["id", "wid", "ticket_id", "body"]));
+    expect(returned[0]).not.toContain("raw");
+    const [stored] = await t.database.db.select({ raw: messages.raw }).from(messages).where(eq(messages.wid, message.wid));
+    expect(stored.raw).toEqual(raw);
+    await eventually(() =>
+      expect(
+        socket.received.some(
+          (r) => r.event === "appMessage" && (r.payload as { message: { body: string } }).message.body === "a photo",
+        ),
+      ).toBe(true),
+    );
   });
 
   it("stores a message repeated inside a batch, or across batches, once", async () => {
