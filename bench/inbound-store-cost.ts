@@ -13,7 +13,6 @@
  * - Diagnostics: the text message with a group of triggers disabled for the case's loop (ALTER TABLE
  *   … DISABLE TRIGGER, enabled again after): what each group costs, not a configuration.
  */
-import { readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
 import { systemClock } from "../packages/server/src/lib/clock.js";
 import { storeBatch } from "../packages/server/src/modules/messages/inbound-batch.js";
@@ -79,12 +78,7 @@ const groups: [string, [table: string, trigger: string][]][] = [
 ];
 
 async function main() {
-  await withOneConnection("zapdesk_store_cost", scale, async ({ database, client }) => {
-    const [{ pid }] = await database.query<{ pid: number }>("select pg_backend_pid() as pid");
-    const backend = () => {
-      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-      return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
-    };
+  await withOneConnection("zapdesk_store_cost", scale, async ({ database, client, perRun }) => {
     const [line] = (
       (await database.db.execute(
         sql`insert into whatsapps (name, provider) values ('Store cost', 'simulator') returning id`,
@@ -127,17 +121,9 @@ async function main() {
       for (const [label, run, triggers] of chosen) {
         await toggle(triggers, false);
         try {
-          for (let i = 0; i < 20; i++) await run();
-          const cpu = process.cpuUsage();
-          const before = backend();
-          for (let i = 0; i < runs; i++) await run();
-          const node = process.cpuUsage(cpu);
-          const after = backend();
-          const f = (n: number) => (n / runs).toFixed(3);
-          results.set(label, [
-            ...(results.get(label) ?? []),
-            `${f((node.user + node.system) / 1000)} · ${f(after.user - before.user)} + ${f(after.system - before.system)}`,
-          ]);
+          const { node, dbUser, dbSystem } = await perRun(run, runs, 20);
+          const f = (n: number) => n.toFixed(3);
+          results.set(label, [...(results.get(label) ?? []), `${f(node)} · ${f(dbUser)} + ${f(dbSystem)}`]);
         } finally {
           await toggle(triggers, true);
         }

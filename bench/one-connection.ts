@@ -20,9 +20,14 @@ export interface OneConnection {
   ticks(): number;
   /**
    * `run` called `warmUp` times, then `runs` times measured: per run, Node's CPU, the connection's
-   * backend CPU (in 10 ms ticks, so averaged over many runs) and the wall time, in ms.
+   * backend CPU (in 10 ms ticks, so averaged over many runs; `dbUser` and `dbSystem` its two parts)
+   * and the wall time, in ms.
    */
-  perRun(run: () => Promise<unknown>, runs: number, warmUp?: number): Promise<{ node: number; db: number; wall: number }>;
+  perRun(
+    run: () => Promise<unknown>,
+    runs: number,
+    warmUp?: number,
+  ): Promise<{ node: number; db: number; dbUser: number; dbSystem: number; wall: number }>;
 }
 
 export function withOneConnection<T>(prefix: string, scale: number, work: (bench: OneConnection) => Promise<T>): Promise<T> {
@@ -30,21 +35,30 @@ export function withOneConnection<T>(prefix: string, scale: number, work: (bench
     await seed(database.db, { email: "admin@bench.test", password: randomBytes(9).toString("hex"), name: "Bench admin" });
     const data = await generate(database, scale);
     const [{ pid }] = await database.query<{ pid: number }>("select pg_backend_pid() as pid");
-    const ticks = () => {
+    // utime and stime, the 12th and 13th fields after the parenthesised command name.
+    const times = () => {
       const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-      return Number(fields[11]) + Number(fields[12]);
+      return { user: Number(fields[11]), system: Number(fields[12]) };
+    };
+    const ticks = () => {
+      const { user, system } = times();
+      return user + system;
     };
     const client = (database.db as unknown as { $client: pg.Pool }).$client;
     const perRun: OneConnection["perRun"] = async (run, runs, warmUp = 10) => {
       for (let i = 0; i < warmUp; i++) await run();
       const cpu = process.cpuUsage();
-      const before = ticks();
+      const before = times();
       const started = performance.now();
       for (let i = 0; i < runs; i++) await run();
       const node = process.cpuUsage(cpu);
+      const after = times();
+      const [dbUser, dbSystem] = [((after.user - before.user) * 10) / runs, ((after.system - before.system) * 10) / runs];
       return {
         node: (node.user + node.system) / 1000 / runs,
-        db: ((ticks() - before) * 10) / runs,
+        db: dbUser + dbSystem,
+        dbUser,
+        dbSystem,
         wall: (performance.now() - started) / runs,
       };
     };
