@@ -78,10 +78,9 @@ export function searchHits(db: Db, options: HitsOptions) {
   // tickets walks past twice as many, reading as many messages. The last of them comes out of the
   // walk even when it does not match: whether the walk reached it tells whether the limit ended the
   // walk (short of the cap: `stopped`) or the tickets did, without a second scan. It takes a place
-  // among the cap and one only when fewer matched. The subqueries
-  // keep the index's order, so the walk stops at the cap (and one); `offset 0` keeps the match one
-  // look a ticket (flattened, the filter and the column each ran it). `walk` gates them: a statement
-  // that collects plans no part of the walk.
+  // among the cap and one only when fewer matched. The subqueries keep the index's order, so the walk
+  // stops at the cap (and one); `offset 0` keeps the match one look a ticket (flattened, the filter
+  // and the column each ran it). `walk` gates them: a statement that collects plans no part of the walk.
   const visited = sql`select ${tickets.id}, ${tickets.updatedAt}, ${tickets.contactId},
       row_number() over (order by ${newest}) as visit
     from ${tickets} where ${walk}${checks} order by ${newest} limit ${visits}`;
