@@ -1,4 +1,5 @@
 import type { InfiniteData, QueryClient, QueryKey } from "@tanstack/react-query";
+import { updateQueries } from "./query-updates";
 
 interface Identified {
   id: number;
@@ -16,7 +17,7 @@ function searchOf(key: QueryKey): string {
 /**
  * Insert or replace an item in every cached page of a list (spec §4 "Lists").
  * A new item goes to the top of lists whose search it matches; an updated one is
- * replaced where it already is.
+ * replaced where it already is. A list being fetched gets it again when its answer lands.
  */
 export function upsertInPages<K extends string, T extends Identified>(
   client: QueryClient,
@@ -25,25 +26,22 @@ export function upsertInPages<K extends string, T extends Identified>(
   item: T,
   matches: (item: T, search: string) => boolean,
 ): void {
-  for (const [key, data] of client.getQueriesData<InfiniteData<Page<K, T>>>({ queryKey: prefix })) {
-    if (!data?.pages) continue;
+  updateQueries<InfiniteData<Page<K, T>>>(client, { queryKey: prefix }, (data, key) => {
+    if (!data.pages?.length) return data;
     const present = data.pages.some((page) => page[field].some((x) => x.id === item.id));
     if (present) {
-      client.setQueryData(key, {
+      return {
         ...data,
         pages: data.pages.map((page) => ({
           ...page,
           [field]: page[field].map((x) => (x.id === item.id ? { ...x, ...item } : x)),
         })),
-      });
-    } else if (matches(item, searchOf(key))) {
-      const [first, ...rest] = data.pages;
-      client.setQueryData(key, {
-        ...data,
-        pages: [{ ...first, [field]: [item, ...first[field]], count: first.count + 1 }, ...rest],
-      });
+      };
     }
-  }
+    if (!matches(item, searchOf(key))) return data;
+    const [first, ...rest] = data.pages;
+    return { ...data, pages: [{ ...first, [field]: [item, ...first[field]], count: first.count + 1 }, ...rest] };
+  });
 }
 
 export function removeFromPages<K extends string, T extends Identified>(
@@ -52,24 +50,22 @@ export function removeFromPages<K extends string, T extends Identified>(
   field: K,
   id: number,
 ): void {
-  for (const [key, data] of client.getQueriesData<InfiniteData<Page<K, T>>>({ queryKey: prefix })) {
-    if (!data?.pages) continue;
-    client.setQueryData(key, {
-      ...data,
-      pages: data.pages.map((page) => ({ ...page, [field]: page[field].filter((x) => x.id !== id) })),
-    });
-  }
-}
-
-export function upsertInArray<T extends Identified>(client: QueryClient, key: QueryKey, item: T): void {
-  client.setQueryData<T[]>(key, (list) => {
-    if (!list) return list;
-    return list.some((x) => x.id === item.id) ? list.map((x) => (x.id === item.id ? { ...x, ...item } : x)) : [...list, item];
+  updateQueries<InfiniteData<Page<K, T>>>(client, { queryKey: prefix }, (data) => {
+    if (!data.pages?.some((page) => page[field].some((x) => x.id === id))) return data;
+    return { ...data, pages: data.pages.map((page) => ({ ...page, [field]: page[field].filter((x) => x.id !== id) })) };
   });
 }
 
+export function upsertInArray<T extends Identified>(client: QueryClient, key: QueryKey, item: T): void {
+  updateQueries<T[]>(client, { queryKey: key, exact: true }, (list) =>
+    list.some((x) => x.id === item.id) ? list.map((x) => (x.id === item.id ? { ...x, ...item } : x)) : [...list, item],
+  );
+}
+
 export function removeFromArray<T extends Identified>(client: QueryClient, key: QueryKey, id: number): void {
-  client.setQueryData<T[]>(key, (list) => list?.filter((x) => x.id !== id));
+  updateQueries<T[]>(client, { queryKey: key, exact: true }, (list) =>
+    list.some((x) => x.id === id) ? list.filter((x) => x.id !== id) : list,
+  );
 }
 
 /** Case-insensitive match on any of the given texts: how the server searches too. */

@@ -56,3 +56,31 @@ it("refetches what it shows when the server says events may have been lost (Redi
   server.io.emit("resync", { reason: "adapter" });
   expect(await screen.findByText("fetched 3")).toBeInTheDocument();
 });
+
+let slowFetches = 0;
+function SlowList({ answered }: { answered: () => Promise<void> }) {
+  useRealtimeSync();
+  const { data } = useQuery({
+    queryKey: ["slow"],
+    queryFn: async () => {
+      const n = ++slowFetches;
+      if (n === 1) await answered();
+      return n;
+    },
+  });
+  return <p>slow {data ?? 0}</p>;
+}
+
+it("fetches again a first fetch still under way when the socket connects: it may have read the server before an event", async () => {
+  server = await startServer();
+  signedInAs(fakeApi(), ADMIN);
+  slowFetches = 0;
+  // The first answer lands only after the socket has connected (and so after an event it missed).
+  const connected = async () => {
+    while (!server?.joined.length) await new Promise((resolve) => setTimeout(resolve, 10));
+  };
+  await renderWithProviders(<SlowList answered={connected} />);
+  // Fetched again once the first answer has landed (so fast the first may never paint).
+  expect(await screen.findByText("slow 2")).toBeInTheDocument();
+  expect(slowFetches).toBe(2);
+});

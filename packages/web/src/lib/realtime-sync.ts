@@ -3,6 +3,7 @@ import type { RealtimePayloads } from "@zapdesk/core";
 import { useEffect, useRef } from "react";
 import { applyPresenceEvent } from "../features/routing/api";
 import { useAuth } from "./auth";
+import { refetchWhenLanded } from "./query-updates";
 import { listEventHandlers } from "./realtime-cache";
 import { type AppSocket, connectSocket, disconnectSocket } from "./socket";
 import { applyTagEvent } from "./tag-events";
@@ -55,7 +56,10 @@ export function useRealtimeSync(ticketHandlers?: TicketEventHandlers): void {
         socket.emit("joinNotification");
         // Events missed while offline cannot be replayed: refetch what is on screen. On the first
         // connection, what was fetched before the socket listened (the first screen paints
-        // before it connects) is refetched the same way.
+        // before it connects) is refetched the same way. The invalidation restarts a fetch under
+        // way where there is data; a first fetch under way may have read the server before an
+        // event the socket did not hear, and is fetched again once it lands.
+        refetchWhenLanded(client, { predicate: (query) => query.state.data === undefined });
         if (connectedBefore) client.invalidateQueries();
         else client.invalidateQueries({ predicate: (query) => query.state.dataUpdatedAt > 0 });
         connectedBefore = true;

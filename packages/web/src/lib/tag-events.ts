@@ -1,6 +1,7 @@
 import type { QueryClient } from "@tanstack/react-query";
 import type { RealtimePayloads, Tag } from "@zapdesk/core";
 import { queryKeys } from "./query-keys";
+import { updateQueries } from "./query-updates";
 
 const byName = (a: Tag, b: Tag) => a.name.localeCompare(b.name, undefined, { sensitivity: "base" }) || a.id - b.id;
 
@@ -49,8 +50,7 @@ export function applyTagEvent(client: QueryClient, event: RealtimePayloads["tag"
     const rest = data.tags.filter((t) => t.id !== tagId);
     return { tags: replacement ? [...rest, replacement].sort(byName) : rest };
   });
-  for (const [key, data] of client.getQueriesData({ predicate: (q) => q.queryKey[0] !== "tags" })) {
-    const patched = patchTagEverywhere(data, tagId, replacement);
-    if (patched !== data) client.setQueryData(key, patched);
-  }
+  updateQueries<unknown>(client, { predicate: (q) => q.queryKey[0] !== "tags" }, (data) =>
+    patchTagEverywhere(data, tagId, replacement),
+  );
 }

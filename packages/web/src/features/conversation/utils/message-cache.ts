@@ -1,5 +1,6 @@
 import type { InfiniteData, QueryClient } from "@tanstack/react-query";
 import type { Message } from "@zapdesk/core";
+import { updateQueries } from "../../../lib/query-updates";
 import type { MessagePage } from "../api/get-messages";
 import { messageKeys } from "../api/message-keys";
 
@@ -10,8 +11,9 @@ import { messageKeys } from "../api/message-keys";
  */
 export function upsertMessage(client: QueryClient, message: Message): void {
   // Every view of the ticket's conversation: the live one and one opened around a searched message.
-  client.setQueriesData<InfiniteData<MessagePage>>({ queryKey: messageKeys.list(message.ticketId) }, (data) => {
-    if (!data?.pages.length) return data;
+  // A view being fetched gets the message again when its answer lands (lib/query-updates.ts).
+  updateQueries<InfiniteData<MessagePage>>(client, { queryKey: messageKeys.list(message.ticketId) }, (data) => {
+    if (!data.pages?.length) return data;
     const known = data.pages.flatMap((page) => page.messages).find((m) => m.id === message.id);
     if (known) {
       if (known.updatedAt > message.updatedAt) return data;

@@ -112,6 +112,23 @@ describe("live ticket lists (spec §4)", () => {
     expect(read(client, everything).tickets.map((t) => t.id)).toEqual([2]);
   });
 
+  it("a ticket given to the agent while their list is being fetched is in it when the answer, read before, lands", async () => {
+    // CI once saw it: the agent opened the tickets page as the routing pass gave them their
+    // customer's ticket; the event came while the list's first fetch was under way and was lost.
+    const client = new QueryClient();
+    const open = params({ status: "open" });
+    let answer!: (page: TicketPage) => void;
+    const answered = new Promise<TicketPage>((resolve) => {
+      answer = resolve;
+    });
+    const fetched = client.fetchInfiniteQuery({ queryKey: ticketKeys.list(open), queryFn: () => answered, initialPageParam: 1 });
+    upsertTicket(client, ticket({ id: 7, status: "open", userId: ME }), AGENT);
+    answer({ tickets: [ticket({ id: 3, status: "open", userId: ME })], count: 1, hasMore: false });
+    await fetched;
+    expect(read(client, open).tickets.map((t) => t.id)).toEqual([7, 3]);
+    expect(read(client, open).count).toBe(2);
+  });
+
   it("tells a ticket that left the viewer's hands from one that only changed (item 21)", () => {
     const mine = ticket({ status: "open", userId: ME });
     expect(movedAwayFrom(mine, { ...mine, userId: 9 }, ME)).toBe(true);

@@ -1,5 +1,6 @@
 import type { InfiniteData, QueryClient } from "@tanstack/react-query";
 import { hiddenWhileBotHolds, isAdmin, type Ticket } from "@zapdesk/core";
+import { updateQueries } from "../../../lib/query-updates";
 import type { TicketPage } from "../api/get-tickets";
 import { type TicketListParams, ticketKeys } from "../api/ticket-keys";
 
@@ -49,11 +50,11 @@ export function markMovedAway(client: QueryClient, ticketId: number): void {
 
 type Lists = InfiniteData<TicketPage>;
 
+/** Every cached ticket list, now and as a fetch under way lands (lib/query-updates.ts). */
 function eachList(client: QueryClient, update: (data: Lists, params: TicketListParams) => Lists) {
-  for (const [key, data] of client.getQueriesData<Lists>({ queryKey: ticketKeys.lists() })) {
-    if (!data?.pages?.length) continue;
-    client.setQueryData(key, update(data, key[2] as TicketListParams));
-  }
+  updateQueries<Lists>(client, { queryKey: ticketKeys.lists() }, (data, key) =>
+    data.pages?.length ? update(data, key[2] as TicketListParams) : data,
+  );
 }
 
 const contains = (data: Lists, id: number) => data.pages.some((page) => page.tickets.some((t) => t.id === id));
@@ -103,9 +104,11 @@ export function upsertTicket(client: QueryClient, changed: Ticket, viewer: ListV
   if (ticket.userId === userId && client.getQueryData(ticketKeys.movedAway(ticket.id))) {
     client.setQueryData(ticketKeys.movedAway(ticket.id), false);
   }
-  client.setQueryData<Ticket>(ticketKeys.detail(ticket.id), (old) =>
-    old ? { ...old, ...ticket, contact: { ...old.contact, ...ticket.contact } } : old,
-  );
+  updateQueries<Ticket>(client, { queryKey: ticketKeys.detail(ticket.id), exact: true }, (old) => ({
+    ...old,
+    ...ticket,
+    contact: { ...old.contact, ...ticket.contact },
+  }));
 }
 
 export function removeTicket(client: QueryClient, ticketId: number): void {
