@@ -1,5 +1,6 @@
 import type { QueryClient } from "@tanstack/react-query";
 import type { Contact } from "@zapdesk/core";
+import { updateQueries } from "./query-updates";
 
 type Copy = {
   id: number;
@@ -51,10 +52,5 @@ function withContact(data: unknown, contact: Contact): unknown {
  * an edited contact reaches every cached copy, whichever feature's query holds it.
  */
 export function refreshContactCopies(client: QueryClient, contact: Contact): void {
-  for (const query of client.getQueryCache().getAll()) {
-    const data = query.state.data;
-    if (data === undefined) continue;
-    const next = withContact(data, contact);
-    if (next !== data) client.setQueryData(query.queryKey, next);
-  }
+  updateQueries<unknown>(client, {}, (data) => withContact(data, contact));
 }

@@ -3,6 +3,7 @@ import type { Connection, Contact, Queue, QuickAnswer, RealtimePayloads, Setting
 import { refreshContactCopies } from "./contact-copies";
 import { removeFromArray, removeFromPages, textMatches, upsertInArray, upsertInPages } from "./list-cache";
 import { queryKeys } from "./query-keys";
+import { updateQueries } from "./query-updates";
 
 const listOf = (all: readonly string[]) => [...all, "list"];
 
@@ -38,9 +39,10 @@ export function listEventHandlers(client: QueryClient, onSelfUpdated?: (user: Us
       upsertInPages<"contacts", Contact>(client, listOf(queryKeys.contacts.all), "contacts", event.contact, (c, s) =>
         textMatches(s, c.name, c.number, c.email),
       );
-      client.setQueryData<Contact>(queryKeys.contacts.detail(event.contact.id), (old) =>
-        old ? { ...old, ...event.contact } : old,
-      );
+      updateQueries<Contact>(client, { queryKey: queryKeys.contacts.detail(event.contact.id), exact: true }, (old) => ({
+        ...old,
+        ...event.contact,
+      }));
       if (event.action === "update") refreshContactCopies(client, event.contact);
     },
     quickAnswer(event) {
@@ -55,14 +57,14 @@ export function listEventHandlers(client: QueryClient, onSelfUpdated?: (user: Us
       upsertInArray<Queue>(client, queryKeys.queues.all, event.queue);
     },
     settings(event) {
-      const replace = (list: Setting[] | undefined) =>
-        list?.some((s) => s.key === event.setting.key)
+      const replace = (list: Setting[]) =>
+        list.some((s) => s.key === event.setting.key)
           ? list.map((s) => (s.key === event.setting.key ? event.setting : s))
-          : list && [...list, event.setting];
-      client.setQueryData<Setting[]>(queryKeys.settings.all, replace);
+          : [...list, event.setting];
+      updateQueries<Setting[]>(client, { queryKey: queryKeys.settings.all, exact: true }, replace);
       // Only keys the public list already carries: it must not grow private settings.
-      client.setQueryData<Setting[]>(queryKeys.publicSettings.all, (list) =>
-        list?.some((s) => s.key === event.setting.key) ? replace(list) : list,
+      updateQueries<Setting[]>(client, { queryKey: queryKeys.publicSettings.all, exact: true }, (list) =>
+        list.some((s) => s.key === event.setting.key) ? replace(list) : list,
       );
     },
     whatsapp(event) {
@@ -72,8 +74,8 @@ export function listEventHandlers(client: QueryClient, onSelfUpdated?: (user: Us
     whatsappSession(event) {
       // The whole presented connection: status with its reason, QR or pairing code, health.
       const session = event.session;
-      client.setQueryData<Connection[]>(queryKeys.whatsapps.all, (list) =>
-        list?.map((w) => (w.id === session.id ? { ...w, ...session } : w)),
+      updateQueries<Connection[]>(client, { queryKey: queryKeys.whatsapps.all, exact: true }, (list) =>
+        list.map((w) => (w.id === session.id ? { ...w, ...session } : w)),
       );
     },
   };

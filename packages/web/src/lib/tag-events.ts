@@ -38,15 +38,14 @@ export function patchTagEverywhere(value: unknown, tagId: number, replacement: T
 /** The `tag` event (issue 11): the tag list follows, and every ticket or contact in the cache with it. */
 export function applyTagEvent(client: QueryClient, event: RealtimePayloads["tag"]): void {
   if (event.action === "create") {
-    client.setQueryData<{ tags: Tag[] }>(queryKeys.tags.all, (data) =>
-      data && !data.tags.some((t) => t.id === event.tag.id) ? { tags: [...data.tags, event.tag].sort(byName) } : data,
+    updateQueries<{ tags: Tag[] }>(client, { queryKey: queryKeys.tags.all, exact: true }, (data) =>
+      data.tags.some((t) => t.id === event.tag.id) ? data : { tags: [...data.tags, event.tag].sort(byName) },
     );
     return;
   }
   const tagId = event.action === "delete" ? event.tagId : event.tag.id;
   const replacement = event.action === "delete" ? null : event.tag;
-  client.setQueryData<{ tags: Tag[] }>(queryKeys.tags.all, (data) => {
-    if (!data) return data;
+  updateQueries<{ tags: Tag[] }>(client, { queryKey: queryKeys.tags.all, exact: true }, (data) => {
     const rest = data.tags.filter((t) => t.id !== tagId);
     return { tags: replacement ? [...rest, replacement].sort(byName) : rest };
   });

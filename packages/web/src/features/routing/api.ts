@@ -1,6 +1,7 @@
 import { type QueryClient, useQuery } from "@tanstack/react-query";
 import type { AgentLoad, RealtimePayloads, UserPresence } from "@zapdesk/core";
 import { api } from "../../lib/api-client";
+import { updateQueries } from "../../lib/query-updates";
 
 export const presenceKey = ["presence"] as const;
 export const agentsLoadKey = ["dashboard", "agents"] as const;
@@ -27,10 +28,10 @@ export function useAgentsLoad() {
 
 /** A user's presence changed: both lists show it at once (no refetch). */
 export function applyPresenceEvent(client: QueryClient, event: RealtimePayloads["presence"]): void {
-  const patch = <T extends { userId: number; status: string }>(rows: T[] | undefined) =>
-    rows?.map((row) => (row.userId === event.userId ? { ...row, status: event.status } : row));
-  client.setQueryData<UserPresence[]>(presenceKey, patch);
-  client.setQueryData<AgentLoad[]>(agentsLoadKey, patch);
+  const patch = <T extends { userId: number; status: string }>(rows: T[]) =>
+    rows.map((row) => (row.userId === event.userId ? { ...row, status: event.status } : row));
+  updateQueries<UserPresence[]>(client, { queryKey: presenceKey, exact: true }, patch);
+  updateQueries<AgentLoad[]>(client, { queryKey: agentsLoadKey, exact: true }, patch);
   // Someone new (not in the cached list yet): fetch again.
   const known = client.getQueryData<UserPresence[]>(presenceKey);
   if (known && !known.some((row) => row.userId === event.userId)) client.invalidateQueries({ queryKey: presenceKey });

@@ -64,6 +64,20 @@ describe("routing (issue 13)", () => {
     expect(client.getQueryData<AgentLoad[]>(agentsLoadKey)?.[0]).toMatchObject({ status: "online", pendingInQueues: 3 });
   });
 
+  it("a presence event during a fetch of the list (fetched on every screen) reaches its answer", async () => {
+    const client = new QueryClient();
+    const row: UserPresence = { userId: 5, name: "Ana", status: "offline", openTickets: 2, queueIds: [1] };
+    let answer!: (rows: UserPresence[]) => void;
+    const answered = new Promise<UserPresence[]>((resolve) => {
+      answer = resolve;
+    });
+    const fetched = client.fetchQuery({ queryKey: presenceKey, queryFn: () => answered });
+    applyPresenceEvent(client, { action: "update", userId: 5, status: "online" });
+    answer([row]);
+    await fetched;
+    expect(client.getQueryData<UserPresence[]>(presenceKey)?.[0].status).toBe("online");
+  });
+
   it("lists agents with status, open tickets and waiting in their queues, online first", async () => {
     await i18n.changeLanguage("pt");
     const api = fakeApi({

@@ -1,5 +1,6 @@
 import type { QueryClient } from "@tanstack/react-query";
 import type { Ticket } from "@zapdesk/core";
+import { updateQueries } from "../../../lib/query-updates";
 import { notificationKeys, type UnreadTickets } from "../api/get-unread-tickets";
 
 const key = notificationKeys.unread;
@@ -10,17 +11,15 @@ const key = notificationKeys.unread;
  * counted already: only the server can tell, so the bell asks again.
  */
 function update(client: QueryClient, id: number, change: (tickets: Ticket[], present: boolean) => Ticket[]): void {
-  const data = client.getQueryData<UnreadTickets>(key);
-  if (!data) return;
-  const present = data.tickets.some((t) => t.id === id);
-  if (!present && data.count > data.tickets.length) {
-    client.invalidateQueries({ queryKey: key });
-    return;
-  }
-  const tickets = change(data.tickets, present);
-  client.setQueryData<UnreadTickets>(key, {
-    tickets,
-    count: Math.max(0, data.count + tickets.length - data.tickets.length),
+  // Applied again to the answer of a fetch under way (lib/query-updates.ts).
+  updateQueries<UnreadTickets>(client, { queryKey: key, exact: true }, (data) => {
+    const present = data.tickets.some((t) => t.id === id);
+    if (!present && data.count > data.tickets.length) {
+      void client.invalidateQueries({ queryKey: key });
+      return data;
+    }
+    const tickets = change(data.tickets, present);
+    return { tickets, count: Math.max(0, data.count + tickets.length - data.tickets.length) };
   });
 }
 
@@ -38,8 +37,9 @@ export function raiseUnread(client: QueryClient, ticket: Ticket): void {
 
 /** A ticket in the bell changed (contact, preview, unread count): replace it where it is. */
 export function refreshUnread(client: QueryClient, ticket: Ticket): void {
-  client.setQueryData<UnreadTickets>(
-    key,
-    (data) => data && { ...data, tickets: data.tickets.map((t) => (t.id === ticket.id ? ticket : t)) },
+  updateQueries<UnreadTickets>(client, { queryKey: key, exact: true }, (data) =>
+    data.tickets.some((t) => t.id === ticket.id)
+      ? { ...data, tickets: data.tickets.map((t) => (t.id === ticket.id ? ticket : t)) }
+      : data,
   );
 }

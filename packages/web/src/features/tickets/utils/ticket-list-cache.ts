@@ -144,5 +144,5 @@ export function markTicketRead(client: QueryClient, ticketId: number): void {
  */
 export function clearPreview(client: QueryClient, ticketId: number): void {
   patchListed(client, ticketId, { lastMessage: "" });
-  client.setQueryData<Ticket>(ticketKeys.detail(ticketId), (old) => (old ? { ...old, lastMessage: "" } : old));
+  updateQueries<Ticket>(client, { queryKey: ticketKeys.detail(ticketId), exact: true }, (old) => ({ ...old, lastMessage: "" }));
 }
