@@ -1,23 +1,23 @@
 // @vitest-environment jsdom
-// @vitest-environment-options { "url": "http://127.0.0.1:38973/" }
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { useQuery } from "@tanstack/react-query";
 import { screen } from "@testing-library/react";
 import { Server, type Socket } from "socket.io";
 import { afterEach, expect, it } from "vitest";
 import { ADMIN, fakeApi, signedInAs } from "../testing/fake-api";
+import { listenAsPageOrigin } from "../testing/page-origin";
 import { renderWithProviders } from "../testing/render";
 import { useRealtimeSync } from "./realtime-sync";
 
-/* A real socket.io server on the page's origin (the client connects to its own host). */
+/*
+ * A real socket.io server on the page's origin (the client connects to its own host), on a free port.
+ */
 async function startServer() {
   const http = createServer();
   const io = new Server(http, { path: "/socket.io" });
   const joined: Socket[] = [];
   io.on("connection", (socket) => socket.on("joinNotification", () => joined.push(socket)));
-  await new Promise<void>((resolve) => http.listen(38973, "127.0.0.1", resolve));
-  expect((http.address() as AddressInfo).port).toBe(38973);
+  await listenAsPageOrigin(http);
   return { io, joined, close: () => new Promise<void>((resolve) => io.close(() => resolve())) };
 }
 

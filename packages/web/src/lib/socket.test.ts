@@ -1,16 +1,15 @@
 // @vitest-environment jsdom
-// @vitest-environment-options { "url": "http://127.0.0.1:38971/" }
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Server } from "socket.io";
 import { afterEach, describe, expect, it } from "vitest";
 import { ADMIN, fakeApi } from "../testing/fake-api";
 import { ignoreTimersStartedBy } from "../testing/leak-guard";
+import { listenAsPageOrigin } from "../testing/page-origin";
 import { connectSocket, disconnectSocket } from "./socket";
 
 /*
  * A real socket.io server on the page's origin (the client connects to its own
- * host, so the port is fixed above): it accepts only the token "fresh".
+ * host), on a free port: it accepts only the token "fresh".
  */
 async function startServer(accepted = ["fresh"]) {
   const http = createServer();
@@ -21,8 +20,7 @@ async function startServer(accepted = ["fresh"]) {
     seen.push(token);
     next(accepted.includes(token) ? undefined : new Error("ERR_SESSION_EXPIRED"));
   });
-  await new Promise<void>((resolve) => http.listen(38971, "127.0.0.1", resolve));
-  expect((http.address() as AddressInfo).port).toBe(38971);
+  await listenAsPageOrigin(http);
   return {
     seen,
     io,
