@@ -46,14 +46,47 @@ async function userWithSession(): Promise<{ userId: number; sessionId: string; q
   const sessionId = randomUUID();
   await database.query("insert into sessions (id, user_id) values ($1, $2)", [sessionId, user!.id]);
   await database.query("insert into user_queues (user_id, queue_id) values ($1, $2)", [user!.id, queue!.id]);
-  // Those inserts' notices reach the cache a moment later: a lookup running then would not be kept.
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  // Those inserts' notices reach a cache a moment later (a lookup running then would not be kept):
+  // a test with a cache waits for them (`heard`).
   return { userId: user!.id, sessionId, queueId: queue!.id };
 }
 
 function started(users: SessionUsers): SessionUsers {
   closing.push(() => users.close());
   return users;
+}
+
+type CacheDatabase = { query: typeof database.query; newClient(name: string): pg.Client };
+
+/**
+ * The database a cache is given, with the LISTEN client it opens kept (the latest, after a
+ * reconnection): `heard()` resolves once the cache has heard every notice committed before the call.
+ * A marker sent after them comes back after them on that client, whose own handler (the cache's,
+ * added first) has run by then. Only while the cache listens.
+ */
+function tapped(base: CacheDatabase = database) {
+  let listener: pg.Client | undefined;
+  return {
+    database: { query: base.query, newClient: (name: string) => (listener = base.newClient(name)) } as CacheDatabase,
+    async heard(): Promise<void> {
+      const client = listener;
+      if (!client) throw new Error("the cache opened no LISTEN client");
+      // A probe's form: the cache ignores a probe it did not send (any other text would empty it).
+      const marker = `probe:test-${randomUUID()}`;
+      let done = false;
+      const back = new Promise<void>((resolve) => {
+        const seen = (notice: pg.Notification) => {
+          if (notice.payload !== marker) return;
+          client.off("notification", seen);
+          done = true;
+          resolve();
+        };
+        client.on("notification", seen);
+      });
+      await database.query("select pg_notify($1, $2)", [AUTH_USER_CHANNEL, marker]);
+      await Promise.race([back, until(() => done, "the cache's connection to hear a marker", 10_000)]);
+    },
+  };
 }
 
 /** Started, and on: `start` waits a bounded time only, which a busy machine can outlast. */
@@ -116,9 +149,11 @@ async function holdingRelay() {
 
 describe("the signed-in users' cache", () => {
   it("keeps nothing while its LISTEN connection is down, and starts empty when it is back", async () => {
-    const users = started(createSessionUsers({ db: database.db, database }));
+    const tap = tapped();
+    const users = started(createSessionUsers({ db: database.db, database: tap.database }));
     await listening(users);
     const { userId, sessionId } = await userWithSession();
+    await tap.heard();
     expect(await lookupsOf(() => users.find(userId, sessionId))).toBe(1);
     expect(await lookupsOf(() => users.find(userId, sessionId))).toBe(0);
 
@@ -146,7 +181,7 @@ describe("the signed-in users' cache", () => {
     expect(await lookupsOf(() => users.find(userId, sessionId))).toBe(1);
     expect(await lookupsOf(() => users.find(userId, sessionId))).toBe(0);
     await database.query("delete from sessions where id = $1", [sessionId]);
-    await new Promise((resolve) => setTimeout(resolve, 100)); // the notice's way
+    await tap.heard(); // the notice's way
     expect(await users.find(userId, sessionId)).toBeUndefined();
   });
 
@@ -154,9 +189,11 @@ describe("the signed-in users' cache", () => {
     const relay = await holdingRelay();
     const pool = new pg.Pool({ connectionString: relay.url, max: 1 });
     closing.push(() => pool.end());
-    const users = started(createSessionUsers({ db: drizzle(pool, { schema }) as unknown as Db, database }));
+    const tap = tapped();
+    const users = started(createSessionUsers({ db: drizzle(pool, { schema }) as unknown as Db, database: tap.database }));
     await listening(users);
     const { userId, sessionId, queueId } = await userWithSession();
+    await tap.heard();
     const other = randomUUID();
     await database.query("insert into sessions (id, user_id) values ($1, $2)", [other, userId]);
     await users.find(userId, other); // prepared on the pool's one connection
@@ -172,7 +209,7 @@ describe("the signed-in users' cache", () => {
     await until(() => relay.held > 0, "the lookup's answer");
     await database.query("delete from user_queues where user_id = $1", [userId]);
     await heard;
-    await new Promise((resolve) => setTimeout(resolve, 50)); // the cache's own connection has it too
+    await tap.heard(); // the cache's own connection has it too
     relay.release();
     expect((await pending)?.queueIds).toEqual([queueId]); // what was true when it was read
 
@@ -187,9 +224,11 @@ describe("the signed-in users' cache", () => {
       query: database.query,
       newClient: (name: string) => new pg.Client({ connectionString: relay.url, application_name: name }),
     };
-    const users = started(createSessionUsers({ db: database.db, database: slow }));
+    const tap = tapped(slow);
+    const users = started(createSessionUsers({ db: database.db, database: tap.database }));
     await listening(users);
     const { userId, sessionId } = await userWithSession();
+    await tap.heard();
     await users.find(userId, sessionId);
     users.wrote(); // nothing changed: the probe comes back and the kept answer serves
     expect(await lookupsOf(() => users.find(userId, sessionId))).toBe(0);
@@ -204,12 +243,13 @@ describe("the signed-in users' cache", () => {
   });
 
   it("keeps an answer for its time to live at most, and its newest entries only", async () => {
-    const users = started(createSessionUsers({ db: database.db, database, ttlMs: 300, maxEntries: 2 }));
+    const tap = tapped();
+    const users = started(createSessionUsers({ db: database.db, database: tap.database, ttlMs: 300, maxEntries: 2 }));
     await listening(users);
     const { userId, sessionId } = await userWithSession();
     const [second, third] = [randomUUID(), randomUUID()];
     for (const id of [second, third]) await database.query("insert into sessions (id, user_id) values ($1, $2)", [id, userId]);
-    await new Promise((resolve) => setTimeout(resolve, 100)); // those inserts' notices
+    await tap.heard(); // those inserts' notices
     await users.find(userId, sessionId);
     await users.find(userId, second);
     expect(await lookupsOf(() => users.find(userId, sessionId))).toBe(0); // now the newest of the two
@@ -222,17 +262,18 @@ describe("the signed-in users' cache", () => {
 
   it("turns itself off when its connection stops hearing the database (no heartbeat back)", async () => {
     const relay = await holdingRelay();
-    const deaf = {
+    const tap = tapped({
       query: database.query,
       newClient: (name: string) => new pg.Client({ connectionString: relay.url, application_name: name }),
-    };
+    });
     // A heartbeat a machine busy with the rest of the suite still answers in time (CI once missed
     // 200 ms before the cache came on): the probe's answer must come within one beat.
-    const users = started(createSessionUsers({ db: database.db, database: deaf, heartbeatMs: 1_000 }));
+    const users = started(createSessionUsers({ db: database.db, database: tap.database, heartbeatMs: 1_000 }));
     await listening(users);
     const { userId, sessionId } = await userWithSession();
-    // An answer read while the user's own inserts' notices were still coming is not kept: asked again.
-    await until(async () => Boolean(await users.find(userId, sessionId)) && users.size === 1, "an answer kept");
+    await tap.heard();
+    await users.find(userId, sessionId);
+    expect(users.size).toBe(1);
 
     relay.hold(); // a half-open connection: no error, no notice
     // Missed within two beats (the next one, and its answer's wait), plus the machine's slack.
