@@ -55,11 +55,13 @@ export function updateQueries<T>(client: QueryClient, filters: QueryFilters, upd
   for (const query of client.getQueryCache().findAll(filters)) {
     const { queryKey } = query;
     const data = query.state.data as T | undefined;
+    // Under way when the event came (not a fetch the update itself starts, as the bell's may).
+    const fetching = inFlight(query);
     if (data !== undefined) {
       const next = update(data, queryKey);
       if (next !== data) client.setQueryData(queryKey, next);
     }
-    if (inFlight(query)) waitingFor(client, query).updates.push((landed) => update(landed as T, queryKey));
+    if (fetching) waitingFor(client, query).updates.push((landed) => update(landed as T, queryKey));
   }
 }
 

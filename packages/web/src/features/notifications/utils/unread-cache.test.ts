@@ -1,4 +1,4 @@
-import { QueryClient } from "@tanstack/react-query";
+import { QueryClient, QueryObserver } from "@tanstack/react-query";
 import { describe, expect, it } from "vitest";
 import { aTicket } from "../../../testing/fixtures";
 import { notificationKeys, type UnreadTickets } from "../api/get-unread-tickets";
@@ -49,5 +49,21 @@ describe("the bell's count follows the server's count", () => {
     const raised = bell([1, 2], 57);
     raiseUnread(raised.client, unread(77));
     expect(raised.stale()).toBe(true);
+  });
+
+  it("asks once: the fetch it starts brings the answer, not another question", async () => {
+    const client = new QueryClient();
+    let fetches = 0;
+    const queryFn = async (): Promise<UnreadTickets> => {
+      fetches += 1;
+      return { tickets: [unread(1), unread(2)], count: 57 };
+    };
+    const stop = new QueryObserver(client, { queryKey: notificationKeys.unread, queryFn }).subscribe(() => {});
+    await expect.poll(() => fetches).toBe(1);
+    raiseUnread(client, unread(77));
+    await expect.poll(() => client.getQueryState(notificationKeys.unread)?.fetchStatus).toBe("idle");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(fetches).toBe(2);
+    stop();
   });
 });
