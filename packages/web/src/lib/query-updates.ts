@@ -14,27 +14,31 @@ interface Waiting {
 
 const waitingByClient = new WeakMap<QueryClient, Map<Query, Waiting>>();
 
+/** Once a waited-for fetch settles: its answer takes the updates (and is fetched again if asked). */
+function settleOnLanding(client: QueryClient, waiting: Map<Query, Waiting>): void {
+  client.getQueryCache().subscribe((event) => {
+    const { query } = event;
+    const entry = waiting.get(query);
+    if (!entry) return;
+    if (event.type === "removed") return void waiting.delete(query);
+    if (event.type !== "updated" || query.state.fetchStatus !== "idle") return;
+    waiting.delete(query);
+    // A failed fetch keeps what was cached (updated already) and is fetched again when shown; a
+    // cancelled one goes back to it. Only an answer that landed can be behind the events.
+    if (event.action.type !== "success" || event.action.manual) return;
+    const landed = query.state.data;
+    const data = entry.updates.reduce((current, update) => update(current), landed);
+    if (data !== landed) client.setQueryData(query.queryKey, data);
+    if (entry.refetch) void client.invalidateQueries({ queryKey: query.queryKey, exact: true });
+  });
+}
+
 function waitingFor(client: QueryClient, query: Query): Waiting {
   let waiting = waitingByClient.get(client);
   if (!waiting) {
-    const map = new Map<Query, Waiting>();
-    waiting = map;
-    waitingByClient.set(client, map);
-    client.getQueryCache().subscribe((event) => {
-      const entry = map.get(event.query);
-      if (!entry) return;
-      if (event.type === "removed") map.delete(event.query);
-      if (event.type !== "updated" || event.query.state.fetchStatus !== "idle") return;
-      map.delete(event.query);
-      // A failed fetch keeps what was cached (updated already) and is fetched again when shown; a
-      // cancelled one goes back to it. Only an answer that landed can be behind the events.
-      if (event.action.type !== "success" || event.action.manual) return;
-      const { queryKey } = event.query;
-      let data = event.query.state.data;
-      for (const update of entry.updates) data = update(data);
-      if (data !== event.query.state.data) client.setQueryData(queryKey, data);
-      if (entry.refetch) void client.invalidateQueries({ queryKey, exact: true });
-    });
+    waiting = new Map();
+    waitingByClient.set(client, waiting);
+    settleOnLanding(client, waiting);
   }
   let entry = waiting.get(query);
   if (!entry) {
