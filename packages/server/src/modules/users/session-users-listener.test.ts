@@ -74,17 +74,16 @@ function tapped(base: CacheDatabase = database) {
       // A probe's form: the cache ignores a probe it did not send (any other text would empty it).
       const marker = `probe:test-${randomUUID()}`;
       let done = false;
-      const back = new Promise<void>((resolve) => {
-        const seen = (notice: pg.Notification) => {
-          if (notice.payload !== marker) return;
-          client.off("notification", seen);
-          done = true;
-          resolve();
-        };
-        client.on("notification", seen);
-      });
-      await database.query("select pg_notify($1, $2)", [AUTH_USER_CHANNEL, marker]);
-      await Promise.race([back, until(() => done, "the cache's connection to hear a marker", 10_000)]);
+      const seen = (notice: pg.Notification) => {
+        done ||= notice.payload === marker;
+      };
+      client.on("notification", seen);
+      try {
+        await database.query("select pg_notify($1, $2)", [AUTH_USER_CHANNEL, marker]);
+        await until(() => done, "the cache's connection to hear a marker", 10_000);
+      } finally {
+        client.off("notification", seen);
+      }
     },
   };
 }
