@@ -1,5 +1,5 @@
-import { expect, type Page, test } from "@playwright/test";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, logIn } from "./support/app";
+import { expect, type Page } from "@playwright/test";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, logIn, test } from "./support/app";
 
 const SCREENS = [
   "/",

@@ -1,6 +1,6 @@
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { QUEUE_PALETTE } from "../packages/core/src/constants";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, capture, logIn, nav, newSession, runId } from "./support/app";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, capture, logIn, nav, newSession, runId, test } from "./support/app";
 
 test.setTimeout(180_000);
 

@@ -1,5 +1,5 @@
-import { expect, test } from "@playwright/test";
-import { apiSession, logIn, nav, runId } from "./support/app";
+import { expect } from "@playwright/test";
+import { apiSession, logIn, nav, runId, test } from "./support/app";
 
 test("an agent sees no Administration and the server refuses admin calls", async ({ page, request }) => {
   const run = runId();

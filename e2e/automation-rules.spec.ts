@@ -1,6 +1,6 @@
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { ZapdeskApi } from "./conversation/zapdesk-api";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, capture, nav, newSession, runId } from "./support/app";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, capture, nav, newSession, runId, test } from "./support/app";
 
 // Issue 23 §1: an admin writes an automation rule, dry-runs it over the last 7 days (it finds the
 // ticket of a customer who already asked to cancel), enables it; the next customer who asks fires it

@@ -1,8 +1,8 @@
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { startTypebotFake, type TypebotFake } from "../packages/server/test/typebot-fake/server";
 import { waitingList } from "./conversation/pages";
 import { ZapdeskApi } from "./conversation/zapdesk-api";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, capture, newSession, runId } from "./support/app";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, capture, newSession, runId, test } from "./support/app";
 
 // Issue 23 §4 (docs/bots.md): an admin gives a queue a Typebot flow in the queue form; a new customer
 // talks with the bot, which asks for the order number and hands over at the end of its flow; the

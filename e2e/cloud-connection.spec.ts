@@ -1,8 +1,8 @@
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { createWebhookDriver, payloads } from "../packages/server/test/graph-fake/index.js";
 import { composer, waitingList } from "./conversation/pages";
 import { ZapdeskApi } from "./conversation/zapdesk-api";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, capture, logIn, runId } from "./support/app";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, capture, logIn, runId, test } from "./support/app";
 import { cloudAccount } from "./support/graph-fake";
 
 /** What the Graph API fake received on /{phone-number-id}/messages (sends and read receipts). */

@@ -1,9 +1,9 @@
 import { readFile } from "node:fs/promises";
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { readZip } from "../packages/server/test/zip-reader";
 import { waitingList } from "./conversation/pages";
 import { PNG_BASE64, ZapdeskApi } from "./conversation/zapdesk-api";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, capture, newSession, runId } from "./support/app";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, capture, newSession, runId, test } from "./support/app";
 
 const run = runId();
 test.setTimeout(180_000);

@@ -1,6 +1,6 @@
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { ZapdeskApi } from "./conversation/zapdesk-api";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, capture, newSession, runId } from "./support/app";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, capture, newSession, runId, test } from "./support/app";
 
 // Issue 23 §3 (docs/menus.md): an admin builds a two-level menu in the editor; a customer walks it on
 // the simulator; the ticket lands in the queue the second level names.

@@ -1,5 +1,5 @@
-import { expect, test } from "@playwright/test";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, capture, logIn, runId } from "./support/app";
+import { expect } from "@playwright/test";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, capture, logIn, runId, test } from "./support/app";
 
 /*
  * The e2e server's QR connections open a WebSocket nobody answers (WHATSAPP_WEB_URL in

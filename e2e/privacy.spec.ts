@@ -1,5 +1,5 @@
-import { expect, test } from "@playwright/test";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, capture, nav, newSession } from "./support/app";
+import { expect } from "@playwright/test";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, capture, nav, newSession, test } from "./support/app";
 
 test.setTimeout(120_000);
 

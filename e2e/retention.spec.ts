@@ -1,6 +1,6 @@
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { ZapdeskApi } from "./conversation/zapdesk-api";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, capture, logIn, runId } from "./support/app";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, capture, logIn, runId, test } from "./support/app";
 
 const run = runId();
 test.setTimeout(240_000);

@@ -1,7 +1,7 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { waitingList, workingList } from "./conversation/pages";
 import { ZapdeskApi } from "./conversation/zapdesk-api";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, capture, newSession, runId } from "./support/app";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, capture, newSession, runId, test } from "./support/app";
 
 // Issue 13 items 1, 2 (presence, choosing a queue, one-step transfer) and 6 (agents' load and status):
 // two agents and an admin, the simulator as the customer.

@@ -1,7 +1,7 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { waitingList, workingList } from "./conversation/pages";
 import { ZapdeskApi } from "./conversation/zapdesk-api";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, capture, logIn, nav, newSession, runId } from "./support/app";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, capture, logIn, nav, newSession, runId, test } from "./support/app";
 
 // Issue 11 item 2: an admin defines tags; an agent tags a ticket from its header, filters the list by
 // tag and moves cards between the board's columns by dragging them.

@@ -1,7 +1,7 @@
-import { type APIRequestContext, type Browser, expect, type Locator, type Page, test } from "@playwright/test";
+import { type APIRequestContext, type Browser, expect, type Locator, type Page } from "@playwright/test";
 import { bell, composer, waitingList, workingList } from "./conversation/pages";
 import { ZapdeskApi } from "./conversation/zapdesk-api";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, newSession, runId } from "./support/app";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, newSession, runId, test } from "./support/app";
 
 // Issue 12 items 14, 16 and 21: who sees which ticket, live, in two agents' browsers.
 const queueOf = (row: Locator) => row.getByTestId("queue-strip");

@@ -1,5 +1,5 @@
-import { expect, type Page, test } from "@playwright/test";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, apiSession, capture, logIn, newSession, runId } from "./support/app";
+import { expect, type Page } from "@playwright/test";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, apiSession, capture, logIn, newSession, runId, test } from "./support/app";
 import { totpAt } from "./support/totp";
 
 test.setTimeout(240_000);

@@ -1,9 +1,9 @@
 import { createHmac } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { ZapdeskApi } from "./conversation/zapdesk-api";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, capture, nav, newSession, runId } from "./support/app";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, capture, nav, newSession, runId, test } from "./support/app";
 
 const run = runId();
 const number = (n: number) => `5511${String(Date.now()).slice(-7)}${n}`;

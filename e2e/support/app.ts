@@ -1,4 +1,4 @@
-import { type APIRequestContext, type Browser, expect, type Page } from "@playwright/test";
+import { type APIRequestContext, type Browser, type BrowserContext, test as base, expect, type Page } from "@playwright/test";
 
 export const ADMIN_EMAIL = process.env.E2E_ADMIN_EMAIL ?? "admin@zapdesk.local";
 export const ADMIN_PASSWORD = process.env.E2E_ADMIN_PASSWORD ?? "admin123";
@@ -12,13 +12,39 @@ export async function logIn(page: Page, email: string, password: string): Promis
   await expect(page).toHaveURL(/\/$/);
 }
 
-/** A separate browser context: its own storage, session and socket, like a second person. */
+/** The contexts `newSession` opened during the running test, closed when it ends (`test` below). */
+const sessions = new Set<BrowserContext>();
+
+/**
+ * A separate browser context: its own storage, session and socket, like a second person. It is
+ * closed when the test ends, by the `test` this file exports (which every journey uses).
+ */
 export async function newSession(browser: Browser, email: string, password: string): Promise<Page> {
   const context = await browser.newContext();
+  sessions.add(context);
+  context.once("close", () => sessions.delete(context));
   const page = await context.newPage();
   await logIn(page, email, password);
   return page;
 }
+
+/**
+ * Playwright's `test`, with the sessions a test opened closed when it ends. The run shares one
+ * browser (`workers: 1`): left open, every signed-in page of every earlier journey stayed live
+ * (its socket connected, hearing events, repainting in software), and each journey ran slower than
+ * the one before it.
+ */
+export const test = base.extend<{ closeSessions: undefined }>({
+  closeSessions: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
+    async ({}, use) => {
+      await use(undefined);
+      await Promise.all([...sessions].map((context) => context.close()));
+      sessions.clear();
+    },
+    { auto: true },
+  ],
+});
 
 export const nav = (page: Page) => page.getByRole("navigation", { name: /Menu principal|Main menu|Menú principal/ });
 
