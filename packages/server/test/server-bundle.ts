@@ -17,11 +17,23 @@ export const BUNDLED_SCRIPTS = [
   "test/baileys/kill-child.ts",
 ] as const;
 
-/** Started as `node <bundle>/run.mjs <script> ...args`: the script's argv as under `tsx <script>`, then its bundle. */
+/**
+ * Started as `node <bundle>/run.mjs <script> ...args`: the script's argv as under `tsx <script>`,
+ * then its bundle. A process whose test process is gone (a run stopped by a signal, which ends the
+ * test processes and not what they started) is sent SIGTERM once, and stops as `npm start` does on
+ * it, its embedded PostgreSQL with it; before, it kept running and listening after the run.
+ */
 const RUNNER = `import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 const here = import.meta.dirname;
 const serverRoot = ${JSON.stringify(serverRoot)};
+const parent = process.ppid;
+const orphaned = setInterval(() => {
+  if (process.ppid === parent) return;
+  clearInterval(orphaned);
+  process.kill(process.pid, "SIGTERM");
+}, 500);
+orphaned.unref();
 const script = process.argv[2];
 process.argv.splice(1, 2, resolve(serverRoot, script));
 await import(pathToFileURL(join(here, script.replace(/\\.ts$/, ".js"))).href);
