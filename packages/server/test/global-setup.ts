@@ -6,6 +6,7 @@ import type { TestProject } from "vitest/node";
 import { openDatabase } from "../src/db/client.js";
 import { startEmbeddedPostgres } from "../src/db/embedded/embedded-postgres.js";
 import { migrate } from "../src/db/migrate.js";
+import { claimTemplate, dropAbandonedDatabases } from "./abandoned-databases.js";
 import { claimRunFolder, removeAbandonedRuns, scratchRoot } from "./scratch-root.js";
 import { buildServerBundle, bundleDirOf } from "./server-bundle.js";
 
@@ -22,7 +23,8 @@ export default async function setup(project: TestProject) {
   const runId = `${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
   // In memory when the machine allows (scratch-root.ts).
   const root = scratchRoot();
-  removeAbandonedRuns(root);
+  // Their compiled processes too (without a folder, a bundle goes when it is a day old: server-bundle.ts).
+  for (const run of removeAbandonedRuns(root)) rmSync(bundleDirOf(run), { recursive: true, force: true });
   const dir = join(root, `zapdesk-test-${runId}`);
   mkdirSync(dir, { recursive: true });
   claimRunFolder(dir);
@@ -54,7 +56,10 @@ export default async function setup(project: TestProject) {
   const template = `zapdesk_tpl_${runId}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
+  // On a server the runs share, what runs killed before their teardown left (abandoned-databases.ts).
+  if (process.env.TEST_DATABASE_URL) await dropAbandonedDatabases(admin);
   await admin.query(`create database ${template}`);
+  await claimTemplate(admin, template);
   const database = await openDatabase({ url: withDatabase(serverUrl, template), poolSize: 1 });
   await migrate(database);
   await database.close();

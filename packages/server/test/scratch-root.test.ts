@@ -36,7 +36,7 @@ describe("the test run's folders (scratch-root.ts)", () => {
     const other = join(root, "zapdesk-e2e-keep");
     mkdirSync(other);
 
-    removeAbandonedRuns(root);
+    expect(removeAbandonedRuns(root).sort()).toEqual(["dead_1", "old_4"]);
 
     for (const folder of dead) expect(existsSync(folder), folder).toBe(false);
     for (const folder of unmarkedOld) expect(existsSync(folder), folder).toBe(false);

@@ -35,15 +35,16 @@ export function claimRunFolder(dir: string): void {
  * The folders of runs that were killed before their teardown: in memory they would hold the
  * machine's RAM until a reboot. A run's folders go when the process named in its `owner.pid` is
  * gone, or, without one, when they are a day old. A PostgreSQL left running in one stops by itself
- * once its folder is gone.
+ * once its folder is gone. Returns the ids of the runs removed.
  */
-export function removeAbandonedRuns(root: string): void {
+export function removeAbandonedRuns(root: string): string[] {
   let names: string[] = [];
   try {
     names = readdirSync(root);
   } catch {
-    return;
+    return [];
   }
+  const removed: string[] = [];
   const runs = new Map<string, string[]>();
   for (const name of names) {
     const run = RUN_FOLDER.exec(name)?.[2];
@@ -60,6 +61,9 @@ export function removeAbandonedRuns(root: string): void {
         (folder) => Date.now() - (statSync(folder, { throwIfNoEntry: false })?.mtimeMs ?? 0) > 86_400_000,
       );
     }
-    if (abandoned) for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+    if (!abandoned) continue;
+    for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+    removed.push(run);
   }
+  return removed;
 }
