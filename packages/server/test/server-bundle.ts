@@ -17,23 +17,15 @@ export const BUNDLED_SCRIPTS = [
   "test/baileys/kill-child.ts",
 ] as const;
 
-/**
- * Started as `node <bundle>/run.mjs <script> ...args`: the script's argv as under `tsx <script>`,
- * then its bundle. A process whose test process is gone (a run stopped by a signal, which ends the
- * test processes and not what they started) is sent SIGTERM once, and stops as `npm start` does on
- * it, its embedded PostgreSQL with it; before, it kept running and listening after the run.
- */
-const RUNNER = `import { join, resolve } from "node:path";
+/** Stops a process whose test process is gone (exit-with-parent.mjs), loaded before the script. */
+const EXIT_WITH_PARENT = pathToFileURL(join(serverRoot, "test", "exit-with-parent.mjs")).href;
+
+/** Started as `node <bundle>/run.mjs <script> ...args`: the script's argv as under `tsx <script>`, then its bundle. */
+const RUNNER = `import ${JSON.stringify(EXIT_WITH_PARENT)};
+import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 const here = import.meta.dirname;
 const serverRoot = ${JSON.stringify(serverRoot)};
-const parent = process.ppid;
-const orphaned = setInterval(() => {
-  if (process.ppid === parent) return;
-  clearInterval(orphaned);
-  process.kill(process.pid, "SIGTERM");
-}, 500);
-orphaned.unref();
 const script = process.argv[2];
 process.argv.splice(1, 2, resolve(serverRoot, script));
 await import(pathToFileURL(join(here, script.replace(/\\.ts$/, ".js"))).href);
@@ -108,5 +100,5 @@ export const bundleDirOf = (runId: string) => join(serverRoot, "node_modules", "
 export function nodeArgsFor(script: string, bundleDir: string | undefined): string[] {
   const inBundle = (BUNDLED_SCRIPTS as readonly string[]).includes(script);
   if (bundleDir && inBundle) return [join(bundleDir, "run.mjs"), script];
-  return ["--import", "tsx", script];
+  return ["--import", EXIT_WITH_PARENT, "--import", "tsx", script];
 }
