@@ -38,8 +38,11 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   };
 }
 
-/** A fresh, migrated database of its own: a clone of the run's template on the run's PostgreSQL (global-setup.ts). */
-export async function openTestDatabase(): Promise<Database & { url: string; drop(): Promise<void> }> {
+/**
+ * A fresh, migrated database of its own: a clone of the run's template on the run's PostgreSQL
+ * (global-setup.ts). `poolSize` connections (5 by default).
+ */
+export async function openTestDatabase(poolSize = 5): Promise<Database & { url: string; drop(): Promise<void> }> {
   const serverUrl = inject("pgServerUrl");
   const name = `zapdesk_t_${inject("pgRunId")}_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: serverUrl });
@@ -47,7 +50,7 @@ export async function openTestDatabase(): Promise<Database & { url: string; drop
   await admin.query(`create database ${name} template ${inject("pgTemplate")}`);
   await admin.end();
   const url = withDatabase(serverUrl, name);
-  const database = await openDatabase({ url, poolSize: 5 });
+  const database = await openDatabase({ url, poolSize });
   return {
     ...database,
     url,

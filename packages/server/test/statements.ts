@@ -14,7 +14,7 @@ import { vi } from "vitest";
  * (the CI run of 2026-12-05 saw two of three). `connect`'s callback is therefore bound to the context
  * it was asked from.
  */
-const current = new AsyncLocalStorage<{ statements: string[] }>();
+const current = new AsyncLocalStorage<{ statements: string[]; roundTrips: number }>();
 
 // The server project's files share a process (vitest.config.ts) and test/setup.ts restores every
 // spy after each file: whether the spy is in place is asked of the method itself, not remembered.
@@ -29,20 +29,27 @@ export function countStatements(): void {
   } as typeof connect);
   const original = pg.Client.prototype.query;
   vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client, ...args: unknown[]) {
-    const text = args[0] as string | { name?: string; text: string; pipelinedBegin?: boolean };
+    const text = args[0] as string | { name?: string; text: string; pipelinedBegin?: boolean; pipelined?: string[] };
     const store = current.getStore();
+    if (store) store.roundTrips += 1;
     // A transaction's BEGIN riding with its first statement (db/begin-pipeline.ts) is a statement still.
     if (typeof text !== "string" && text.pipelinedBegin) store?.statements.push("begin");
-    store?.statements.push(typeof text === "string" ? text : (text.name ?? text.text));
+    // So is each of the statements sent together in one round trip (db/pipeline.ts).
+    if (typeof text !== "string" && text.pipelined) store?.statements.push(...text.pipelined);
+    else store?.statements.push(typeof text === "string" ? text : (text.name ?? text.text));
     return Reflect.apply(original, this, args);
   } as typeof original);
 }
 
-/** The statements `work` sent, in order, with its result. */
-export async function statementsOf<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+/**
+ * The statements `work` sent, in order, with its result, and the round trips they took (calls of
+ * the driver: a statement riding with another, db/begin-pipeline.ts and db/pipeline.ts, takes none
+ * of its own).
+ */
+export async function statementsOf<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[]; roundTrips: number }> {
   // Without the spy every count would be zero, and a "at most N" test could not fail.
   if (!counting()) throw new Error("countStatements() was not called in this file");
-  const store = { statements: [] as string[] };
+  const store = { statements: [] as string[], roundTrips: 0 };
   const result = await current.run(store, work);
-  return { result, statements: store.statements };
+  return { result, statements: store.statements, roundTrips: store.roundTrips };
 }

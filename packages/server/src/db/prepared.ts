@@ -3,6 +3,7 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
 import type { Db } from "./client.js";
 import { fastRows } from "./fast-rows.js";
+import { runPipelined } from "./pipeline.js";
 
 /**
  * Prepared statements of the hot paths, built once per database handle (issue 10 item 3): building
@@ -103,6 +104,26 @@ export async function runNamed<R = Record<string, unknown>>(
     types,
   });
   return result.rows as R[];
+}
+
+/**
+ * Issue 24 item 1: named statements of a transaction that do not wait on each other's answers, in
+ * one round trip when they can be (db/pipeline.ts), else one after another. Their rows, in order.
+ */
+export async function runNamedTogether(
+  db: Db,
+  steps: [statement: NamedStatement, values: Record<string, unknown>][],
+): Promise<Record<string, unknown>[][]> {
+  const client = (db as unknown as { session: { client: pg.Pool | pg.ClientBase } }).session.client;
+  return runPipelined(
+    client,
+    steps.map(([statement, values]) => ({
+      name: statement.name,
+      text: statement.text,
+      values: fillPlaceholders(statement.params, values),
+    })),
+    types,
+  );
 }
 
 /** A table's row from the driver's (columns by their database names), mapped as drizzle maps it. */

@@ -1,7 +1,7 @@
 import type { BusinessSchedule } from "@zapdesk/core";
 import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { namedStatement, opaque, rowOf, runNamed } from "../../db/prepared.js";
+import { namedStatement, opaque, rowOf, runNamed, runNamedTogether } from "../../db/prepared.js";
 import {
   closingReasons,
   contacts,
@@ -202,6 +202,11 @@ const messageOfRaw = rowOf(returnedColumns) as (raw: Record<string, unknown>) =>
  * `quiet`: the rules' stamp when no rule can fire on the received ones (rule-quiet.ts), else "".
  */
 export async function insertBatchMessages(tx: Db, rows: NewMessage[], quiet = ""): Promise<MessageRow[]> {
+  return insertedOf(rows, await runNamed<Record<string, unknown>>(tx, insertMessages, insertValues(rows, quiet)));
+}
+
+/** The insert's values: a column's values as an array each. */
+function insertValues(rows: NewMessage[], quiet: string): Record<string, unknown> {
   const values: Record<string, unknown> = { quiet };
   for (const [key, type] of written) {
     const column = messages[key];
@@ -212,11 +217,14 @@ export async function insertBatchMessages(tx: Db, rows: NewMessage[], quiet = ""
       return type === "jsonb" || type === "timestamptz" ? column.mapToDriverValue(value) : value;
     });
   }
-  const inserted = await runNamed<Record<string, unknown>>(tx, insertMessages, values);
-  // Each row's `raw` is the value the batch wrote (a batch's wids are distinct: storeBatch dedupes them).
+  return values;
+}
+
+/** The rows the insert returned, each with the `raw` the batch wrote (a batch's wids are distinct: storeBatch dedupes them). */
+function insertedOf(rows: NewMessage[], returned: Record<string, unknown>[]): MessageRow[] {
   const rawOf = new Map(rows.map((row) => [row.wid, row.raw ?? null]));
-  return inserted.map((returned) => {
-    const message = messageOfRaw(returned);
+  return returned.map((raw) => {
+    const message = messageOfRaw(raw);
     return Object.assign(message, { raw: rawOf.get(message.wid) ?? null });
   });
 }
@@ -293,28 +301,46 @@ export type TouchedTicket = TicketRow & {
   consentConfigIds: number[];
 };
 
-/** Each ticket's preview, unread count and last inbound time after its messages (`per`, by ticket id). */
-export async function touchBatchTickets(
+/**
+ * The batch's messages inserted (`insertBatchMessages`) and then each ticket's preview, unread count
+ * and last inbound time updated after its messages (`per`, by ticket id), in one round trip
+ * (db/pipeline.ts, issue 24): the update does not wait on the insert's answer. The insert's
+ * statement triggers run at its end, before the update, as when they went one by one. A message
+ * stored before is left out of `inserted`, as the insert alone leaves it: the caller then rolls the
+ * transaction back, the update with it.
+ */
+export async function insertAndTouchBatch(
   tx: Db,
+  rows: NewMessage[],
+  quiet: string,
   whatsappId: number,
   per: Map<number, InboundTally>,
   onlyQueueId: number | undefined,
-): Promise<TouchedTicket[]> {
+): Promise<{ inserted: MessageRow[]; touched: TouchedTicket[] }> {
   const tallies = [...per.values()];
-  const rows = await runNamed<Record<string, unknown>>(tx, onlyQueueId === undefined ? touch.plain : touch.routed, {
-    ids: [...per.keys()],
-    previews: tallies.map((t) => t.preview),
-    unreads: tallies.map((t) => t.unread),
-    latests: tallies.map((t) => t.latest?.toISOString() ?? null),
-    now: new Date().toISOString(),
-    whatsappId,
-    ...(onlyQueueId === undefined ? {} : { queueId: onlyQueueId }),
-  });
-  return rows.map((raw) => ({
-    ...ticketOfRaw(raw),
-    extra: raw.extra as TicketExtra,
-    consentWords: raw.consent_words as string | null,
-    consentOptedOut: raw.consent_opted_out as boolean | null,
-    consentConfigIds: raw.consent_config_ids as number[],
-  }));
+  const [inserted = [], touched = []] = await runNamedTogether(tx, [
+    [insertMessages, insertValues(rows, quiet)],
+    [
+      onlyQueueId === undefined ? touch.plain : touch.routed,
+      {
+        ids: [...per.keys()],
+        previews: tallies.map((t) => t.preview),
+        unreads: tallies.map((t) => t.unread),
+        latests: tallies.map((t) => t.latest?.toISOString() ?? null),
+        now: new Date().toISOString(),
+        whatsappId,
+        ...(onlyQueueId === undefined ? {} : { queueId: onlyQueueId }),
+      },
+    ],
+  ]);
+  return {
+    inserted: insertedOf(rows, inserted),
+    touched: touched.map((raw) => ({
+      ...ticketOfRaw(raw),
+      extra: raw.extra as TicketExtra,
+      consentWords: raw.consent_words as string | null,
+      consentOptedOut: raw.consent_opted_out as boolean | null,
+      consentConfigIds: raw.consent_config_ids as number[],
+    })),
+  };
 }

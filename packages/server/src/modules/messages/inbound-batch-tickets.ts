@@ -4,8 +4,9 @@ import { tickets } from "../../db/schema.js";
 import type { Clock } from "../../lib/clock.js";
 import { type InboundTally, pickTicket, REOPENED, reopenWindowStart, tallyInbound } from "../inbound/ticket-rules.js";
 import type { JoinedTicket, TicketRow } from "../tickets/tickets.repo.js";
-import { type BatchConnection, findOrOpenTickets, type TouchedTicket, touchBatchTickets } from "./inbound-batch-sql.js";
+import { type BatchConnection, findOrOpenTickets, insertAndTouchBatch, type TouchedTicket } from "./inbound-batch-sql.js";
 import type { Ingest } from "./inbound-store.js";
+import type { NewMessage } from "./messages.repo.js";
 
 export type { BatchConnection, TicketExtra } from "./inbound-batch-sql.js";
 
@@ -67,24 +68,26 @@ export async function findOrCreateTickets(
 }
 
 /**
- * Preview (the ticket's last message of the batch), unread count and last inbound time, in one
- * statement that also returns what the events, business hours and consent read of each ticket.
+ * The batch's messages inserted, then each ticket's preview (the ticket's last message of the
+ * batch), unread count and last inbound time updated, in one round trip; the update also returns
+ * what the events, business hours and consent read of each ticket. `rows` are `fresh`'s messages,
+ * in the same order.
  */
-export async function touchTickets(
+export async function insertAndTouch(
   tx: Db,
   whatsappId: number,
   fresh: Ingest[],
-  inserted: { wid: string | null; ticketId: number }[],
+  rows: NewMessage[],
+  quiet: string,
   onlyQueueId: number | undefined,
 ) {
-  const ticketOfWid = new Map(inserted.map((m) => [m.wid, m.ticketId]));
   const itemsOf = new Map<number, Ingest[]>();
-  for (const item of fresh) {
-    const id = ticketOfWid.get(item.wid) as number;
+  fresh.forEach((item, i) => {
+    const id = (rows[i] as NewMessage).ticketId;
     itemsOf.set(id, [...(itemsOf.get(id) ?? []), item]);
-  }
+  });
   const per = new Map<number, InboundTally>([...itemsOf].map(([id, items]) => [id, tallyInbound(items)]));
-  return touchBatchTickets(tx, whatsappId, per, onlyQueueId);
+  return insertAndTouchBatch(tx, rows, quiet, whatsappId, per, onlyQueueId);
 }
 
 /** The tickets as the realtime events present them, from the rows the ticket update returned. */

@@ -9,8 +9,8 @@ import { inboundStateOf } from "../consent/consent.repo.js";
 import { applyConsent } from "../consent/consent-inbound.js";
 import { movedScope, scopeOfTicket } from "../inbound/ticket-rules.js";
 import type { JoinedTicket, TicketRow } from "../tickets/tickets.repo.js";
-import { insertBatchMessages, queueAfterTouch, upsertBatchContacts } from "./inbound-batch-sql.js";
-import { findOrCreateTickets, joinTickets, touchTickets } from "./inbound-batch-tickets.js";
+import { queueAfterTouch, upsertBatchContacts } from "./inbound-batch-sql.js";
+import { findOrCreateTickets, insertAndTouch, joinTickets } from "./inbound-batch-tickets.js";
 import { replacesPlaceholder } from "./inbound-placeholder.js";
 import { consentEntry, type Ingest, messageValues } from "./inbound-store.js";
 import type { JoinedMessage } from "./messages.repo.js";
@@ -152,7 +152,7 @@ async function writeBatch(
       return messageValues(whatsappId, (current.get(contact.id) as TicketRow).id, contact.id, item);
     });
     // No rule can fire on these customers' messages: the rules' trigger queues none of them. Their
-    // tickets as this transaction leaves them (`touchTickets` below may route them; nothing after it
+    // tickets as this transaction leaves them (`insertAndTouch` below may route them; nothing after it
     // moves one), and the time their events would be queued with.
     const onlyQueueId = connection.queues[0]?.id;
     const settledOf = new Map(
@@ -171,13 +171,14 @@ async function writeBatch(
       .filter((row) => !row.fromMe)
       .map((row) => ({ text: row.body ?? "", ticket: settledOf.get(row.ticketId) ?? null, at }));
     const quiet = rules ? quietFor(rules.received, received) : null;
-    const inserted = await insertBatchMessages(tx, rows, quiet?.stamp ?? "");
+    // The messages, then their tickets' preview, unread count and last inbound time: one round trip.
+    const { inserted, touched } = await insertAndTouch(tx, whatsappId, fresh, rows, quiet?.stamp ?? "", onlyQueueId);
     skipped = quiet?.skips ?? [];
     // Stored before (a redelivery): once more, checking first. A copy stored by someone else since
-    // the check: the one-message path treats it as the duplicate it is.
+    // the check: the one-message path treats it as the duplicate it is. (The tickets' update goes
+    // with the rollback.)
     if (inserted.length < fresh.length) throw checkFirst ? new NotBatchable("stored concurrently") : new AlreadyStored();
 
-    const touched = await touchTickets(tx, whatsappId, fresh, inserted, onlyQueueId);
     const updated: TicketRow[] = touched.map(
       ({ extra: _extra, consentWords: _w, consentOptedOut: _o, consentConfigIds: _c, ...t }) => t,
     );

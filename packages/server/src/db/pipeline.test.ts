@@ -1,0 +1,126 @@
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openTestDatabase, rowsOf } from "../../test/harness.js";
+import { type Database, openDatabase } from "./client.js";
+import { type PipelineStep, runPipelined } from "./pipeline.js";
+
+/**
+ * Issue 24: a transaction's statements that do not wait on each other go in one round trip
+ * (pipeline.ts). Real PostgreSQL, a one-connection pool whose round trips (ReadyForQuery messages)
+ * are counted, and a second pool looking from outside the transaction.
+ */
+let database: Awaited<ReturnType<typeof openTestDatabase>>;
+let one: Database;
+let pool: pg.Pool;
+let roundTrips = 0;
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  await database.db.execute(sql`create table t (n int primary key, at timestamptz, tags text[])`);
+  await database.db.execute(sql`create table log (n int, seen bigint)`);
+  // A statement trigger, as the messages' are: it sees what its own statement wrote, at its end.
+  await database.db.execute(sql`create function log_t() returns trigger language plpgsql as $$
+      begin insert into log select n, (select count(*) from t) from fresh; return null; end $$`);
+  await database.db.execute(
+    sql`create trigger t_log after insert on t referencing new table as fresh for each statement execute function log_t()`,
+  );
+  one = await openDatabase({ url: database.url, poolSize: 1, connectTimeoutMs: 5000 });
+  pool = (one.db as unknown as { $client: pg.Pool }).$client;
+  pool.on("connect", (client) => {
+    (client as unknown as { connection: NodeJS.EventEmitter }).connection.on("readyForQuery", () => {
+      roundTrips += 1;
+    });
+  });
+});
+afterAll(async () => {
+  await one.close();
+  await database.close();
+  await database.drop();
+});
+
+const types = { getTypeParser: pg.types.getTypeParser } as pg.CustomTypesConfig;
+const insert = (n: number, at: Date | null = null, tags: string[] | null = null): PipelineStep => ({
+  name: "pipeline_insert",
+  text: "insert into t (n, at, tags) values ($1, $2, $3) returning n, at, tags",
+  values: [n, at, tags],
+});
+const count = (): PipelineStep => ({ name: "pipeline_count", text: "select count(*)::int as c from t", values: [] });
+const touch = (n: number): PipelineStep => ({ name: "pipeline_touch", text: "update t set n = n where n = $1", values: [n] });
+const outside = async () => rowsOf(await database.db.execute(sql`select n from t order by n`)).map((r) => r.n);
+const logged = async () => rowsOf(await database.db.execute(sql`select n, seen from log order by n`));
+const reset = () => database.db.execute(sql`truncate t, log`);
+
+/**
+ * `work` on the pool's one connection in a transaction; its result and the round trips it took,
+ * counted once the commit or rollback after it has answered (an error is handed over before its
+ * round trip's ReadyForQuery arrives).
+ */
+async function inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>) {
+  const client = await pool.connect();
+  try {
+    await client.query("begin");
+    const before = roundTrips;
+    const result = await work(client).catch((error: unknown) => error as Error);
+    await client.query(result instanceof Error ? "rollback" : "commit");
+    return { result, trips: roundTrips - before - 1 };
+  } finally {
+    client.release();
+  }
+}
+
+describe("statements pipelined in a transaction (pipeline.ts)", () => {
+  it("runs parsed statements in one round trip, each with its own result, in order", async () => {
+    await reset();
+    // The first run parses them on the connection, one by one.
+    const first = await inTransaction((c) => runPipelined(c, [insert(1), count(), touch(1)], types));
+    expect(first.trips).toBe(3);
+    const at = new Date("2026-12-07T10:00:00Z");
+    const { result, trips } = await inTransaction((c) =>
+      runPipelined(c, [insert(2, at, ["a", "b,c"]), count(), touch(2)], types),
+    );
+    expect(trips).toBe(1);
+    expect(result).toEqual([[{ n: 2, at, tags: ["a", "b,c"] }], [{ c: 2 }], []]);
+    expect(await outside()).toEqual([1, 2]);
+    // The insert's trigger ran at the end of its own statement, before the count.
+    expect(await logged()).toEqual([
+      { n: 1, seen: "1" },
+      { n: 2, seen: "2" },
+    ]);
+  });
+
+  it("stops at a failing statement: the error, nothing after it, and the connection still in step", async () => {
+    await reset();
+    await inTransaction((c) => runPipelined(c, [insert(1), count()], types));
+    // The second fails: one round trip (one by one, the first would have answered before it went).
+    const failed = await inTransaction((c) => runPipelined(c, [insert(3), insert(1)], types));
+    expect(failed.trips).toBe(1);
+    expect((failed.result as pg.DatabaseError).code).toBe("23505");
+    expect(await outside()).toEqual([1]);
+    const second = await inTransaction((c) => runPipelined(c, [count(), insert(1)], types));
+    expect((second.result as pg.DatabaseError).code).toBe("23505");
+    // The same connection answers its next statements in order.
+    const after = await inTransaction((c) => runPipelined(c, [insert(4), count()], types));
+    expect(after.result).toEqual([[{ n: 4, at: null, tags: null }], [{ c: 2 }]]);
+    expect(await outside()).toEqual([1, 4]);
+  });
+
+  it("goes one by one outside a transaction and on the pool, with the same results", async () => {
+    await reset();
+    await inTransaction((c) => runPipelined(c, [insert(1), count()], types));
+    const client = await pool.connect();
+    try {
+      const before = roundTrips;
+      // Outside a transaction, one Sync would make the two one implicit transaction: not pipelined.
+      expect(await runPipelined(client, [insert(2), count()], types)).toEqual([[{ n: 2, at: null, tags: null }], [{ c: 2 }]]);
+      expect(roundTrips - before).toBe(2);
+      const failed = await runPipelined(client, [insert(3), insert(2)], types).catch((error: pg.DatabaseError) => error.code);
+      expect(failed).toBe("23505");
+    } finally {
+      client.release();
+    }
+    // Statement by statement: the one before the failure stays.
+    expect(await outside()).toEqual([1, 2, 3]);
+    expect(await runPipelined(pool, [count(), count()], types)).toEqual([[{ c: 3 }], [{ c: 3 }]]);
+  });
+});
