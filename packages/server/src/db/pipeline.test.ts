@@ -99,6 +99,17 @@ describe("statements pipelined in a transaction (pipeline.ts)", () => {
     expect(await outside()).toEqual([1]);
     const second = await inTransaction((c) => runPipelined(c, [count(), insert(1)], types));
     expect((second.result as pg.DatabaseError).code).toBe("23505");
+    // A value that cannot be sent is refused before anything is written.
+    const unsendable = {
+      toPostgres: () => {
+        throw new Error("no wire form");
+      },
+    };
+    const refused = await inTransaction((c) =>
+      runPipelined(c, [count(), { ...insert(5), values: [unsendable, null, null] }], types),
+    );
+    expect((refused.result as Error).message).toBe("no wire form");
+    expect(refused.trips).toBe(0);
     // The same connection answers its next statements in order.
     const after = await inTransaction((c) => runPipelined(c, [insert(4), count()], types));
     expect(after.result).toEqual([[{ n: 4, at: null, tags: null }], [{ c: 2 }]]);

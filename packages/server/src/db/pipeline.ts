@@ -25,7 +25,7 @@ const { prepareValue } = createRequire(import.meta.url)("pg/lib/utils.js") as { 
 /** The connection's protocol writer, as node-postgres's `Query` drives it. */
 interface Connection {
   parsedStatements: Record<string, string>;
-  bind(config: { statement: string; portal: string; values: unknown[]; valueMapper?: unknown }): void;
+  bind(config: { statement: string; portal: string; values: unknown[] }): void;
   describe(config: { type: "P"; name: string }): void;
   execute(config: { portal: string }): void;
   sync(): void;
@@ -57,7 +57,7 @@ class Pipelined extends pg.Query {
 
   prepare(connection: Connection) {
     for (const step of this.steps) {
-      connection.bind({ statement: step.name, portal: "", values: step.values, valueMapper: prepareValue });
+      connection.bind({ statement: step.name, portal: "", values: step.values });
       connection.describe({ type: "P", name: "" });
       connection.execute({ portal: "" });
     }
@@ -92,7 +92,10 @@ export async function runPipelined(
     }
     return results;
   }
-  const query = new Pipelined(steps, types);
+  // The values mapped before anything is written: a value that cannot be sent throws here, not
+  // halfway through the pipeline's messages (which would leave the connection without its Sync).
+  const mapped = steps.map((step) => ({ ...step, values: step.values.map(prepareValue) }));
+  const query = new Pipelined(mapped, types);
   const answered = await new Promise<pg.QueryResult | pg.QueryResult[]>((resolve, reject) => {
     query.callback = (error, result) => (error ? reject(error) : resolve(result as pg.QueryResult | pg.QueryResult[]));
     (client as pg.ClientBase).query(query as unknown as pg.QueryConfig);
