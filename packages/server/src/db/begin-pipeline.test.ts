@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
-import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, rowsOf } from "../../test/harness.js";
-import { type Database, openDatabase } from "./client.js";
+import { countedConnection } from "../../test/round-trips.js";
+import type { Database } from "./client.js";
 
 /**
  * Issue 24: BEGIN goes with a transaction's first statement (begin-pipeline.ts). Real PostgreSQL, a
@@ -11,18 +11,12 @@ import { type Database, openDatabase } from "./client.js";
  */
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
 let one: Database;
-let roundTrips = 0;
+let roundTrips: () => number;
 
 beforeAll(async () => {
   database = await openTestDatabase();
   await database.db.execute(sql`create table t (n int primary key)`);
-  one = await openDatabase({ url: database.url, poolSize: 1, connectTimeoutMs: 5000 });
-  const pool = (one.db as unknown as { $client: pg.Pool }).$client;
-  pool.on("connect", (client) => {
-    (client as unknown as { connection: NodeJS.EventEmitter }).connection.on("readyForQuery", () => {
-      roundTrips += 1;
-    });
-  });
+  ({ one, roundTrips } = await countedConnection(database.url));
 });
 afterAll(async () => {
   await one.close();
@@ -31,9 +25,9 @@ afterAll(async () => {
 });
 
 async function tripsOf(work: () => Promise<unknown>) {
-  const before = roundTrips;
+  const before = roundTrips();
   await work().catch(() => {});
-  return roundTrips - before;
+  return roundTrips() - before;
 }
 
 const outside = async () => rowsOf(await database.db.execute(sql`select n from t order by n`)).map((r) => r.n);

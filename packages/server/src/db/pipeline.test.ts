@@ -2,7 +2,8 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, rowsOf } from "../../test/harness.js";
-import { type Database, openDatabase } from "./client.js";
+import { countedConnection } from "../../test/round-trips.js";
+import type { Database } from "./client.js";
 import { type PipelineStep, runPipelined } from "./pipeline.js";
 
 /**
@@ -13,7 +14,7 @@ import { type PipelineStep, runPipelined } from "./pipeline.js";
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
 let one: Database;
 let pool: pg.Pool;
-let roundTrips = 0;
+let roundTrips: () => number;
 
 beforeAll(async () => {
   database = await openTestDatabase();
@@ -25,13 +26,7 @@ beforeAll(async () => {
   await database.db.execute(
     sql`create trigger t_log after insert on t referencing new table as fresh for each statement execute function log_t()`,
   );
-  one = await openDatabase({ url: database.url, poolSize: 1, connectTimeoutMs: 5000 });
-  pool = (one.db as unknown as { $client: pg.Pool }).$client;
-  pool.on("connect", (client) => {
-    (client as unknown as { connection: NodeJS.EventEmitter }).connection.on("readyForQuery", () => {
-      roundTrips += 1;
-    });
-  });
+  ({ one, pool, roundTrips } = await countedConnection(database.url));
 });
 afterAll(async () => {
   await one.close();
@@ -60,10 +55,10 @@ async function inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>) {
   const client = await pool.connect();
   try {
     await client.query("begin");
-    const before = roundTrips;
+    const before = roundTrips();
     const result = await work(client).catch((error: unknown) => error as Error);
     await client.query(result instanceof Error ? "rollback" : "commit");
-    return { result, trips: roundTrips - before - 1 };
+    return { result, trips: roundTrips() - before - 1 };
   } finally {
     client.release();
   }
@@ -121,10 +116,10 @@ describe("statements pipelined in a transaction (pipeline.ts)", () => {
     await inTransaction((c) => runPipelined(c, [insert(1), count()], types));
     const client = await pool.connect();
     try {
-      const before = roundTrips;
+      const before = roundTrips();
       // Outside a transaction, one Sync would make the two one implicit transaction: not pipelined.
       expect(await runPipelined(client, [insert(2), count()], types)).toEqual([[{ n: 2, at: null, tags: null }], [{ c: 2 }]]);
-      expect(roundTrips - before).toBe(2);
+      expect(roundTrips() - before).toBe(2);
       const failed = await runPipelined(client, [insert(3), insert(2)], types).catch((error: pg.DatabaseError) => error.code);
       expect(failed).toBe("23505");
     } finally {
