@@ -3,8 +3,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { eventually } from "./conversation.js";
 import { nodeArgsFor } from "./server-bundle.js";
-import { freePort } from "./zapdesk-process.js";
+import { freePort, zapdeskEnv } from "./zapdesk-process.js";
 
 /**
  * A test run stopped by a signal ends its test processes, not the processes they started: an
@@ -29,15 +30,6 @@ function running(pid: number): boolean {
   }
 }
 
-async function until(check: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return check();
-}
-
 describe("a process started by a test whose test process is killed", () => {
   it("stops, its embedded PostgreSQL with it", { timeout: 120_000 }, async () => {
     const port = await freePort();
@@ -49,18 +41,7 @@ describe("a process started by a test whose test process is killed", () => {
       setInterval(() => {}, 1000);`;
     const parent = spawn(process.execPath, ["-e", parentScript], {
       cwd: join(import.meta.dirname, ".."),
-      env: {
-        ...process.env,
-        ARGS: JSON.stringify(nodeArgsFor("src/main.ts", inject("serverBundle"))),
-        NODE_ENV: "test",
-        HOST: "127.0.0.1",
-        PORT: String(port),
-        LOG_LEVEL: "info",
-        WEB_DIST: "/nonexistent",
-        DATA_DIR: dataDir,
-        ADMIN_EMAIL: "admin@zapdesk.test",
-        ADMIN_PASSWORD: "admin-pass",
-      },
+      env: zapdeskEnv(port, { ARGS: JSON.stringify(nodeArgsFor("src/main.ts", inject("serverBundle"))), DATA_DIR: dataDir }),
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
@@ -74,7 +55,7 @@ describe("a process started by a test whose test process is killed", () => {
     if (parent.pid) started.push(parent.pid);
 
     // Up: listening, with its PostgreSQL (the pid its start-up line gives).
-    expect(await until(() => pidOf("postgresPid") > 0, 90_000), output).toBe(true);
+    await eventually(() => expect(pidOf("postgresPid"), output).toBeGreaterThan(0), 90_000);
     const app = pidOf("app");
     const postgres = pidOf("postgresPid");
     started.push(app, postgres);
@@ -82,7 +63,10 @@ describe("a process started by a test whose test process is killed", () => {
     expect(health.status).toBe(200);
 
     parent.kill("SIGKILL");
-    expect(await until(() => !running(app) && !running(postgres), 30_000), output).toBe(true);
+    await eventually(
+      () => expect({ app: running(app), postgres: running(postgres) }, output).toEqual({ app: false, postgres: false }),
+      30_000,
+    );
     expect(output).toContain('"signal":"SIGTERM"');
   });
 });

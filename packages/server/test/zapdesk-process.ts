@@ -31,6 +31,21 @@ export interface ZapdeskProcess {
   healthy(timeoutMs?: number): Promise<void>;
 }
 
+/** The environment `startZapdesk` gives `npm start`'s server: the test's `env` over the tests' defaults. */
+export function zapdeskEnv(port: number, env: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: "test",
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "info",
+    WEB_DIST: "/nonexistent",
+    ADMIN_EMAIL: "admin@zapdesk.test",
+    ADMIN_PASSWORD: "admin-pass",
+    ...env,
+    PORT: String(port),
+  };
+}
+
 /**
  * `npm start`'s server (src/main.ts, from the test run's bundle: server-bundle.ts) as a real
  * process: its own pid, its own embedded PostgreSQL in DATA_DIR, signals and kill -9 as on a real
@@ -40,17 +55,7 @@ export async function startZapdesk(env: Record<string, string>): Promise<Zapdesk
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawn(process.execPath, nodeArgsFor("src/main.ts", inject("serverBundle")), {
     cwd: serverRoot,
-    env: {
-      ...process.env,
-      NODE_ENV: "test",
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "info",
-      WEB_DIST: "/nonexistent",
-      ADMIN_EMAIL: "admin@zapdesk.test",
-      ADMIN_PASSWORD: "admin-pass",
-      ...env,
-      PORT: String(port),
-    },
+    env: zapdeskEnv(port, env),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
