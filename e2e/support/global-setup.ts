@@ -1,9 +1,9 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { isAlive } from "../../packages/server/src/db/embedded/holder";
+import { claimRunFolder, removeAbandonedRuns } from "../../packages/server/test/scratch-root";
 import { startE2eGraphFake } from "./graph-fake";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -23,27 +23,6 @@ async function waitForHealth(url: string, server: ChildProcess, timeoutMs: numbe
   throw new Error(`The server did not answer ${url} within ${timeoutMs} ms`);
 }
 
-const OWNER = "owner.pid";
-
-/**
- * The folders of runs stopped before their teardown (a signal to the runner): their database and
- * web build, about 55 MB each. A run's folder names the runner that owns it; it goes when that
- * process is gone, or, without the mark, when it is a day old.
- */
-function removeAbandonedRuns(): void {
-  for (const name of readdirSync(tmpdir()).filter((n) => n.startsWith("zapdesk-e2e-"))) {
-    const folder = join(tmpdir(), name);
-    let abandoned: boolean;
-    try {
-      const pid = Number(readFileSync(join(folder, OWNER), "utf8"));
-      abandoned = !isAlive(pid);
-    } catch {
-      abandoned = Date.now() - (statSync(folder, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 86_400_000;
-    }
-    if (abandoned) rmSync(folder, { recursive: true, force: true });
-  }
-}
-
 /**
  * Builds the web app into this run's own folder (the server lists the files it
  * serves at start-up, so the build comes first), starts the Graph API fake the
@@ -53,8 +32,10 @@ function removeAbandonedRuns(): void {
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const tmp = process.env.E2E_TMP!;
-  removeAbandonedRuns();
-  writeFileSync(join(tmp, OWNER), String(process.pid));
+  // The folders of journeys' runs stopped before their teardown (a signal to the runner): database
+  // and web build, about 55 MB each. This run's folder names its runner for the next.
+  removeAbandonedRuns(tmpdir());
+  claimRunFolder(tmp);
   const port = process.env.E2E_PORT!;
   const dataDir = join(tmp, "data");
   mkdirSync(dataDir, { recursive: true });

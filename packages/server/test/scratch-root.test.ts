@@ -33,10 +33,19 @@ describe("the test run's folders (scratch-root.ts)", () => {
     const unmarkedOld = runIn(root, "old_4");
     const dayAndMore = new Date(Date.now() - 25 * 3_600_000);
     for (const folder of unmarkedOld) utimesSync(folder, dayAndMore, dayAndMore);
-    const other = join(root, "zapdesk-e2e-keep");
+    const other = join(root, "zapdesk-other-keep");
     mkdirSync(other);
+    // A browser journeys' run: one folder, marked by its runner.
+    const journeysDead = join(root, "zapdesk-e2e-aB3dE5");
+    mkdirSync(journeysDead);
+    writeFileSync(join(journeysDead, "owner.pid"), String(ended));
+    const journeysLive = join(root, "zapdesk-e2e-fG7hI9");
+    mkdirSync(journeysLive);
+    claimRunFolder(journeysLive);
 
-    expect(removeAbandonedRuns(root).sort()).toEqual(["dead_1", "old_4"]);
+    expect(removeAbandonedRuns(root).sort()).toEqual(["aB3dE5", "dead_1", "old_4"]);
+    expect(existsSync(journeysDead)).toBe(false);
+    expect(existsSync(journeysLive)).toBe(true);
 
     for (const folder of dead) expect(existsSync(folder), folder).toBe(false);
     for (const folder of unmarkedOld) expect(existsSync(folder), folder).toBe(false);

@@ -23,10 +23,14 @@ export function scratchRoot(): string {
   return tmpdir();
 }
 
-const RUN_FOLDER = /^zapdesk-(test|tmp)-(.+)$/;
+/** A test run's folders (test/global-setup.ts), and a browser journeys' run's (e2e/support/global-setup.ts). */
+const RUN_FOLDER = /^zapdesk-(test|tmp|e2e)-(.+)$/;
 const OWNER = "owner.pid";
 
-/** Marks a run's folder with the process that owns it (the vitest process), for `removeAbandonedRuns`. */
+/**
+ * Marks a run's folder with the process that owns it (the vitest process, the journeys' runner),
+ * for `removeAbandonedRuns`.
+ */
 export function claimRunFolder(dir: string): void {
   writeFileSync(join(dir, OWNER), String(process.pid));
 }
@@ -51,19 +55,24 @@ export function removeAbandonedRuns(root: string): string[] {
     if (run) runs.set(run, [...(runs.get(run) ?? []), join(root, name)]);
   }
   for (const [run, folders] of runs) {
-    const marked = join(root, `zapdesk-test-${run}`, OWNER);
-    let abandoned: boolean;
-    try {
-      abandoned = !isAlive(Number(readFileSync(marked, "utf8")));
-    } catch {
-      // (A folder another run's teardown removes meanwhile counts as old.)
-      abandoned = folders.every(
-        (folder) => Date.now() - (statSync(folder, { throwIfNoEntry: false })?.mtimeMs ?? 0) > 86_400_000,
-      );
-    }
+    const owner = folders.map(ownerOf).find((pid) => pid !== undefined);
+    const abandoned =
+      owner !== undefined
+        ? !isAlive(owner)
+        : // (A folder another run's teardown removes meanwhile counts as old.)
+          folders.every((folder) => Date.now() - (statSync(folder, { throwIfNoEntry: false })?.mtimeMs ?? 0) > 86_400_000);
     if (!abandoned) continue;
     for (const folder of folders) rmSync(folder, { recursive: true, force: true });
     removed.push(run);
   }
   return removed;
+}
+
+/** The process a folder's `owner.pid` names, if it has one. */
+function ownerOf(folder: string): number | undefined {
+  try {
+    return Number(readFileSync(join(folder, OWNER), "utf8"));
+  } catch {
+    return undefined;
+  }
 }
