@@ -90,13 +90,16 @@ const types = {
   getTypeParser: (id: number, format?: string) => (AS_TEXT.has(id) ? asText : pg.types.getTypeParser(id, format as "text")),
 } as pg.CustomTypesConfig;
 
+/** The driver's handle under `db`: the pool, or a transaction's connection. */
+const clientOf = (db: Db) => (db as unknown as { session: { client: pg.Pool | pg.ClientBase } }).session.client;
+
 /** Run a named statement on `db` (the pool, or a transaction's connection) with its placeholders' values. */
 export async function runNamed<R = Record<string, unknown>>(
   db: Db,
   statement: NamedStatement,
   values: Record<string, unknown>,
 ): Promise<R[]> {
-  const client = (db as unknown as { session: { client: pg.Pool | pg.ClientBase } }).session.client;
+  const client = clientOf(db);
   const result = await client.query({
     name: statement.name,
     text: statement.text,
@@ -114,7 +117,7 @@ export async function runNamedTogether(
   db: Db,
   steps: [statement: NamedStatement, values: Record<string, unknown>][],
 ): Promise<Record<string, unknown>[][]> {
-  const client = (db as unknown as { session: { client: pg.Pool | pg.ClientBase } }).session.client;
+  const client = clientOf(db);
   return runPipelined(
     client,
     steps.map(([statement, values]) => ({

@@ -5,7 +5,7 @@ import { customerNumber, customerWrites, makeSimulatorConnection } from "../../.
 import { makeAdmin, makeQueue, type TestUser } from "../../../test/factories.js";
 import { createTestApp, type TestApp } from "../../../test/harness.js";
 import { automationRules, contacts, messages, ruleEvents, ruleRuns, ruleSkips, tickets } from "../../db/schema.js";
-import { insertBatchMessages } from "../messages/inbound-batch-sql.js";
+import { insertAndTouchBatch } from "../messages/inbound-batch-sql.js";
 import { quietFor, receivedRulesOf } from "./rule-quiet.js";
 
 // Issue 23 §1: a customer's message that no enabled rule can fire on (each rule looks for words the
@@ -334,7 +334,9 @@ describe("messages no rule can fire on, through the inbound path", () => {
           from automation_rules where enabled and "trigger" = 'messageReceived'`,
       );
       const quiet = (stamp as unknown as { rows: { stamp: string }[] }).rows[0].stamp;
-      await insertBatchMessages(tx, [row(`${from}-quiet`)], quiet);
+      // As the batch stores it: the insert, and its ticket's update in the same round trip.
+      const tally = new Map([[ticketId, { preview: "oi", unread: 1, latest: new Date() }]]);
+      await insertAndTouchBatch(tx, [row(`${from}-quiet`)], quiet, connectionId, tally, undefined);
       await tx.insert(messages).values(row(`${from}-later`));
     });
     expect(await queuedFor([ticketId])).toBe(before + 1);

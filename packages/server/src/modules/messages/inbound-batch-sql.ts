@@ -196,15 +196,6 @@ const insertMessages = namedStatement(
 );
 const messageOfRaw = rowOf(returnedColumns) as (raw: Record<string, unknown>) => Omit<MessageRow, "raw">;
 
-/**
- * The rows inserted, in order; a message stored before (its `whatsapp_id`, `wid`) is left out. Their
- * `raw` is the one given, not read back (see `returnedColumns`).
- * `quiet`: the rules' stamp when no rule can fire on the received ones (rule-quiet.ts), else "".
- */
-export async function insertBatchMessages(tx: Db, rows: NewMessage[], quiet = ""): Promise<MessageRow[]> {
-  return insertedOf(rows, await runNamed<Record<string, unknown>>(tx, insertMessages, insertValues(rows, quiet)));
-}
-
 /** The insert's values: a column's values as an array each. */
 function insertValues(rows: NewMessage[], quiet: string): Record<string, unknown> {
   const values: Record<string, unknown> = { quiet };
@@ -220,7 +211,11 @@ function insertValues(rows: NewMessage[], quiet: string): Record<string, unknown
   return values;
 }
 
-/** The rows the insert returned, each with the `raw` the batch wrote (a batch's wids are distinct: storeBatch dedupes them). */
+/**
+ * The rows the insert returned, in order; a message stored before (its `whatsapp_id`, `wid`) is left
+ * out. Each with the `raw` the batch wrote, not read back (see `returnedColumns`; a batch's wids are
+ * distinct: storeBatch dedupes them).
+ */
 function insertedOf(rows: NewMessage[], returned: Record<string, unknown>[]): MessageRow[] {
   const rawOf = new Map(rows.map((row) => [row.wid, row.raw ?? null]));
   return returned.map((raw) => {
@@ -302,12 +297,13 @@ export type TouchedTicket = TicketRow & {
 };
 
 /**
- * The batch's messages inserted (`insertBatchMessages`) and then each ticket's preview, unread count
+ * The batch's messages inserted and then each ticket's preview, unread count
  * and last inbound time updated after its messages (`per`, by ticket id), in one round trip
  * (db/pipeline.ts, issue 24): the update does not wait on the insert's answer. The insert's
  * statement triggers run at its end, before the update, as when they went one by one. A message
  * stored before is left out of `inserted`, as the insert alone leaves it: the caller then rolls the
- * transaction back, the update with it.
+ * transaction back, the update with it. `quiet`: the rules' stamp when no rule can fire on the
+ * received ones (rule-quiet.ts), else "".
  */
 export async function insertAndTouchBatch(
   tx: Db,
