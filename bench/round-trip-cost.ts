@@ -28,13 +28,13 @@ async function main() {
   await withOneConnection("zapdesk_round_trip", scale, async ({ database, client, perRun }) => {
     const [open] = (
       (await database.db.execute(
-        sql`select contact_id, whatsapp_id from tickets where status = 'open' order by id limit 1`,
-      )) as unknown as { rows: { contact_id: number; whatsapp_id: number }[] }
+        sql`select t.whatsapp_id, c.number from tickets t join contacts c on c.id = t.contact_id where t.status = 'open' order by t.id limit 1`,
+      )) as unknown as { rows: { whatsapp_id: number; number: string }[] }
     ).rows;
     const since = new Date(Date.now() - 2 * 3600_000);
     const findTicket = () =>
       database.db.transaction(async (tx) => {
-        const { rows } = await findOrOpenTickets(tx, open.whatsapp_id, [open.contact_id], since);
+        const { rows } = await findOrOpenTickets(tx, open.whatsapp_id, [open.number], since);
         if (rows.length !== 1 || rows[0].created) throw new Error("the open ticket was not found");
       });
 

@@ -15,7 +15,20 @@ import pg from "pg";
  * text may hold several statements, which the extended protocol refuses. Such a first statement,
  * and the first transaction on each connection (which prepares BEGIN), send BEGIN on its own.
  */
-const BEGIN = "zapdesk_begin";
+export const BEGIN = "zapdesk_begin";
+
+/** Clients whose transaction waits for its first statement to send BEGIN (`beginWithFirstQuery`). */
+const waiting = new WeakSet<object>();
+
+/**
+ * Whether `client`'s transaction has not sent BEGIN yet and BEGIN is prepared on its connection: a
+ * pipeline of statements (db/pipeline.ts) may then open it, BEGIN its first step, marked with
+ * `opensTransaction`.
+ */
+export function beginPending(client: object): boolean {
+  const connection = (client as { connection?: Connection }).connection;
+  return waiting.has(client) && connection?.parsedStatements[BEGIN] !== undefined;
+}
 
 /** The connection's protocol writer, as node-postgres's `Query` drives it. */
 interface Connection {
@@ -63,7 +76,9 @@ export function beginWithFirstQuery(client: pg.ClientBase): { begun(): boolean; 
   const hadOwn = Object.hasOwn(target, "query");
   const original = target.query;
   let begun = false;
+  waiting.add(client);
   const restore = () => {
+    waiting.delete(client);
     if (hadOwn) target.query = original;
     else delete (target as { query?: QueryFn }).query;
   };
@@ -71,6 +86,9 @@ export function beginWithFirstQuery(client: pg.ClientBase): { begun(): boolean; 
     restore();
     begun = true;
     const [config, values, callback] = args;
+    // A pipeline that sends BEGIN itself, as its first step (db/pipeline.ts).
+    if ((config as { opensTransaction?: boolean } | null)?.opensTransaction === true)
+      return Reflect.apply(original, client, args);
     const connection = target.connection;
     const plain = typeof config === "object" && config !== null && typeof (config as { submit?: unknown }).submit !== "function";
     if (plain && connection?.parsedStatements[BEGIN] !== undefined && callback === undefined && typeof values !== "function") {

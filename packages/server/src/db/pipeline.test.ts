@@ -5,6 +5,7 @@ import { openTestDatabase, rowsOf } from "../../test/harness.js";
 import { countedConnection } from "../../test/round-trips.js";
 import type { Database } from "./client.js";
 import { type PipelineStep, runPipelined } from "./pipeline.js";
+import { namedStatement, runNamedTogether } from "./prepared.js";
 
 /**
  * Issue 24: a transaction's statements that do not wait on each other go in one round trip
@@ -128,5 +129,63 @@ describe("statements pipelined in a transaction (pipeline.ts)", () => {
     // Statement by statement: the one before the failure stays.
     expect(await outside()).toEqual([1, 2, 3]);
     expect(await runPipelined(pool, [count(), count()], types)).toEqual([[{ c: 3 }], [{ c: 3 }]]);
+  });
+});
+
+describe("a pipeline that opens its transaction (BEGIN waiting for the first statement, begin-pipeline.ts)", () => {
+  const insertNamed = namedStatement("pipeline_open_insert", sql`insert into t (n) values (${sql.placeholder("n")}) returning n`);
+  const countNamed = namedStatement("pipeline_open_count", sql`select count(*)::int as c from t`);
+  const steps = (n: number): Parameters<typeof runNamedTogether>[1] => [
+    [insertNamed, { n }],
+    [countNamed, {}],
+  ];
+  const tripsOf = async (work: () => Promise<unknown>) => {
+    const before = roundTrips();
+    const result = await work().catch((error: unknown) => error as Error);
+    return { result, trips: roundTrips() - before };
+  };
+
+  it("sends BEGIN as its first step: the statements and BEGIN in one round trip, then the commit", async () => {
+    await reset();
+    // The connection's first transactions prepare BEGIN and then the statements, one by one.
+    await one.db.transaction((tx) => runNamedTogether(tx, steps(1)));
+    await one.db.transaction((tx) => runNamedTogether(tx, steps(2)));
+    const { result, trips } = await tripsOf(() => one.db.transaction((tx) => runNamedTogether(tx, steps(3))));
+    expect(trips).toBe(2);
+    expect(result).toEqual([[{ n: 3 }], [{ c: 3 }]]);
+    expect(await outside()).toEqual([1, 2, 3]);
+    expect((await logged()).map((r) => r.n)).toEqual([1, 2, 3]);
+  });
+
+  it("is a transaction: what it wrote goes with a rollback, and a failing statement rolls back the rest", async () => {
+    await reset();
+    await one.db.transaction((tx) => runNamedTogether(tx, steps(1)));
+    await one.db.transaction((tx) => runNamedTogether(tx, steps(2)));
+    // An error after the pipeline: without BEGIN the Sync would have committed the insert already.
+    const thrown = await tripsOf(() =>
+      one.db.transaction(async (tx) => {
+        const [[inserted]] = await runNamedTogether(tx, steps(5));
+        expect(inserted).toEqual({ n: 5 });
+        throw new Error("roll back");
+      }),
+    );
+    expect((thrown.result as Error).message).toBe("roll back");
+    expect(thrown.trips).toBe(2);
+    // The insert fails (a duplicate): nothing after it runs, and the rollback leaves nothing.
+    const failed = await tripsOf(() =>
+      one.db.transaction((tx) =>
+        runNamedTogether(tx, [
+          [insertNamed, { n: 6 }],
+          [insertNamed, { n: 1 }],
+          [countNamed, {}],
+        ]),
+      ),
+    );
+    expect((failed.result as pg.DatabaseError).code).toBe("23505");
+    expect(failed.trips).toBe(2);
+    expect(await outside()).toEqual([1, 2]);
+    // The connection is in step for the next transaction.
+    const next = await tripsOf(() => one.db.transaction((tx) => runNamedTogether(tx, steps(7))));
+    expect(next).toEqual({ result: [[{ n: 7 }], [{ c: 3 }]], trips: 2 });
   });
 });

@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import pg from "pg";
+import { BEGIN, beginPending } from "./begin-pipeline.js";
 
 // node-postgres's own mapping of a value to the wire (dates, arrays, JSON), as its queries bind them.
 const { prepareValue } = createRequire(import.meta.url)("pg/lib/utils.js") as { prepareValue: (value: unknown) => unknown };
@@ -19,7 +20,8 @@ const { prepareValue } = createRequire(import.meta.url)("pg/lib/utils.js") as { 
  * earlier run on it): a Parse would need its own completion handled per statement. And only inside
  * a transaction: outside one, statements up to a Sync make one implicit transaction (all or none),
  * which one by one they do not, and the pool may hand each statement another connection. Otherwise
- * they run one after another, with the same results.
+ * they run one after another, with the same results. A transaction whose BEGIN waits for its first
+ * statement (begin-pipeline.ts) is opened by the pipeline: BEGIN is its first step.
  */
 
 /** The connection's protocol writer, as node-postgres's `Query` drives it. */
@@ -43,12 +45,16 @@ class Pipelined extends pg.Query {
   /** Read by the statement counters (test/statements.ts): each statement counts, though sent as one call. */
   readonly pipelined: string[];
 
+  /** BEGIN is its first step: the transaction's lazy BEGIN lets it through (begin-pipeline.ts). */
+  readonly opensTransaction: boolean;
+
   constructor(
     private readonly steps: PipelineStep[],
     types: pg.CustomTypesConfig,
   ) {
     super({ text: steps.map((step) => step.name).join("; "), types });
-    this.pipelined = steps.map((step) => step.name);
+    this.pipelined = steps.map((step) => (step.name === BEGIN ? "begin" : step.name));
+    this.opensTransaction = steps[0]?.name === BEGIN;
   }
 
   requiresPreparation() {
@@ -77,12 +83,14 @@ export async function runPipelined(
   types: pg.CustomTypesConfig,
 ): Promise<Record<string, unknown>[][]> {
   const connection = (client as { connection?: Connection }).connection;
+  const pooled = client instanceof pg.Pool;
+  // "T": in a transaction block, as the connection's last ReadyForQuery said.
+  const inTransaction = !pooled && client.getTransactionStatus() === "T";
+  const opening = !pooled && !inTransaction && beginPending(client);
   const together =
     steps.length > 1 &&
-    !(client instanceof pg.Pool) &&
     connection !== undefined &&
-    // "T": in a transaction block, as the connection's last ReadyForQuery said.
-    client.getTransactionStatus() === "T" &&
+    (inTransaction || opening) &&
     steps.every((step) => connection.parsedStatements[step.name] === step.text);
   if (!together) {
     const results: Record<string, unknown>[][] = [];
@@ -95,14 +103,15 @@ export async function runPipelined(
   // The values mapped before anything is written: a value that cannot be sent throws here, not
   // halfway through the pipeline's messages (which would leave the connection without its Sync).
   const mapped = steps.map((step) => ({ ...step, values: step.values.map(prepareValue) }));
-  const query = new Pipelined(mapped, types);
+  const sent = opening ? [{ name: BEGIN, text: "begin", values: [] }, ...mapped] : mapped;
+  const query = new Pipelined(sent, types);
   const answered = await new Promise<pg.QueryResult | pg.QueryResult[]>((resolve, reject) => {
     query.callback = (error, result) => (error ? reject(error) : resolve(result as pg.QueryResult | pg.QueryResult[]));
     (client as pg.ClientBase).query(query as unknown as pg.QueryConfig);
   });
   const results = Array.isArray(answered) ? answered : [answered];
-  if (results.length !== steps.length) {
-    throw new Error(`pipeline: ${steps.length} statements answered with ${results.length} results`);
+  if (results.length !== sent.length) {
+    throw new Error(`pipeline: ${sent.length} statements answered with ${results.length} results`);
   }
-  return results.map((result) => result.rows);
+  return results.slice(sent.length - steps.length).map((result) => result.rows);
 }

@@ -18,6 +18,7 @@ let database: Awaited<ReturnType<typeof openTestDatabase>>;
 let one: Database;
 let whatsappId: number;
 let contactIds: number[];
+let numberOf: Map<number, string>;
 
 beforeAll(async () => {
   database = await openTestDatabase();
@@ -25,11 +26,13 @@ beforeAll(async () => {
   [{ id: whatsappId }] = rowsOf(await one.db.execute(sql`insert into whatsapps (name) values ('Plans') returning id`)) as {
     id: number;
   }[];
-  contactIds = rowsOf(
+  const written = rowsOf(
     await one.db.execute(
-      sql`insert into contacts (name, number) select 'C' || n, '55119' || lpad(n::text, 8, '0') from generate_series(1, 2000) n returning id`,
+      sql`insert into contacts (name, number) select 'C' || n, '55119' || lpad(n::text, 8, '0') from generate_series(1, 2000) n returning id, number`,
     ),
-  ).map((r) => r.id as number);
+  );
+  contactIds = written.map((r) => r.id as number);
+  numberOf = new Map(written.map((r) => [r.id as number, r.number as string]));
   // A live database's proportions: a few closed tickets per customer, 2.5 on average.
   await one.db.execute(
     sql`insert into tickets (contact_id, whatsapp_id, status, updated_at)
@@ -66,7 +69,8 @@ describe("the plan cache", () => {
       const ids = i % 2 ? [free[i]] : [free[i], free[i + 1]];
       await one.db
         .transaction(async (tx) => {
-          const { rows } = await findOrOpenTickets(tx, whatsappId, ids, new Date(Date.now() - 3600_000));
+          const numbers = ids.map((id) => numberOf.get(id) as string);
+          const { rows } = await findOrOpenTickets(tx, whatsappId, numbers, new Date(Date.now() - 3600_000));
           expect(rows.filter((r) => r.created).map((r) => r.ticket.contactId)).toEqual(ids);
           throw new Error("roll back");
         })

@@ -86,18 +86,9 @@ export interface UpsertedContact {
   connection: BatchConnection | null;
 }
 
-/** The batch's contacts upserted (`sorted` by number), with the connection and any pending rating. */
-export async function upsertBatchContacts(
-  tx: Db,
-  whatsappId: number,
-  sorted: { number: string; name: string }[],
-): Promise<UpsertedContact[]> {
-  const rows = await runNamed<Record<string, unknown>>(tx, upsertContacts, {
-    numbers: sorted.map((c) => c.number),
-    names: sorted.map((c) => c.name),
-    whatsappId,
-  });
-  return rows.map((r) => ({
+/** A contact as the upsert returned it, with the connection and any pending rating. */
+function upsertedOf(r: Record<string, unknown>): UpsertedContact {
+  return {
     id: r.id as number,
     name: r.name as string,
     number: r.number as string,
@@ -105,31 +96,37 @@ export async function upsertBatchContacts(
     twin: r.twin as boolean,
     ratingPending: r.rating_pending as boolean,
     connection: r.connection as BatchConnection | null,
-  }));
+  };
 }
 
 const ticketColumns = getTableColumns(tickets);
 export const ticketOfRaw = rowOf(ticketColumns) as (raw: Record<string, unknown>) => TicketRow;
 
 // Each contact's candidates locked (active, or moved within the window), and a ticket opened for
-// each contact without one, its last inbound time read in the same insert. The contacts, the
-// connection and the window are `opaque`: a lone message's one id, a connection the statistics do
-// not know yet (a new one) and a window's start they see few tickets after each made the generic
-// plan look dearer than the message's own, so the statement was planned anew for every message
-// (planning was 30–35 % of the database's CPU in a profile). Its plan is the same either way: the
-// contacts' index.
+// each contact without one, its last inbound time read in the same insert. The contacts come by
+// number, as the contacts' upsert just wrote them in this transaction, so that the two statements go
+// in one round trip (`upsertAndFindTickets`). The contacts, the connection and the window are
+// `opaque`: a lone message's one contact, a connection the statistics do not know yet (a new one)
+// and a window's start they see few tickets after each made the generic plan look dearer than the
+// message's own, so the statement was planned anew for every message (planning was 30–35 % of the
+// database's CPU in a profile). Its plan is the same either way: the contacts' index.
+const contactIdsSql = sql`(select array_agg(c.id) from ${contacts} c where c.number = any(${opaque("numbers", "text[]")}::text[]))`;
 const findOrOpen = namedStatement(
   "inbound_batch_tickets",
-  sql`with found as (
-      select ${columnList(ticketColumns)} from ${tickets} where whatsapp_id = ${opaque("whatsappId", "int")} and contact_id = any(${opaque("ids", "int[]")}::int[])
+  sql`with ids as materialized (select ${contactIdsSql} as ids),
+    found as (
+      select ${columnList(ticketColumns)} from ${tickets} where whatsapp_id = ${opaque("whatsappId", "int")}
+        and contact_id = any((select ids from ids)::int[])
         and (status in ('pending', 'open') or updated_at >= ${opaque("since", "timestamptz")})
       for update),
     created as (
       insert into ${tickets} (contact_id, whatsapp_id, status, is_group, last_inbound_at)
       select c.id, ${p("whatsappId")}, 'pending', false,
         (select max(t.last_inbound_at) from ${tickets} t where t.contact_id = c.id and t.whatsapp_id = ${opaque("whatsappId", "int")})
-      from unnest(${opaque("ids", "int[]")}) as c(id)
+      from unnest((select ids from ids)::int[]) as c(id)
       where not exists (select 1 from found f where f.contact_id = c.id)
+        -- A connection deleted meanwhile: no ticket (the contacts' upsert found none, the batch goes one by one).
+        and exists (select 1 from ${whatsapps} w where w.id = ${opaque("whatsappId", "int")})
       order by c.id
       on conflict (contact_id, whatsapp_id) where status in ('pending', 'open') do nothing
       returning ${columnList(ticketColumns)})
@@ -137,16 +134,42 @@ const findOrOpen = namedStatement(
     union all select *, true as created, now() as "transaction_at" from created`,
 );
 
+export type FoundTickets = ReturnType<typeof foundOf>;
+
 /**
  * The contacts' candidate tickets (locked) and the tickets opened for the others, and the
  * transaction's time as the database gives it (`now()`, what the rules' events are queued with).
  */
-export async function findOrOpenTickets(tx: Db, whatsappId: number, ids: number[], since: Date) {
-  const rows = await runNamed<Record<string, unknown>>(tx, findOrOpen, { whatsappId, ids, since: since.toISOString() });
+function foundOf(rows: Record<string, unknown>[]) {
   const read = rows[0] ? new Date(rows[0].transaction_at as Date | string) : undefined;
   // A time it could not read decides nothing (rule-quiet.ts leaves the time conditions to the worker).
   const at = read && !Number.isNaN(read.getTime()) ? read : undefined;
   return { at, rows: rows.map((raw) => ({ ticket: ticketOfRaw(raw), created: raw.created === true })) };
+}
+
+/** The tickets statement alone, for contacts already written (`numbers`): candidates and new tickets. */
+export async function findOrOpenTickets(tx: Db, whatsappId: number, numbers: string[], since: Date) {
+  return foundOf(await runNamed<Record<string, unknown>>(tx, findOrOpen, { whatsappId, numbers, since: since.toISOString() }));
+}
+
+/**
+ * The batch's contacts upserted (`sorted` by number), then their tickets found or opened, in one
+ * round trip with the transaction's BEGIN (db/pipeline.ts): the tickets statement reads the contacts
+ * by number, not from the upsert's answer. The caller's checks of the contacts (a menu, a bot, a
+ * pending rating, a twin) come after both: a batch they refuse rolls back, its tickets with it.
+ */
+export async function upsertAndFindTickets(
+  tx: Db,
+  whatsappId: number,
+  sorted: { number: string; name: string }[],
+  since: Date,
+): Promise<{ contacts: UpsertedContact[]; found: FoundTickets }> {
+  const numbers = sorted.map((c) => c.number);
+  const [upserted = [], found = []] = await runNamedTogether(tx, [
+    [upsertContacts, { numbers, names: sorted.map((c) => c.name), whatsappId }],
+    [findOrOpen, { whatsappId, numbers, since: since.toISOString() }],
+  ]);
+  return { contacts: upserted.map(upsertedOf), found: foundOf(found) };
 }
 
 // The messages' columns the batch writes, in this order (`messageValues` gives them).

@@ -1,10 +1,9 @@
 import { inArray } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { tickets } from "../../db/schema.js";
-import type { Clock } from "../../lib/clock.js";
-import { type InboundTally, pickTicket, REOPENED, reopenWindowStart, tallyInbound } from "../inbound/ticket-rules.js";
+import { type InboundTally, pickTicket, REOPENED, tallyInbound } from "../inbound/ticket-rules.js";
 import type { JoinedTicket, TicketRow } from "../tickets/tickets.repo.js";
-import { type BatchConnection, findOrOpenTickets, insertAndTouchBatch, type TouchedTicket } from "./inbound-batch-sql.js";
+import { type BatchConnection, type FoundTickets, insertAndTouchBatch, type TouchedTicket } from "./inbound-batch-sql.js";
 import type { Ingest } from "./inbound-store.js";
 import type { NewMessage } from "./messages.repo.js";
 
@@ -20,22 +19,14 @@ type ContactLite = JoinedTicket["contact"];
 
 /**
  * Each contact's ticket, as the one-message path finds it: the active one, else the latest moved
- * within the window (reopened pending and unassigned), else a new one. `before` holds the tickets
- * as they were; `at` is the transaction's time as the database gives it.
+ * within the window (reopened pending and unassigned), else a new one. `found` is the tickets
+ * statement's answer (`upsertAndFindTickets`: the candidates locked, and a ticket opened for each
+ * contact without one, as pickTicket would pick a candidate: active, else moved since `since`).
+ * `before` holds the tickets as they were; `at` is the transaction's time as the database gives it.
  */
-export async function findOrCreateTickets(
-  tx: Db,
-  whatsappId: number,
-  contactRows: ContactLite[],
-  clock: Clock,
-  windowSeconds: number,
-) {
-  const since = reopenWindowStart(clock.now(), windowSeconds, false);
+export async function settleTickets(tx: Db, found: FoundTickets, contactRows: ContactLite[], since: Date) {
   const ids = contactRows.map((c) => c.id);
-  // Issue 24: one statement finds (and locks) the candidates and opens a ticket for each contact
-  // without one, its last inbound time read in the same insert. A contact with a candidate gets
-  // none, as pickTicket would pick it: active, else moved within the window (reopened below).
-  const { at, rows } = await findOrOpenTickets(tx, whatsappId, ids, since);
+  const { at, rows } = found;
   const candidates = rows.filter((r) => !r.created).map((r) => r.ticket);
   const before = new Map<number, TicketRow>();
   const current = new Map<number, TicketRow>();

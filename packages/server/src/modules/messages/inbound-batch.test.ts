@@ -9,6 +9,7 @@ import { connectAs, listen, type RecordingSocket } from "../../../test/sockets.j
 import type { InboundMessage } from "../../channels/channel.js";
 import { contacts, inboundEvents, messages, tickets } from "../../db/schema.js";
 import { createInboundLog } from "../connections/inbound-log.repo.js";
+import { NotBatchable, storeBatch } from "./inbound-batch.js";
 
 let t: TestApp;
 let admin: TestUser;
@@ -110,8 +111,23 @@ describe("batched inbound", () => {
     const original = pg.Client.prototype.query;
     const returned: string[][] = [];
     const spy = vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+      const config = args[0] as {
+        name?: string;
+        pipelined?: string[];
+        callback?: (error: Error | null, result: pg.QueryResult | pg.QueryResult[]) => void;
+      };
+      // The insert goes alone, or in one round trip with the tickets' update (db/pipeline.ts) once
+      // both are parsed on the pooled connection the message gets: its result is then one of several.
+      const at = config?.pipelined?.indexOf("inbound_batch_messages") ?? -1;
+      const callback = config?.callback;
+      if (at >= 0 && callback) {
+        config.callback = (error, result) => {
+          const results = Array.isArray(result) ? result : [result];
+          if (!error && results[at]) returned.push(results[at].fields.map((f) => f.name));
+          callback(error, result);
+        };
+      }
       const result = Reflect.apply(original, this, args);
-      const config = args[0] as { name?: string };
       if (config?.name === "inbound_batch_messages") {
         // A failed statement fails the test below (nothing returned), not as an unhandled rejection.
         (result as Promise<pg.QueryResult>).then(
@@ -153,6 +169,22 @@ describe("batched inbound", () => {
     expect(rows.map((r) => r.body)).toEqual(["one", "two", "three", "four"]);
     const [ticket] = await t.database.db.select().from(tickets).where(eq(tickets.id, rows[0].ticketId));
     expect(ticket).toMatchObject({ unreadMessages: 4, lastMessage: "four" });
+  });
+
+  it("refuses a connection that is gone, leaving no contact and no ticket (the tickets statement rode with the contacts')", async () => {
+    // The contacts' upsert finds no connection; the tickets statement, sent with it (one round trip),
+    // opens no ticket for it, and the batch rolls back to go one message at a time.
+    const from = customerNumber();
+    const gone = 2_000_000_000;
+    // Twice: the second time both statements are parsed on the connection and go together.
+    for (let i = 0; i < 2; i++) {
+      const { media: _media, ...item } = customerMessage(from, "oi");
+      await expect(storeBatch(t.database.db, { now: () => new Date() }, gone, [item], 3600)).rejects.toThrow(
+        new NotBatchable("no connection", true),
+      );
+    }
+    expect(await t.database.db.select().from(contacts).where(eq(contacts.number, from))).toEqual([]);
+    expect(await t.database.db.select().from(tickets).where(eq(tickets.whatsappId, gone))).toEqual([]);
   });
 
   it("a bad row fails only itself: the rest of its batch is stored once, and only stored events are marked done", async () => {

@@ -7,10 +7,10 @@ import type { TicketScope } from "../../realtime/publisher.js";
 import { type QuietSkip, type QuietSkips, quietFor, type ReceivedRules } from "../automation-rules/rule-quiet.js";
 import { inboundStateOf } from "../consent/consent.repo.js";
 import { applyConsent } from "../consent/consent-inbound.js";
-import { movedScope, scopeOfTicket } from "../inbound/ticket-rules.js";
+import { movedScope, reopenWindowStart, scopeOfTicket } from "../inbound/ticket-rules.js";
 import type { JoinedTicket, TicketRow } from "../tickets/tickets.repo.js";
-import { queueAfterTouch, upsertBatchContacts } from "./inbound-batch-sql.js";
-import { findOrCreateTickets, insertAndTouch, joinTickets } from "./inbound-batch-tickets.js";
+import { queueAfterTouch, upsertAndFindTickets } from "./inbound-batch-sql.js";
+import { insertAndTouch, joinTickets, settleTickets } from "./inbound-batch-tickets.js";
 import { replacesPlaceholder } from "./inbound-placeholder.js";
 import { consentEntry, type Ingest, messageValues } from "./inbound-store.js";
 import type { JoinedMessage } from "./messages.repo.js";
@@ -51,7 +51,7 @@ class AlreadyStored extends Error {}
 /**
  * Store a batch in one transaction with a fixed number of statements whatever its size: contacts
  * upserted in one (with the connection, its queues and any pending rating, issue 24), tickets found
- * in one (then reopened and created in one each when needed), messages inserted in one (a message
+ * in one, in the same round trip (then reopened in one when needed), messages inserted in one (a message
  * stored before makes the batch run again with a duplicates check first: redeliveries are rare),
  * tickets' preview/unread/last inbound updated in one (returning what the events and the consent
  * and business-hours steps read). The same outcome as storing the items one by one in order;
@@ -114,10 +114,13 @@ async function writeBatch(
       const name = item.sender?.name || item.chat;
       if ((names.get(item.chat) ?? item.chat) === item.chat) names.set(item.chat, name);
     }
-    const upserted = await upsertBatchContacts(
+    // The contacts and their tickets in one round trip; a batch refused below rolls back, its tickets with it.
+    const since = reopenWindowStart(clock.now(), windowSeconds, false);
+    const { contacts: upserted, found } = await upsertAndFindTickets(
       tx,
       whatsappId,
       [...names.keys()].sort().map((number) => ({ number, name: names.get(number) ?? number })),
+      since,
     );
     // Issue 23 §3: a connection's menu (a tree, or the one-level menu of two or more queues) is a
     // conversation per ticket, which the one-message path walks (menus/menu-step.ts).
@@ -138,13 +141,7 @@ async function writeBatch(
     }));
     const contactOf = new Map<string, ContactLite>(contactRows.map((c) => [c.number, c]));
 
-    const { before, current, at, openedConcurrently } = await findOrCreateTickets(
-      tx,
-      whatsappId,
-      contactRows,
-      clock,
-      windowSeconds,
-    );
+    const { before, current, at, openedConcurrently } = await settleTickets(tx, found, contactRows, since);
     if (openedConcurrently) throw new NotBatchable("ticket opened concurrently");
 
     const rows = fresh.map((item) => {
