@@ -37,8 +37,8 @@ const setOwner = (contactId: number, userId: unknown, who: TestUser = admin) =>
   call("PUT", `/contacts/${contactId}/owner`, who, { userId });
 const ownerOf = async (contactId: number) =>
   (await t.database.db.select().from(contacts).where(eq(contacts.id, contactId)))[0]?.ownerUserId;
-const listed = async (who: TestUser, owner: string) => {
-  const res = await call("GET", "/contacts", who, undefined, { owner });
+const listed = async (who: TestUser, owner: string, searchParam?: string) => {
+  const res = await call("GET", "/contacts", who, undefined, { owner, ...(searchParam ? { searchParam } : {}) });
   expect(res.statusCode, res.body).toBe(200);
   return (res.json().contacts as Contact[]).map((c) => c.id);
 };
@@ -168,6 +168,12 @@ describe("my customers", () => {
     const none = await listed(admin, "none");
     expect(none).toContain(unowned.id);
     expect(none).not.toContain(mine.id);
+    // And with a search (its count and page in one statement, contacts.repo.ts).
+    const both = [mine, unowned].map((c) => c.name);
+    expect(await listed(admin, String(cara.id), both[0])).toEqual([mine.id]);
+    expect(await listed(cara, "me", both[1])).toEqual([]);
+    expect(await listed(admin, "none", both[1])).toEqual([unowned.id]);
+    expect(await listed(admin, "none", both[0])).toEqual([]);
   });
 
   it("the ticket list shows only the tickets of the user's own customers", async () => {

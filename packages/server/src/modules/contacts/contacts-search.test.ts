@@ -1,5 +1,6 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeContact } from "../../../test/factories.js";
+import { makeAdmin, makeContact } from "../../../test/factories.js";
 import { createTestApp, type TestApp } from "../../../test/harness.js";
 import { type Database, openDatabase } from "../../db/client.js";
 import { contactSearchSql, listContacts } from "./contacts.repo.js";
@@ -35,6 +36,40 @@ describe("contact search", () => {
     expect(await ids("987650001")).toContain(contact.id);
     expect(await ids(`${tag} Silva5511`)).toEqual([]);
     expect(await ids(`${tag}%`)).toEqual([]);
+  });
+
+  it("pages the matches in name order from the one statement, each with its tags and owner", async () => {
+    // Issue 24: below the count's cap, the page is sorted from the matches the count read.
+    const word = `Pg${Math.random().toString(36).slice(2, 8)}`;
+    const made = [];
+    for (let i = 0; i < 45; i++) {
+      const letter = String.fromCharCode(65 + ((i * 7) % 26));
+      made.push(await makeContact(t, { name: `${i % 2 ? letter : letter.toLowerCase()}${word} ${i % 4}` }));
+    }
+    const owner = await makeAdmin(t);
+    const rowsOf = async (query: ReturnType<typeof sql>) =>
+      ((await t.database.db.execute(query)) as unknown as { rows: { id: number; name: string; color: string }[] }).rows;
+    const tagRows = await rowsOf(
+      sql`insert into tags (name, color) values (${`b ${word}`}, '#112233'), (${`A ${word}`}, '#445566') returning id, name, color`,
+    );
+    await t.database.db.execute(
+      sql`insert into contact_tags (contact_id, tag_id) select ${made[3].id}, id from tags where name like ${`% ${word}`}`,
+    );
+    await t.database.db.execute(sql`update contacts set owner_user_id = ${owner.id} where id = ${made[5].id}`);
+    const key = (c: { name: string }) => c.name.toLowerCase();
+    const expected = [...made].sort((a, b) => (key(a) === key(b) ? a.id - b.id : key(a) < key(b) ? -1 : 1)).map((c) => c.id);
+    const listed = [];
+    for (const offset of [0, 20, 40, 60]) {
+      const page = await listContacts(t.database.db, { search: word, limit: 20, offset });
+      expect(page).toMatchObject({ count: 45, countCapped: false });
+      listed.push(...page.rows);
+    }
+    expect(listed.map((r) => r.id)).toEqual(expected);
+    const byId = new Map(listed.map((r) => [r.id, r]));
+    // Tags in the order the contact's detail shows them (by lowercased name), the owner by name.
+    expect(byId.get(made[3].id)?.tagList).toEqual([tagRows[1], tagRows[0]]);
+    expect(byId.get(made[5].id)?.owner).toEqual({ id: owner.id, name: owner.name });
+    expect(byId.get(made[0].id)).toMatchObject({ tagList: [], owner: null });
   });
 
   it("lets the planner answer the page and the count from contacts_search_trgm", async () => {

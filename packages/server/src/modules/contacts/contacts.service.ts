@@ -20,7 +20,7 @@ import type { Publisher } from "../../realtime/publisher.js";
 import { recordAudit } from "../audit/audit.js";
 import { ownersOf } from "../contact-owner/owners.js";
 import { setContactTags } from "../tags/tag-links.js";
-import { tagsOfContact, tagsOfContacts } from "../tags/tags.repo.js";
+import { tagsOfContact } from "../tags/tags.repo.js";
 import type { AuthUser } from "../users/users.repo.js";
 import { twinOf } from "./contact-addresses.js";
 import * as repo from "./contacts.repo.js";
@@ -120,13 +120,10 @@ export function createContactService(deps: { db: Db; events: Publisher; heavy?: 
         limit,
         offset: (query.pageNumber - 1) * limit,
       });
-      const tags = await tagsOfContacts(
-        db,
-        rows.map((r) => r.id),
-      );
-      const owners = await ownersOf(db, rows);
+      // Each contact's tags and owner come with the page (contacts.repo.ts, issue 24).
+      const owners = new Map(rows.flatMap((r) => (r.owner ? [[r.owner.id, r.owner] as const] : [])));
       return {
-        contacts: rows.map((r) => presentContact(r, undefined, tags.get(r.id) ?? [], owners)),
+        contacts: rows.map((r) => presentContact(r, undefined, r.tagList, owners)),
         count,
         // A capped count (issue 24) is at least the end of this page, so more pages follow.
         hasMore: countCapped || count > query.pageNumber * limit,
