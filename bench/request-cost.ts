@@ -12,18 +12,8 @@
  * - a customer's lone message over HTTP (POST /api/simulator/:id/inbound), each from a new number;
  * - the same message handed to the simulator's hub in process: the message's own work without HTTP.
  */
-import { fork } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { buildApp } from "../packages/server/src/app.js";
-import { seed } from "../packages/server/src/db/seed.js";
-import { benchConfig } from "./app-config.js";
-import { generate } from "./generate.js";
-import { withScratchDatabase } from "./scratch-db.js";
+import { withInProcessApp } from "./in-process-app.js";
 
 interface Ask {
   port: number;
@@ -63,68 +53,49 @@ async function main() {
   const scale = Number(process.env.BENCH_SCALE ?? "0.01");
   const runs = Number(process.env.BENCH_REQUEST_RUNS ?? "1500");
   const rounds = Number(process.env.BENCH_REQUEST_ROUNDS ?? "2");
-  await withScratchDatabase("zapdesk_request_cost", { poolSize: 10 }, async (database) => {
-    await seed(database.db, { email: "admin@bench.test", password: "bench-password", name: "Bench admin" });
-    const data = await generate(database, scale);
-    const dataDir = mkdtempSync(join(tmpdir(), "zapdesk-request-cost-"));
-    const handle = await buildApp({
-      config: benchConfig(dataDir, undefined),
-      database,
-      logger: false,
-      accessTtlSeconds: 3600,
-      simulator: { qrDelayMs: 0 },
-    });
-    const child = fork(fileURLToPath(import.meta.url), ["client"], { execArgv: ["--import", "tsx"] });
-    try {
-      await handle.app.listen({ host: "127.0.0.1", port: 0 });
-      await handle.start();
-      while (!handle.sessions.isConnected(data.ingestWhatsappId)) await new Promise((resolve) => setTimeout(resolve, 20));
-      const port = (handle.app.server.address() as AddressInfo).port;
-      const token = await handle.services.tokens.signAccess(data.adminId);
-      const ask = (message: Ask) =>
-        new Promise<number>((resolve) => {
-          child.once("message", (reply) => resolve((reply as { status: number }).status));
-          child.send(message);
-        });
-      const measure = async (work: (n: number) => Promise<unknown>) => {
-        await work(50);
-        const cpu = process.cpuUsage();
-        const started = performance.now();
-        const result = await work(runs);
-        const used = process.cpuUsage(cpu);
-        return { result, node: (used.user + used.system) / 1000 / runs, wall: (performance.now() - started) / runs };
-      };
-      const http =
-        (method: string, path: string, inbound = false) =>
-        (n: number) =>
-          ask({ port, method, path, token, inbound, runs: n });
-      const cases: [string, (n: number) => Promise<unknown>][] = [
-        ["a token-checked request, 404", http("GET", "/api/no-such-route")],
-        ["GET /api/queue", http("GET", "/api/queue")],
-        ["a lone message over HTTP", http("POST", `/api/simulator/${data.ingestWhatsappId}/inbound`, true)],
-        [
-          "the same, handed to the hub in process",
-          async (n) => {
-            for (let i = 0; i < n; i++) {
-              await handle.simulator.inbound(data.ingestWhatsappId, { from: newNumber("5596"), body: `mensagem ${i}` });
-            }
-          },
-        ],
-      ];
-      const picked = process.env.BENCH_REQUEST_CASES?.split(",").map(Number);
-      const chosen = picked ? cases.filter((_, i) => picked.includes(i + 1)) : cases;
-      console.log(`scale ${scale}, ${runs} requests a case, ${rounds} rounds; server Node CPU ms a request · wall ms`);
-      for (let round = 1; round <= rounds; round++) {
-        for (const [label, work] of chosen) {
-          const { result, node, wall } = await measure(work);
-          const status = typeof result === "number" ? ` (status ${result})` : "";
-          console.log(`| ${label}${status} | round ${round} | ${node.toFixed(3)} · ${wall.toFixed(3)} |`);
-        }
+  const none = async () => {};
+  await withInProcessApp("zapdesk_request_cost", scale, import.meta.url, none, async ({ data, handle, port, child }) => {
+    while (!handle.sessions.isConnected(data.ingestWhatsappId)) await new Promise((resolve) => setTimeout(resolve, 20));
+    const token = await handle.services.tokens.signAccess(data.adminId);
+    const ask = (message: Ask) =>
+      new Promise<number>((resolve) => {
+        child.once("message", (reply) => resolve((reply as { status: number }).status));
+        child.send(message);
+      });
+    const measure = async (work: (n: number) => Promise<unknown>) => {
+      await work(50);
+      const cpu = process.cpuUsage();
+      const started = performance.now();
+      const result = await work(runs);
+      const used = process.cpuUsage(cpu);
+      return { result, node: (used.user + used.system) / 1000 / runs, wall: (performance.now() - started) / runs };
+    };
+    const http =
+      (method: string, path: string, inbound = false) =>
+      (n: number) =>
+        ask({ port, method, path, token, inbound, runs: n });
+    const cases: [string, (n: number) => Promise<unknown>][] = [
+      ["a token-checked request, 404", http("GET", "/api/no-such-route")],
+      ["GET /api/queue", http("GET", "/api/queue")],
+      ["a lone message over HTTP", http("POST", `/api/simulator/${data.ingestWhatsappId}/inbound`, true)],
+      [
+        "the same, handed to the hub in process",
+        async (n) => {
+          for (let i = 0; i < n; i++) {
+            await handle.simulator.inbound(data.ingestWhatsappId, { from: newNumber("5596"), body: `mensagem ${i}` });
+          }
+        },
+      ],
+    ];
+    const picked = process.env.BENCH_REQUEST_CASES?.split(",").map(Number);
+    const chosen = picked ? cases.filter((_, i) => picked.includes(i + 1)) : cases;
+    console.log(`scale ${scale}, ${runs} requests a case, ${rounds} rounds; server Node CPU ms a request · wall ms`);
+    for (let round = 1; round <= rounds; round++) {
+      for (const [label, work] of chosen) {
+        const { result, node, wall } = await measure(work);
+        const status = typeof result === "number" ? ` (status ${result})` : "";
+        console.log(`| ${label}${status} | round ${round} | ${node.toFixed(3)} · ${wall.toFixed(3)} |`);
       }
-    } finally {
-      child.kill();
-      await handle.app.close();
-      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 }

@@ -23,21 +23,13 @@
  *   (default 2,700) new customers in both tables with autovacuum off (statistics stale), the case
  *   where Zapdesk's count fell to a full scan before migration 0040.
  */
-import { fork } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { buildApp } from "../packages/server/src/app.js";
-import { seed } from "../packages/server/src/db/seed.js";
-import { benchConfig } from "./app-config.js";
+import type { Database } from "../packages/server/src/db/client.js";
 import { CONTACT_TERM } from "./corpus.js";
 import { cpuSampler } from "./cpu.js";
-import { generate } from "./generate.js";
+import { withInProcessApp } from "./in-process-app.js";
 import { call, target } from "./load.js";
-import { benchPgUrl, withScratchDatabase } from "./scratch-db.js";
+import { benchPgUrl } from "./scratch-db.js";
 import { closedLoop, type Summary, summarize } from "./stats.js";
 
 interface Job {
@@ -130,11 +122,9 @@ async function main() {
   const scale = Number(process.env.BENCH_SCALE ?? "1");
   const seconds = Number(process.env.BENCH_WT_SECONDS ?? "15");
   const burst = Number(process.env.BENCH_CONTACT_BURST ?? "2700");
-  await withScratchDatabase("zapdesk_whaticket_contacts", { poolSize: 10 }, async (database) => {
-    await seed(database.db, { email: "admin@bench.test", password: "bench-password", name: "Bench admin" });
-    const data = await generate(database, scale);
-    // Whaticket's Contacts table (its migrations create-contacts, add-email-field-to-contacts and
-    // add-isGroup-column-to-contacts, as Sequelize renders them for PostgreSQL), with Zapdesk's contacts.
+  // Whaticket's Contacts table (its migrations create-contacts, add-email-field-to-contacts and
+  // add-isGroup-column-to-contacts, as Sequelize renders them for PostgreSQL), with Zapdesk's contacts.
+  const whaticketTable = async (database: Database) => {
     await database.exec(`create table "Contacts" ("id" serial, "name" varchar(255) not null,
       "number" varchar(255) not null unique, "profilePicUrl" varchar(255),
       "createdAt" timestamptz not null, "updatedAt" timestamptz not null, primary key ("id"))`);
@@ -143,68 +133,58 @@ async function main() {
     await database.exec(`insert into "Contacts" ("name", "number", "profilePicUrl", "email", "isGroup", "createdAt", "updatedAt")
       select name, number, profile_pic_url, coalesce(email, ''), is_group, created_at, updated_at from contacts order by id`);
     await database.exec(`analyze contacts; analyze "Contacts"`);
-
-    const dataDir = mkdtempSync(join(tmpdir(), "zapdesk-whaticket-contacts-"));
-    const handle = await buildApp({ config: benchConfig(dataDir, undefined), database, logger: false, accessTtlSeconds: 3600 });
-    const child = fork(fileURLToPath(import.meta.url), ["client"], { execArgv: ["--import", "tsx"] });
+  };
+  const prefix = "zapdesk_whaticket_contacts";
+  await withInProcessApp(prefix, scale, import.meta.url, whaticketTable, async ({ database, data, handle, port, child }) => {
     const sample = cpuSampler(database);
     const [{ name }] = await database.query<{ name: string }>("select current_database() as name");
     const url = benchPgUrl();
     url.pathname = `/${name}`;
-    try {
-      await handle.app.listen({ host: "127.0.0.1", port: 0 });
-      await handle.start();
-      const port = (handle.app.server.address() as AddressInfo).port;
-      const tokens = await Promise.all(data.crowd.agentIds.map((id) => handle.services.tokens.signAccess(id)));
-      const ask = (job: Job, phase: "open" | "run" | "close") =>
-        new Promise<Done>((resolve) => {
-          child.once("message", (done) => resolve(done as Done));
-          child.send({ ...job, phase });
-        });
-      const measure = async (job: Job) => {
-        await ask(job, "open");
-        const before = await sample();
-        const done = await ask(job, "run");
-        const after = await sample();
-        await ask(job, "close");
-        const summary: Summary = summarize(done.latencies, done.errors, done.seconds);
-        const per = (ms: number) => ms / Math.max(1, summary.count);
-        return { summary, count: done.count, server: per(after.nodeMs - before.nodeMs), db: per(after.dbMs - before.dbMs) };
-      };
-      const phase = async (state: string) => {
-        for (const workers of [1, 10]) {
-          const zapdesk = await measure({ kind: "zapdesk", workers, seconds, port, tokens });
-          const floor = await measure({ kind: "whaticket", workers, seconds, url: url.toString() });
-          const z = zapdesk.summary;
-          const w = floor.summary;
-          console.log(
-            `| ${state} | ${workers} | ${z.rate} · ${z.p50} · ${z.p95} | ${zapdesk.server.toFixed(2)} · ${zapdesk.db.toFixed(2)} | ` +
-              `${w.rate} · ${w.p50} · ${w.p95} | ${floor.db.toFixed(2)} | ` +
-              `**${(z.rate / w.rate).toFixed(1)}×** · ${(w.p50 / z.p50).toFixed(1)}× · ${(w.p95 / z.p95).toFixed(1)}× | ` +
-              `${zapdesk.count} · ${floor.count} | ${z.errors + w.errors} |`,
-          );
-        }
-      };
-      console.log(
-        `scale ${scale}, "${CONTACT_TERM}", ${seconds} s a case; Zapdesk over HTTP against Whaticket's SQL alone (its floor)\n` +
-          "| statistics | c | Zapdesk req/s · p50 · p95 ms | Zapdesk CPU ms/req server · db | Whaticket floor req/s · p50 · p95 ms | floor db CPU ms/req | Zapdesk ÷ floor: req/s · p50 · p95 | matches Zapdesk · Whaticket | errors |\n" +
-          "|---|---:|---|---|---|---|---|---|---:|",
-      );
-      await phase("fresh (after ANALYZE)");
-      // A burst of new customers before the next ANALYZE, in both tables (explain-contacts.ts's).
-      await database.exec(`alter table contacts set (autovacuum_enabled = false)`);
-      await database.exec(`alter table "Contacts" set (autovacuum_enabled = false)`);
-      const first = data.sizes.contacts + 1_000_000;
-      await database.exec(`insert into contacts (id, name, number)
+    const tokens = await Promise.all(data.crowd.agentIds.map((id) => handle.services.tokens.signAccess(id)));
+    const ask = (job: Job, phase: "open" | "run" | "close") =>
+      new Promise<Done>((resolve) => {
+        child.once("message", (done) => resolve(done as Done));
+        child.send({ ...job, phase });
+      });
+    const measure = async (job: Job) => {
+      await ask(job, "open");
+      const before = await sample();
+      const done = await ask(job, "run");
+      const after = await sample();
+      await ask(job, "close");
+      const summary: Summary = summarize(done.latencies, done.errors, done.seconds);
+      const per = (ms: number) => ms / Math.max(1, summary.count);
+      return { summary, count: done.count, server: per(after.nodeMs - before.nodeMs), db: per(after.dbMs - before.dbMs) };
+    };
+    const phase = async (state: string) => {
+      for (const workers of [1, 10]) {
+        const zapdesk = await measure({ kind: "zapdesk", workers, seconds, port, tokens });
+        const floor = await measure({ kind: "whaticket", workers, seconds, url: url.toString() });
+        const z = zapdesk.summary;
+        const w = floor.summary;
+        console.log(
+          `| ${state} | ${workers} | ${z.rate} · ${z.p50} · ${z.p95} | ${zapdesk.server.toFixed(2)} · ${zapdesk.db.toFixed(2)} | ` +
+            `${w.rate} · ${w.p50} · ${w.p95} | ${floor.db.toFixed(2)} | ` +
+            `**${(z.rate / w.rate).toFixed(1)}×** · ${(w.p50 / z.p50).toFixed(1)}× · ${(w.p95 / z.p95).toFixed(1)}× | ` +
+            `${zapdesk.count} · ${floor.count} | ${z.errors + w.errors} |`,
+        );
+      }
+    };
+    console.log(
+      `scale ${scale}, "${CONTACT_TERM}", ${seconds} s a case; Zapdesk over HTTP against Whaticket's SQL alone (its floor)\n` +
+        "| statistics | c | Zapdesk req/s · p50 · p95 ms | Zapdesk CPU ms/req server · db | Whaticket floor req/s · p50 · p95 ms | floor db CPU ms/req | Zapdesk ÷ floor: req/s · p50 · p95 | matches Zapdesk · Whaticket | errors |\n" +
+        "|---|---:|---|---|---|---|---|---|---:|",
+    );
+    await phase("fresh (after ANALYZE)");
+    // A burst of new customers before the next ANALYZE, in both tables (explain-contacts.ts's).
+    await database.exec(`alter table contacts set (autovacuum_enabled = false)`);
+    await database.exec(`alter table "Contacts" set (autovacuum_enabled = false)`);
+    const first = data.sizes.contacts + 1_000_000;
+    await database.exec(`insert into contacts (id, name, number)
         select ${first} + i, 'Customer ' || i, '5711' || lpad(i::text, 8, '0') from generate_series(1, ${burst}) i`);
-      await database.exec(`insert into "Contacts" ("name", "number", "createdAt", "updatedAt")
+    await database.exec(`insert into "Contacts" ("name", "number", "createdAt", "updatedAt")
         select 'Customer ' || i, '5711' || lpad(i::text, 8, '0'), now(), now() from generate_series(1, ${burst}) i`);
-      await phase(`stale (${burst} new contacts, no ANALYZE)`);
-    } finally {
-      child.kill();
-      await handle.app.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+    await phase(`stale (${burst} new contacts, no ANALYZE)`);
   });
 }
 
