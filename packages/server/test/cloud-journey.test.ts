@@ -272,6 +272,29 @@ describe("Cloud API journey: webhook in, Graph out", () => {
     expect(attempts.map((r) => r.status)).toEqual([400, 200]);
   });
 
+  it("stores a customer's messages in the order their deliveries came, when the first takes longer to process", async () => {
+    // Each delivery is answered, then processed (webhooks.routes.ts). The first one here also carries
+    // a change for another app's number, one more lookup before its message: it is still stored first.
+    const from = customerPhone();
+    const at = new Date();
+    const first = cloud.meta.message(text({ from, body: "primeira", at }), "Zé");
+    const [change] = first.entry[0].changes;
+    const elsewhere = {
+      ...change,
+      value: { ...change.value, metadata: { display_phone_number: "1", phone_number_id: "990001" } },
+    };
+    first.entry[0].changes.unshift(elsewhere);
+    const second = cloud.meta.message(text({ from, body: "segunda", at }), "Zé");
+    const events = [];
+    for (const payload of [first, second]) {
+      const id = await app.t.cloudWebhooks.record(cloud.connection.id, Buffer.from(JSON.stringify(payload)), payload);
+      events.push({ id: id as number, whatsappId: cloud.connection.id, payload });
+    }
+    await Promise.all(events.map((event) => app.t.cloudWebhooks.process(event)));
+    const { ticket } = await ticketOf(from);
+    expect((await messagesOf(app.t, admin, ticket.id)).map((m) => m.body)).toEqual(["primeira", "segunda"]);
+  });
+
   it("unsupported and interactive replies are stored; a crash between store and processing is swept up", async () => {
     const from = customerPhone();
     await cloud.meta.deliver(cloud.meta.message(payloads.unsupported({ from }), "Zé"));

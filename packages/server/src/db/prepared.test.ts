@@ -88,7 +88,7 @@ describe("prepared hot paths", () => {
             "tickets_inbox_ast",
             "tickets_inbox_ast_count",
             "messages_page",
-            "contacts_search",
+            "contacts_search_one",
             "tickets_search_as",
           ]),
         );

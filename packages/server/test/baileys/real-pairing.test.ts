@@ -13,6 +13,13 @@ import { dispatch } from "./real-stanzas.js";
 import { localWhatsApp } from "./real-whatsapp.js";
 
 /**
+ * vi.waitFor with room for a loaded machine: its default gives up after one second, which a busy CI
+ * (the whole suite beside the journeys on two cores) overran here once. Only a failure waits longer.
+ */
+const waitLong: typeof vi.waitFor = (callback, options) =>
+  vi.waitFor(callback, { interval: 20, timeout: 15_000, ...(typeof options === "number" ? { timeout: options } : options) });
+
+/**
  * Linking a phone as WhatsApp behaves in late 2026 (channels.md §4.1), with the real makeWASocket
  * created by Zapdesk's adapter and session manager, its database auth state, and server stanzas
  * routed through Baileys' own handler names.
@@ -85,7 +92,7 @@ async function linking(options: Parameters<typeof starting>[0] = {}) {
 /** The last node Baileys sent with this child (its stanzas to the server are written in clear before the handshake). */
 async function sentWith(child: string, stage?: string): Promise<BinaryNode> {
   let found: BinaryNode | undefined;
-  await vi.waitFor(async () => {
+  await waitLong(async () => {
     found = (await server!.sentNodes())
       .filter((n) => {
         const c = getBinaryNodeChild(n, child);
@@ -101,13 +108,13 @@ describe("companion_reg_refresh: the QR carries a fresh secret and the phone's l
   it("rotates and stores the secret before showing the current ref again, then accepts the pair-success signed with it", async () => {
     const link = await linking();
     dispatch(link.ws, pairDevice(["ref-1", "ref-2"]));
-    await vi.waitFor(() => expect(link.qrs).toHaveLength(1));
+    await waitLong(() => expect(link.qrs).toHaveLength(1));
     const first = qrFields(link.qrs[0].qr);
     expect(first.ref).toBe("ref-1");
 
     const refresh = registrationRefresh();
     dispatch(link.ws, refresh);
-    await vi.waitFor(() => expect(link.qrs).toHaveLength(2));
+    await waitLong(() => expect(link.qrs).toHaveLength(2));
     const second = qrFields(link.qrs[1].qr);
     // The current ref again, with a new 32-byte secret that was stored before the QR was reported.
     expect(second).toMatchObject({ ref: "ref-1", noise: first.noise, identity: first.identity, platform: first.platform });
@@ -115,7 +122,7 @@ describe("companion_reg_refresh: the QR carries a fresh secret and the phone's l
     expect(Buffer.from(second.adv, "base64")).toHaveLength(32);
     expect(link.qrs[1].storedSecret).toBe(second.adv);
     // WhatsApp Web acks the notification; rc14 cannot before the device has an identity.
-    await vi.waitFor(async () =>
+    await waitLong(async () =>
       expect((await server!.sentNodes()).find((n) => n.tag === "ack" && n.attrs.id === refresh.attrs.id)?.attrs).toMatchObject({
         class: "notification",
         type: "companion_reg_refresh",
@@ -124,12 +131,12 @@ describe("companion_reg_refresh: the QR carries a fresh secret and the phone's l
 
     const phone = primaryPhone();
     dispatch(link.ws, phone.pairSuccess(link.socketCreds().signedIdentityKey.public, second.adv));
-    await vi.waitFor(() => expect(link.states().map((s) => s.status)).toContain("PAIRING"));
-    await vi.waitFor(async () => expect((await storedCreds(link.id))?.me?.id).toBe(DEVICE.jid));
+    await waitLong(() => expect(link.states().map((s) => s.status)).toContain("PAIRING"));
+    await waitLong(async () => expect((await storedCreds(link.id))?.me?.id).toBe(DEVICE.jid));
     expect((await storedCreds(link.id))?.account?.accountSignatureKey).toBeDefined();
     // WhatsApp then asks for a fresh socket (515), which logs in with the new identity.
     dispatch(link.ws, { tag: "stream:error", attrs: { code: "515" } });
-    await vi.waitFor(() => expect(server!.sockets).toHaveLength(2));
+    await waitLong(() => expect(server!.sockets).toHaveLength(2));
     expect(server!.sockets[1].authState.creds.me?.id).toBe(DEVICE.jid);
     expect(link.states().some((s) => s.status === "DISCONNECTED")).toBe(false);
   });
@@ -137,13 +144,13 @@ describe("companion_reg_refresh: the QR carries a fresh secret and the phone's l
   it("a pair-success keyed by the retired secret is refused, and the admin is told the link failed", async () => {
     const link = await linking();
     dispatch(link.ws, pairDevice(["ref-1"]));
-    await vi.waitFor(() => expect(link.qrs).toHaveLength(1));
+    await waitLong(() => expect(link.qrs).toHaveLength(1));
     const retired = qrFields(link.qrs[0].qr).adv;
     dispatch(link.ws, registrationRefresh("pair-device-rotate-qr"));
-    await vi.waitFor(() => expect(link.qrs).toHaveLength(2));
+    await waitLong(() => expect(link.qrs).toHaveLength(2));
 
     dispatch(link.ws, primaryPhone().pairSuccess(link.socketCreds().signedIdentityKey.public, retired));
-    await vi.waitFor(() => expect(link.manager.status(link.id)).toBe("DISCONNECTED"));
+    await waitLong(() => expect(link.manager.status(link.id)).toBe("DISCONNECTED"));
     expect(link.states().at(-1)).toMatchObject({ status: "DISCONNECTED", statusReason: "PAIRING_FAILED", qrcode: "" });
     expect(link.states().some((s) => s.status === "PAIRING")).toBe(false);
     expect((await storedCreds(link.id))?.account).toBeUndefined();
@@ -152,10 +159,10 @@ describe("companion_reg_refresh: the QR carries a fresh secret and the phone's l
   it("every later ref Baileys renders carries the new secret, and when the refs run out the admin gets QR_TIMEOUT", async () => {
     const link = await linking({ qrTimeout: 1_000 });
     dispatch(link.ws, pairDevice(["ref-1", "ref-2", "ref-3"]));
-    await vi.waitFor(() => expect(link.qrs).toHaveLength(1));
+    await waitLong(() => expect(link.qrs).toHaveLength(1));
     const retired = qrFields(link.qrs[0].qr).adv;
     dispatch(link.ws, registrationRefresh());
-    await vi.waitFor(() => expect(link.manager.status(link.id)).toBe("DISCONNECTED"), { timeout: 10_000 });
+    await waitLong(() => expect(link.manager.status(link.id)).toBe("DISCONNECTED"), { timeout: 10_000 });
 
     const shown = link.qrs.map((q) => qrFields(q.qr));
     const rotatedAt = shown.findIndex((q) => q.adv !== retired);
@@ -184,7 +191,7 @@ describe("pairing by phone code", () => {
     expect(reg?.attrs.jid).toBe(`${PHONE}@s.whatsapp.net`);
 
     dispatch(link.ws, refusal(link.hello, "400", "bad-request"));
-    await vi.waitFor(() => expect(link.manager.status(link.id)).toBe("DISCONNECTED"));
+    await waitLong(() => expect(link.manager.status(link.id)).toBe("DISCONNECTED"));
     expect(link.states().at(-1)).toMatchObject({ status: "DISCONNECTED", statusReason: "PAIRING_CODE_REFUSED", pairingCode: "" });
     expect(link.states().at(-1)?.lastError).toMatch(/400 bad-request/);
     expect(link.states().some((s) => s.pairingCode)).toBe(false);
@@ -204,7 +211,7 @@ describe("pairing by phone code", () => {
         },
       ]),
     );
-    await vi.waitFor(() => expect(link.states().at(-1)).toMatchObject({ status: "qrcode", qrcode: "" }));
+    await waitLong(() => expect(link.states().at(-1)).toMatchObject({ status: "qrcode", qrcode: "" }));
     expect(link.states().at(-1)?.pairingCode).toBe(link.socketCreds().pairingCode);
     expect(link.states().at(-1)?.pairingCode).toMatch(/^[A-Z0-9]{8}$/);
   });
@@ -212,37 +219,37 @@ describe("pairing by phone code", () => {
   it("the phone typed the code but pair-success never came: PAIRING_STALLED after the wait, and the next try starts clean", async () => {
     const link = await codeRequested({ stallMs: 500 });
     dispatch(link.ws, answer(link.hello));
-    await vi.waitFor(() => expect(link.states().at(-1)?.pairingCode).toBeTruthy());
+    await waitLong(() => expect(link.states().at(-1)?.pairingCode).toBeTruthy());
     const code = link.states().at(-1)!.pairingCode!;
 
     const phone = primaryPhone();
     dispatch(link.ws, await phone.codeHello(link.hello, code));
     const finish = await sentWith("link_code_companion_reg", "companion_finish");
     dispatch(link.ws, answer(finish));
-    await vi.waitFor(() => expect(link.socketCreds().registered).toBe(true));
+    await waitLong(() => expect(link.socketCreds().registered).toBe(true));
 
-    await vi.waitFor(() => expect(link.manager.status(link.id)).toBe("DISCONNECTED"));
+    await waitLong(() => expect(link.manager.status(link.id)).toBe("DISCONNECTED"));
     expect(link.states().at(-1)).toMatchObject({ statusReason: "PAIRING_STALLED", pairingCode: "" });
     expect(link.states().at(-1)?.lastError).toMatch(/did not confirm the link/);
 
     await link.manager.start(link.id);
-    await vi.waitFor(() => expect(link.server.sockets).toHaveLength(2));
+    await waitLong(() => expect(link.server.sockets).toHaveLength(2));
     expect(link.socketCreds()).toMatchObject({ registered: false, me: undefined });
   });
 
   it("a registration refresh during a code pairing leaves the secret the code exchange derived", async () => {
     const link = await codeRequested();
     dispatch(link.ws, answer(link.hello));
-    await vi.waitFor(() => expect(link.states().at(-1)?.pairingCode).toBeTruthy());
+    await waitLong(() => expect(link.states().at(-1)?.pairingCode).toBeTruthy());
     const phone = primaryPhone();
     dispatch(link.ws, await phone.codeHello(link.hello, link.states().at(-1)!.pairingCode!));
     const finish = await sentWith("link_code_companion_reg", "companion_finish");
     dispatch(link.ws, answer(finish));
-    await vi.waitFor(() => expect(link.socketCreds().registered).toBe(true));
+    await waitLong(() => expect(link.socketCreds().registered).toBe(true));
 
     dispatch(link.ws, registrationRefresh());
     dispatch(link.ws, phone.pairSuccess(link.socketCreds().signedIdentityKey.public, phone.codeSecret(finish)));
-    await vi.waitFor(() => expect(link.states().map((s) => s.status)).toContain("PAIRING"));
+    await waitLong(() => expect(link.states().map((s) => s.status)).toContain("PAIRING"));
     expect(link.qrs).toEqual([]);
   });
 });
@@ -251,7 +258,7 @@ describe("a server that cannot reach WhatsApp", () => {
   it("says so while it retries: TIMEOUT with the socket's error, for the pairing dialog to show", async () => {
     // A port nobody listens on: the WebSocket is refused, as when WhatsApp is unreachable.
     const link = await starting({ url: "ws://127.0.0.1:9/ws/chat" });
-    await vi.waitFor(() => expect(link.states().filter((s) => s.status === "TIMEOUT").length).toBeGreaterThanOrEqual(2));
+    await waitLong(() => expect(link.states().filter((s) => s.status === "TIMEOUT").length).toBeGreaterThanOrEqual(2));
     expect(link.states().find((s) => s.status === "TIMEOUT")).toMatchObject({ reconnecting: true, retries: 1 });
     expect(link.states().find((s) => s.status === "TIMEOUT")?.lastError).toMatch(/WebSocket Error|ECONNREFUSED/);
     expect(link.qrs).toEqual([]);

@@ -59,6 +59,10 @@ export function createCloudWebhooks(deps: CloudWebhookDeps) {
 
   // One connection's events run one after another here, so its acks apply in arrival order.
   const perConnection = createKeyedSerial<number>();
+  // And the deliveries of one webhook are processed in the order they were handed over, each from its
+  // start: a delivery's own lookups (its account, another number's connection) come before it joins
+  // `perConnection`, so two processed side by side could store a customer's second message first.
+  const perWebhook = createKeyedSerial<number>();
 
   /** A customer's calls: each a line in their ticket, through the pipeline like a QR call. */
   async function applyCalls(whatsappId: number, value: CloudValue) {
@@ -129,8 +133,13 @@ export function createCloudWebhooks(deps: CloudWebhookDeps) {
     if (waiting) throw new NotYet("a status arrived before its message was stored; trying again");
   }
 
+  /** Process one logged delivery after those handed over before it on the same webhook. */
+  function process(event: { id: number; whatsappId: number; payload: unknown }): Promise<void> {
+    return perWebhook.run(event.whatsappId, () => processNow(event));
+  }
+
   /** Process one logged delivery; its row ends done, or pending with an attempt counted. */
-  async function process(event: { id: number; whatsappId: number; payload: unknown }): Promise<void> {
+  async function processNow(event: { id: number; whatsappId: number; payload: unknown }): Promise<void> {
     const log = store.inbox(event.whatsappId);
     try {
       const own = await loadCloudAccount(store, event.whatsappId, deps.cloud.openSecret).catch(() => undefined);
