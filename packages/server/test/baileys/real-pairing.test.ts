@@ -13,8 +13,8 @@ import { dispatch } from "./real-stanzas.js";
 import { localWhatsApp } from "./real-whatsapp.js";
 
 /**
- * vi.waitFor with room for a loaded machine: its default gives up after one second, which a busy CI
- * (the whole suite beside the journeys on two cores) overran here once. Only a failure waits longer.
+ * vi.waitFor with room for a loaded machine: its default gives up after one second, which the suite
+ * overran here once, run beside CI on two cores. Only a failure waits longer.
  */
 const waitLong: typeof vi.waitFor = (callback, options) =>
   vi.waitFor(callback, { interval: 20, timeout: 15_000, ...(typeof options === "number" ? { timeout: options } : options) });
