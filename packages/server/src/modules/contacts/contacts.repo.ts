@@ -65,12 +65,8 @@ function contactQueries(db: Db, search: boolean, owner?: OwnerShape) {
       .orderBy(sql`lower(${contacts.name})`, asc(contacts.id))
       .limit(sql.placeholder("limit"))
       .offset(sql.placeholder("offset")),
-    // Issue 24: a search counts up to a cap (tickets/search-count.ts); the plain list counts them all.
-    count: search
-      ? db
-          .select({ value: count() })
-          .from(db.select({ id: contacts.id }).from(contacts).where(where).limit(sql.placeholder("countLimit")).as("matching"))
-      : db.select({ value: count() }).from(contacts).where(where),
+    // The plain list's count (a search counts in `searchInOne`).
+    count: db.select({ value: count() }).from(contacts).where(where),
   };
 }
 
@@ -113,7 +109,10 @@ const contactParams = (search: string, limit: number, offset: number) => ({
   countLimit: countCapOf({ limit, offset }) + 1,
 });
 
-/** The first page's statements of a search, with their values (bench/explain-contacts.ts shows their plans). */
+/**
+ * The first page's statements of a search, with their values (bench/explain-contacts.ts shows their
+ * plans): the search (its count and page in one), and the page past the count's cap.
+ */
 export function contactSearchSql(db: Db, search: string) {
   const queries = contactQueries(db, true);
   const values = contactParams(search, 20, 0);
@@ -122,11 +121,7 @@ export function contactSearchSql(db: Db, search: string) {
     return { sql: text, params: fillPlaceholders(params, values) };
   };
   const one = searchStatements.any;
-  return {
-    search: { sql: one.text, params: fillPlaceholders(one.params, values) },
-    page: filled(queries.page),
-    count: filled(queries.count),
-  };
+  return { search: { sql: one.text, params: fillPlaceholders(one.params, values) }, page: filled(queries.page) };
 }
 
 export async function listContacts(
@@ -135,27 +130,23 @@ export async function listContacts(
 ): Promise<{ rows: ListedContact[]; count: number; countCapped: boolean }> {
   const search = options.search !== "";
   const owner: OwnerShape = options.owner === undefined ? undefined : options.owner === "none" ? "none" : "user";
-  const statement = prepared(
-    db,
-    `${search ? "contacts_search" : "contacts_all"}${owner ? `_owner_${owner}` : ""}`,
-    (db, name) => {
-      const queries = contactQueries(db, search, owner);
-      return { page: queries.page.prepare(name), count: queries.count.prepare(`${name}_count`) };
-    },
-  );
+  const name = `${search ? "contacts_search" : "contacts_all"}${owner ? `_owner_${owner}` : ""}`;
+  const page = prepared(db, name, (db, name) => contactQueries(db, search, owner).page.prepare(name));
   const params = {
     ...contactParams(options.search, options.limit, options.offset),
     ...(typeof options.owner === "number" ? { owner: options.owner } : {}),
   };
   if (!search) {
-    const [rows, [total]] = await Promise.all([statement.page.execute(params), statement.count.execute(params)]);
+    // The plain list counts them all; a search counts up to a cap in its own statement (`searchInOne`).
+    const counted = prepared(db, `${name}_count`, (db, name) => contactQueries(db, false, owner).count.prepare(name));
+    const [rows, [total]] = await Promise.all([page.execute(params), counted.execute(params)]);
     return { rows, count: total.value, countCapped: false };
   }
   const found = await runNamed(db, searchStatements[owner ?? "any"], params);
   const total = Number(found[0]?.total ?? 0);
   const cap = countCapOf(options);
   // More matches than the cap: the page walks the name order, and the count says "cap+".
-  if (total > cap) return { rows: await statement.page.execute(params), ...cappedCount(total, cap) };
+  if (total > cap) return { rows: await page.execute(params), ...cappedCount(total, cap) };
   const rows = found
     .filter((raw) => raw.id !== null)
     .map((raw) =>
