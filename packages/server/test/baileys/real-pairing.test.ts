@@ -1,23 +1,23 @@
 import { type BinaryNode, getBinaryNodeChild, getBinaryNodeChildString } from "@whiskeysockets/baileys";
 import { and, eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { useDatabaseAuthState } from "../../src/channels/baileys/database-auth-state.js";
 import { createSessionManager, type SessionManager } from "../../src/channels/session-manager.js";
 import type { ConnectionState } from "../../src/channels/session-types.js";
 import { whatsappAuth, whatsapps } from "../../src/db/schema.js";
 import { createChannelStore } from "../../src/modules/connections/channel-store.js";
 import { insertConnection, recordingSink, silentLogger } from "../channel-support.js";
+import { eventually } from "../conversation.js";
 import { openTestDatabase } from "../harness.js";
 import { answer, DEVICE, pairDevice, primaryPhone, qrFields, refusal, registrationRefresh } from "./linking-phone.js";
 import { dispatch } from "./real-stanzas.js";
 import { localWhatsApp } from "./real-whatsapp.js";
 
 /**
- * vi.waitFor with room for a loaded machine: its default gives up after one second, which the suite
- * overran here once, run beside CI on two cores. Only a failure waits longer.
+ * The project's `eventually` with room for a loaded machine: vi.waitFor's default gave up after one
+ * second, which the suite overran here once, run beside CI on two cores. Only a failure waits longer.
  */
-const waitLong: typeof vi.waitFor = (callback, options) =>
-  vi.waitFor(callback, { interval: 20, timeout: 15_000, ...(typeof options === "number" ? { timeout: options } : options) });
+const waitLong = <T>(check: () => T | Promise<T>, timeoutMs = 15_000) => eventually(check, timeoutMs);
 
 /**
  * Linking a phone as WhatsApp behaves in late 2026 (channels.md §4.1), with the real makeWASocket
@@ -162,7 +162,7 @@ describe("companion_reg_refresh: the QR carries a fresh secret and the phone's l
     await waitLong(() => expect(link.qrs).toHaveLength(1));
     const retired = qrFields(link.qrs[0].qr).adv;
     dispatch(link.ws, registrationRefresh());
-    await waitLong(() => expect(link.manager.status(link.id)).toBe("DISCONNECTED"), { timeout: 10_000 });
+    await waitLong(() => expect(link.manager.status(link.id)).toBe("DISCONNECTED"), 10_000);
 
     const shown = link.qrs.map((q) => qrFields(q.qr));
     const rotatedAt = shown.findIndex((q) => q.adv !== retired);
