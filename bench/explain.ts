@@ -1,10 +1,12 @@
 import { desc, eq, type SQL, sql } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
 import type { Database } from "../packages/server/src/db/client.js";
-import { contacts, messages, queues, tickets, users, whatsapps } from "../packages/server/src/db/schema.js";
+import { type Read, sentOf } from "../packages/server/src/db/prepared.js";
+import { contacts, queues, tickets, users, whatsapps } from "../packages/server/src/db/schema.js";
 import { contactSearchSql } from "../packages/server/src/modules/contacts/contacts.repo.js";
 import { aggregateMetricsSql, metricsWhere, waitRowsQuery } from "../packages/server/src/modules/dashboard/metrics.repo.js";
+import { ticketMessagesRead } from "../packages/server/src/modules/messages/messages.repo.js";
 import { searchPage, type TicketFilter, ticketListWhere } from "../packages/server/src/modules/tickets/ticket-list.repo.js";
+import { presentableTicketRead } from "../packages/server/src/modules/tickets/tickets.repo.js";
 import { CONTACT_TERM, PROBE_WORD } from "./corpus.js";
 import type { DataSet } from "./generate.js";
 
@@ -53,24 +55,14 @@ function statements(database: Database, data: DataSet) {
   // The search page is the server's own statement (page and count in one pass).
   const search = { page: searchPage(db, searchFilter, { limit: 40, offset: 0 }).toSQL() };
 
+  // Opening a chat: the server's own two statements (sent in one round trip), as agent 0 reads them.
   const hot = data.hotTicketIds[0];
-  const quoted = alias(messages, "quoted");
-  const chatPage = db
-    .select({
-      message: messages,
-      contact: { id: contacts.id, name: contacts.name },
-      user: { id: users.id },
-      quoted: { id: quoted.id },
-    })
-    .from(messages)
-    .leftJoin(contacts, eq(contacts.id, messages.contactId))
-    .leftJoin(users, eq(users.id, messages.userId))
-    .leftJoin(quoted, eq(quoted.id, messages.quotedMsgId))
-    .where(eq(messages.ticketId, hot))
-    .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(20)
-    .toSQL();
-  const chatCount = db.select({ value: sql<number>`count(*)::int` }).from(messages).where(eq(messages.ticketId, hot)).toSQL();
+  const asBench = (read: Read<unknown>) => {
+    const { text, values } = sentOf(read);
+    return { sql: text, params: values };
+  };
+  const chatTicket = asBench(presentableTicketRead(db, hot));
+  const chatPage = asBench(ticketMessagesRead(db, hot, { limit: 20, offset: 0 }, actor));
 
   const contactSearch = contactSearchSql(db, CONTACT_TERM);
 
@@ -83,8 +75,8 @@ function statements(database: Database, data: DataSet) {
     "inbox page": inbox.page,
     "inbox count": inbox.count,
     "search page (with count)": search.page,
-    "chat page": chatPage,
-    "chat count": chatCount,
+    "chat ticket": chatTicket,
+    "chat page (with count)": chatPage,
     "contacts search (count and page)": contactSearch.search,
     "contacts page past the count's cap": contactSearch.page,
     "dashboard metrics 30 days": dialect.sqlToQuery(aggregateMetricsSql(metricsOver(30), "UTC")),

@@ -2,11 +2,11 @@ import { eq, getTableColumns, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, rowsOf } from "../../test/harness.js";
-import { listTicketMessages } from "../modules/messages/messages.repo.js";
+import { listTicketMessages, ticketMessagesRead } from "../modules/messages/messages.repo.js";
 import { listTickets, searchPage } from "../modules/tickets/ticket-list.repo.js";
 import { findPresentableTicket, joined } from "../modules/tickets/tickets.repo.js";
 import { compileRowMapper, fastRows } from "./fast-rows.js";
-import { prepared } from "./prepared.js";
+import { prepared, runRead } from "./prepared.js";
 import { contacts, messages, tickets, users } from "./schema.js";
 
 /**
@@ -141,6 +141,7 @@ describe("compiled row mapping", () => {
     await listTickets(db, { actor, showAll: true, status: "open" }, { limit: 40, offset: 0 });
     await listTickets(db, { actor, showAll: true, search: "pedido" }, { limit: 40, offset: 0 });
     await listTicketMessages(db, ticketIds[0], { limit: 20, offset: 0 });
+    await runRead(ticketMessagesRead(db, ticketIds[0], { limit: 20, offset: 0 }, { id: 1, admin: false, queueIds: [] }));
     await findPresentableTicket(db, ticketIds[0]);
     const cached = (name: string) =>
       prepared(db, name, () => {
@@ -149,6 +150,7 @@ describe("compiled row mapping", () => {
     expect(cached("tickets_inbox_ast").page.customResultMapper).toBeTypeOf("function");
     expect(cached("tickets_search_as").customResultMapper).toBeTypeOf("function");
     expect(cached("messages_page").page.customResultMapper).toBeTypeOf("function");
+    expect(cached("messages_page_reader").customResultMapper).toBeTypeOf("function");
     expect(cached("ticket_presentable").customResultMapper).toBeTypeOf("function");
   });
 });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, rowsOf } from "../../test/harness.js";
 import { countedConnection } from "../../test/round-trips.js";
 import type { Database } from "./client.js";
-import { type PipelineStep, runPipelined } from "./pipeline.js";
+import { type PipelineStep, runPipelined, runReadsTogether } from "./pipeline.js";
 import { namedStatement, runNamedTogether } from "./prepared.js";
 
 /**
@@ -129,6 +129,59 @@ describe("statements pipelined in a transaction (pipeline.ts)", () => {
     // Statement by statement: the one before the failure stays.
     expect(await outside()).toEqual([1, 2, 3]);
     expect(await runPipelined(pool, [count(), count()], types)).toEqual([[{ c: 3 }], [{ c: 3 }]]);
+  });
+});
+
+describe("reads together on the pool (runReadsTogether, opening a chat)", () => {
+  const byN = (n: number): PipelineStep => ({ name: "pipeline_by_n", text: "select n, at from t where n = $1", values: [n] });
+
+  it("runs parsed reads in one round trip on one pooled connection, rows as arrays, and gives it back", async () => {
+    await reset();
+    await inTransaction((c) => runPipelined(c, [insert(1), insert(2, new Date("2026-12-07T10:00:00Z"))], types));
+    // The first time they are parsed on the connection, one by one.
+    let before = roundTrips();
+    expect(await runReadsTogether(pool, [count(), byN(2)], types)).toEqual([[[2]], [[2, new Date("2026-12-07T10:00:00Z")]]]);
+    expect(roundTrips() - before).toBe(2);
+    before = roundTrips();
+    expect(await runReadsTogether(pool, [byN(1), count(), byN(9)], types)).toEqual([[[1, null]], [[2]], []]);
+    expect(roundTrips() - before).toBe(1);
+    // Given back: the one-connection pool hands it out again, outside any transaction.
+    expect(pool.idleCount).toBe(1);
+    const client = await pool.connect();
+    try {
+      expect(client.getTransactionStatus()).toBe("I");
+    } finally {
+      client.release();
+    }
+  });
+
+  it("answers a failing read with its error and keeps the connection in step", async () => {
+    await reset();
+    await inTransaction((c) => runPipelined(c, [insert(1)], types));
+    const bad: PipelineStep = { name: "pipeline_bad", text: "select 1 / $1::int as q", values: [1] };
+    await runReadsTogether(pool, [count(), bad], types);
+    const before = roundTrips();
+    const failed = await runReadsTogether(pool, [count(), { ...bad, values: [0] }], types).catch(
+      (error: pg.DatabaseError) => error.code,
+    );
+    expect(failed).toBe("22012");
+    // Counted once the next read has answered (an error is handed over before its ReadyForQuery):
+    // one round trip each, on the same connection.
+    expect(await runReadsTogether(pool, [bad, count()], types)).toEqual([[[1]], [[1]]]);
+    expect(roundTrips() - before).toBe(2);
+    expect(pool.totalCount).toBe(1);
+  });
+
+  it("reads on a transaction's own connection, seeing what it wrote", async () => {
+    await reset();
+    await inTransaction((c) => runPipelined(c, [insert(1), count()], types));
+    const { result, trips } = await inTransaction(async (c) => {
+      await runPipelined(c, [insert(7), count()], types);
+      return runReadsTogether(c, [byN(7), count()], types);
+    });
+    expect(result).toEqual([[[7, null]], [[2]]]);
+    expect(trips).toBe(2);
+    expect(await outside()).toEqual([1, 7]);
   });
 });
 

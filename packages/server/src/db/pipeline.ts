@@ -51,8 +51,9 @@ class Pipelined extends pg.Query {
   constructor(
     private readonly steps: PipelineStep[],
     types: pg.CustomTypesConfig,
+    rowMode?: "array",
   ) {
-    super({ text: steps.map((step) => step.name).join("; "), types });
+    super({ text: steps.map((step) => step.name).join("; "), types, ...(rowMode && { rowMode }) });
     this.pipelined = steps.map((step) => (step.name === BEGIN ? "begin" : step.name));
     this.opensTransaction = steps[0]?.name === BEGIN;
   }
@@ -100,18 +101,65 @@ export async function runPipelined(
     }
     return results;
   }
+  const sent = opening ? [{ name: BEGIN, text: "begin", values: [] }, ...steps] : steps;
+  const results = await send<Record<string, unknown>>(client as pg.ClientBase, sent, types);
+  return results.slice(sent.length - steps.length);
+}
+
+/** `steps` in one write, one Sync; the rows of each, in order. */
+async function send<Row>(client: pg.ClientBase, steps: PipelineStep[], types: pg.CustomTypesConfig, rowMode?: "array") {
   // The values mapped before anything is written: a value that cannot be sent throws here, not
   // halfway through the pipeline's messages (which would leave the connection without its Sync).
   const mapped = steps.map((step) => ({ ...step, values: step.values.map(prepareValue) }));
-  const sent = opening ? [{ name: BEGIN, text: "begin", values: [] }, ...mapped] : mapped;
-  const query = new Pipelined(sent, types);
+  const query = new Pipelined(mapped, types, rowMode);
   const answered = await new Promise<pg.QueryResult | pg.QueryResult[]>((resolve, reject) => {
     query.callback = (error, result) => (error ? reject(error) : resolve(result as pg.QueryResult | pg.QueryResult[]));
-    (client as pg.ClientBase).query(query as unknown as pg.QueryConfig);
+    client.query(query as unknown as pg.QueryConfig);
   });
   const results = Array.isArray(answered) ? answered : [answered];
-  if (results.length !== sent.length) {
-    throw new Error(`pipeline: ${sent.length} statements answered with ${results.length} results`);
+  if (results.length !== steps.length) {
+    throw new Error(`pipeline: ${steps.length} statements answered with ${results.length} results`);
   }
-  return results.slice(sent.length - steps.length).map((result) => result.rows);
+  return results.map((result) => result.rows as Row[]);
+}
+
+/**
+ * Issue 24 item 2: reads that do not wait on each other's answers (opening a chat: the ticket and
+ * its page), in one round trip on one pooled connection, their rows as arrays (drizzle's prepared
+ * selects map them). Outside a transaction the statements up to the Sync make one implicit
+ * transaction, which for reads changes nothing: each still reads as it would alone. As above, only
+ * statements already parsed on the connection ride together; otherwise they run one after another
+ * on it, which parses them there for the next time. Inside a transaction, on its connection.
+ */
+export async function runReadsTogether(
+  client: Queryable,
+  steps: PipelineStep[],
+  types: pg.CustomTypesConfig,
+): Promise<unknown[][][]> {
+  if (!(client instanceof pg.Pool)) return readOn(client, steps, types);
+  const connection = await client.connect();
+  let broken: Error | undefined;
+  try {
+    return await readOn(connection, steps, types);
+  } catch (error) {
+    // A statement's error leaves the connection ready for the next; anything else (the connection
+    // lost) and the pool must not hand it out again.
+    if (!(error instanceof pg.DatabaseError)) broken = error as Error;
+    throw error;
+  } finally {
+    connection.release(broken);
+  }
+}
+
+async function readOn(client: pg.ClientBase, steps: PipelineStep[], types: pg.CustomTypesConfig): Promise<unknown[][][]> {
+  const connection = (client as { connection?: Connection }).connection;
+  if (steps.length > 1 && connection && steps.every((step) => connection.parsedStatements[step.name] === step.text)) {
+    return send<unknown[]>(client, steps, types, "array");
+  }
+  const results: unknown[][][] = [];
+  for (const step of steps) {
+    const result = await client.query({ name: step.name, text: step.text, values: step.values, types, rowMode: "array" });
+    results.push(result.rows);
+  }
+  return results;
 }

@@ -3,7 +3,7 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
 import type { Db } from "./client.js";
 import { fastRows } from "./fast-rows.js";
-import { runPipelined } from "./pipeline.js";
+import { runPipelined, runReadsTogether } from "./pipeline.js";
 
 /**
  * Prepared statements of the hot paths, built once per database handle (issue 10 item 3): building
@@ -140,4 +140,53 @@ export function rowOf<C extends Record<string, Column>>(columns: C) {
     }
     return row;
   };
+}
+
+/**
+ * Issue 24 item 2: a read by a statement of `prepared()` (a drizzle prepared select whose rows
+ * fast-rows.ts maps), its placeholders' values, and what its rows make. `runRead` runs it alone;
+ * `readTogether` runs several in one round trip (db/pipeline.ts `runReadsTogether`).
+ */
+export interface Read<T> {
+  statement: unknown;
+  values: Record<string, unknown>;
+  result(rows: unknown[]): T;
+}
+
+/** A read of `statement` (built by `prepared()`) with `values`, its rows made into `result`'s answer. */
+export function readOf<Row, T>(
+  statement: { execute(values: Record<string, unknown>): Promise<Row[]> },
+  values: Record<string, unknown>,
+  result: (rows: Row[]) => T,
+): Read<T> {
+  return { statement, values, result: result as (rows: unknown[]) => T };
+}
+
+/** drizzle's prepared select on node-postgres, as its `execute` reads it (drizzle's internals). */
+interface PreparedSelect {
+  queryConfig: { name?: string; text: string };
+  params: unknown[];
+  customResultMapper?: (rows: unknown[][]) => Record<string, unknown>[];
+  execute(values: Record<string, unknown>): Promise<Record<string, unknown>[]>;
+}
+
+export async function runRead<T>(read: Read<T>): Promise<T> {
+  return read.result(await (read.statement as PreparedSelect).execute(read.values));
+}
+
+/** What a read sends: its statement's name and text, and the values in the placeholders' order. */
+export function sentOf(read: Read<unknown>): { name: string; text: string; values: unknown[] } {
+  const statement = read.statement as PreparedSelect;
+  const { name, text } = statement.queryConfig;
+  // Sent by name, mapped by its compiled loop: a statement without either is a mistake in the code.
+  if (!name || !statement.customResultMapper) throw new Error(`"${name}" is not a statement of prepared()`);
+  return { name, text, values: fillPlaceholders(statement.params, read.values) };
+}
+
+export async function readTogether<T extends unknown[]>(db: Db, reads: { [K in keyof T]: Read<T[K]> }): Promise<T> {
+  const results = await runReadsTogether(clientOf(db), reads.map(sentOf), types);
+  return reads.map((read, i) => {
+    const map = (read.statement as PreparedSelect).customResultMapper!;
+    return read.result(map(results[i] as unknown[][]));
+  }) as T;
 }

@@ -1,8 +1,9 @@
 import { and, desc, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client.js";
-import { prepared } from "../../db/prepared.js";
-import { contacts, messages, users } from "../../db/schema.js";
+import { prepared, type Read, readOf, runRead } from "../../db/prepared.js";
+import { contacts, messages, tickets, users } from "../../db/schema.js";
+import { placeholders, type TicketReader, ticketAccessWhere } from "../tickets/access.js";
 
 /** Every column but the search vector: the database keeps it for ticket search, nobody reads it back. */
 const { search: _search, ...messageColumns } = getTableColumns(messages);
@@ -58,30 +59,65 @@ function joined<E extends Record<string, SQL.Aliased | SQL> = Record<never, neve
 
 /** Newest first from the index (ticket_id, created_at desc, id desc); the caller reverses each page. */
 export async function listTicketMessages(db: Db, ticketId: number, page: { limit: number; offset: number }) {
-  const statement = prepared(db, "messages_page", (db, name) => ({
-    // Issue 24: the count rides on the page (an uncorrelated subquery PostgreSQL runs once, an
-    // InitPlan), so opening a chat is one round trip for both; a page past the end has no row to
-    // carry it and asks separately.
-    page: joined(db, {
-      total: sql<number>`(select count(*)::int from ${messages} counted where counted.ticket_id = ${sql.placeholder("ticketId")})`,
-    })
-      .where(eq(messages.ticketId, sql.placeholder("ticketId")))
-      .orderBy(desc(messages.createdAt), desc(messages.id))
-      .limit(sql.placeholder("limit"))
-      .offset(sql.placeholder("offset"))
-      .prepare(name),
-    count: db
+  const { rows, count } = await runRead(ticketMessagesRead(db, ticketId, page));
+  return { rows, count: count ?? (await countTicketMessages(db, ticketId)) };
+}
+
+/**
+ * A chat's page as a read that can ride with the ticket's (opening a chat in one round trip,
+ * db/prepared.ts `readTogether`). Issue 24: the count rides on the page (an uncorrelated subquery
+ * PostgreSQL runs once, an InitPlan); a page past the end has no row to carry it, and its `count` is
+ * undefined (`countTicketMessages` asks).
+ *
+ * With a `reader` who is not an admin, the page is read only if the ticket is one the reader may
+ * reach (tickets/access.ts, core's `canAccessTicket` as SQL): an uncorrelated `exists`, which
+ * PostgreSQL checks once before reading any message. The ticket read beside it is checked again by
+ * `canAccessTicket` in the service, so a message of a ticket out of reach neither leaves the database
+ * nor is read there.
+ */
+export function ticketMessagesRead(
+  db: Db,
+  ticketId: number,
+  page: { limit: number; offset: number },
+  reader?: Omit<TicketReader, "hideChoosing">,
+): Read<{ rows: JoinedMessage[]; count: number | undefined }> {
+  const gated = reader !== undefined && !reader.admin;
+  const statement = gated
+    ? prepared(db, "messages_page_reader", (db, name) =>
+        pageOf(db, ticketAccessWhere({ id: 0, admin: false, queueIds: [] }, placeholders)).prepare(name),
+      )
+    : prepared(db, "messages_page", (db, name) => ({ page: pageOf(db).prepare(name) })).page;
+  const values = { ticketId, ...page, ...(gated && { actorId: reader.id, actorQueueIds: reader.queueIds }) };
+  return readOf(statement, values, (rows) => {
+    if (rows.length) return { rows: rows.map(({ total: _total, ...row }) => row) as JoinedMessage[], count: rows[0]!.total };
+    return { rows: [] as JoinedMessage[], count: page.offset === 0 ? 0 : undefined };
+  });
+}
+
+/** The page's statement, with the reader's access to the ticket when it has one (`ticketMessagesRead`). */
+function pageOf(db: Db, access?: SQL) {
+  const ticketId = sql.placeholder("ticketId");
+  const reachable = access && sql`exists (select 1 from ${tickets} where ${tickets.id} = ${ticketId} and ${access})`;
+  return joined(db, {
+    total: sql<number>`(select count(*)::int from ${messages} counted where counted.ticket_id = ${ticketId})`,
+  })
+    .where(and(eq(messages.ticketId, ticketId), reachable))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(sql.placeholder("limit"))
+    .offset(sql.placeholder("offset"));
+}
+
+/** How many messages the ticket has (a chat's page past the end). */
+export async function countTicketMessages(db: Db, ticketId: number): Promise<number> {
+  const statement = prepared(db, "messages_count", (db, name) =>
+    db
       .select({ value: sql<number>`count(*)::int` })
       .from(messages)
       .where(eq(messages.ticketId, sql.placeholder("ticketId")))
-      .prepare(`${name}_count`),
-  }));
-  const params = { ticketId, ...page };
-  const rows = await statement.page.execute(params);
-  if (rows.length) return { rows: rows.map(({ total: _total, ...row }) => row) as JoinedMessage[], count: rows[0]!.total };
-  if (page.offset === 0) return { rows: [], count: 0 };
-  const [total] = await statement.count.execute(params);
-  return { rows: [], count: total!.value };
+      .prepare(name),
+  );
+  const [total] = await statement.execute({ ticketId });
+  return total!.value;
 }
 
 /**

@@ -9,10 +9,12 @@ import {
   OUTBOX_NOTICES,
   PAGE_SIZE,
   SERVICE_WINDOW_MS,
+  type Ticket,
 } from "@zapdesk/core";
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import type { ChannelSession } from "../../channels/channel.js";
 import type { Db } from "../../db/client.js";
+import { readTogether } from "../../db/prepared.js";
 import { outbox, whatsapps } from "../../db/schema.js";
 import { AppError } from "../../lib/app-error.js";
 import type { Clock } from "../../lib/clock.js";
@@ -172,15 +174,29 @@ export function createMessageService(deps: MessageServiceDeps) {
      * that message (a search result opens the chat on it).
      */
     async list(actor: AuthUser, ticketId: number, query: { pageNumber: number; around?: number }) {
-      const ticket = await tickets.accessiblePresented(actor, ticketId);
       const limit = PAGE_SIZE.messages;
       let { pageNumber } = query;
-      if (query.around !== undefined) {
+      let ticket: Ticket;
+      let page: { rows: repo.JoinedMessage[]; count: number | undefined };
+      if (query.around === undefined) {
+        // Issue 24 item 2: the ticket and its page in one round trip. The page's statement reads
+        // nothing of a ticket the actor may not reach (messages.repo.ts `ticketMessagesRead`).
+        const reader = { id: actor.id, admin: isAdmin(actor), queueIds: actor.queueIds };
+        const [row, read] = await readTogether(db, [
+          ticketsRepo.presentableTicketRead(db, ticketId),
+          repo.ticketMessagesRead(db, ticketId, { limit, offset: (pageNumber - 1) * limit }, reader),
+        ]);
+        ticket = tickets.presentReachable(actor, row);
+        page = read;
+      } else {
+        ticket = await tickets.accessiblePresented(actor, ticketId);
         const newer = await repo.countNewerMessages(db, ticketId, query.around);
         if (newer === undefined) throw new AppError("ERR_NO_MESSAGE_FOUND");
         pageNumber = Math.floor(newer / limit) + 1;
+        page = await repo.listTicketMessages(db, ticketId, { limit, offset: (pageNumber - 1) * limit });
       }
-      const { rows, count } = await repo.listTicketMessages(db, ticketId, { limit, offset: (pageNumber - 1) * limit });
+      const { rows } = page;
+      const count = page.count ?? (await repo.countTicketMessages(db, ticketId));
       return {
         messages: rows.reverse().map(presentMessage),
         ticket,

@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { prepared } from "../../db/prepared.js";
+import { prepared, type Read, readOf, runRead } from "../../db/prepared.js";
 import { closingReasons, contacts, queues, tickets, users, whatsapps } from "../../db/schema.js";
 import { botHeld } from "../bots/bots.repo.js";
 import { withTicketTags } from "./ticket-tags.js";
@@ -65,6 +65,11 @@ export async function findJoinedTicket(db: Db, id: number): Promise<JoinedTicket
  * it to check access and to present it; before, that was a plain read, a joined read and a tags read).
  */
 export async function findPresentableTicket(db: Db, id: number): Promise<JoinedTicket | undefined> {
+  return runRead(presentableTicketRead(db, id));
+}
+
+/** `findPresentableTicket` as a read that can ride with another (opening a chat, db/prepared.ts `readTogether`). */
+export function presentableTicketRead(db: Db, id: number): Read<JoinedTicket | undefined> {
   const statement = prepared(db, "ticket_presentable", (db, name) =>
     joined(db, {
       tags: sql<
@@ -74,8 +79,7 @@ export async function findPresentableTicket(db: Db, id: number): Promise<JoinedT
       .where(eq(tickets.id, sql.placeholder("id")))
       .prepare(name),
   );
-  const [row] = await statement.execute({ id });
-  return row as JoinedTicket | undefined;
+  return readOf(statement, { id }, ([row]) => row as JoinedTicket | undefined);
 }
 
 /** The first ticket matching `where`, joined (issue 13: the next ticket, chosen by a subquery). */

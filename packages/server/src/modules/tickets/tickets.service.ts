@@ -70,7 +70,11 @@ export function createTicketService(deps: TicketServiceDeps) {
 
   /** `accessible` and `present` in one statement: a ticket the actor may reach, presented (opening a chat). */
   async function accessiblePresented(actor: AuthUser, id: number): Promise<Ticket> {
-    const row = await repo.findPresentableTicket(db, id);
+    return presentReachable(actor, await repo.findPresentableTicket(db, id));
+  }
+
+  /** A ticket read by `repo.presentableTicketRead`, presented if the actor may reach it; others get the same answer as a missing one. */
+  function presentReachable(actor: AuthUser, row: repo.JoinedTicket | undefined): Ticket {
     if (!row || !canAccessTicket(actor, row.ticket)) throw new AppError("ERR_NO_TICKET_FOUND");
     return presentTicket(row);
   }
@@ -90,6 +94,7 @@ export function createTicketService(deps: TicketServiceDeps) {
   return {
     accessible,
     accessiblePresented,
+    presentReachable,
     present,
 
     async announce(id: number): Promise<void> {
