@@ -149,7 +149,7 @@ describe("compiled row mapping", () => {
       }) as Record<string, { customResultMapper?: unknown }> & { customResultMapper?: unknown };
     expect(cached("tickets_inbox_ast").page.customResultMapper).toBeTypeOf("function");
     expect(cached("tickets_search_as").customResultMapper).toBeTypeOf("function");
-    expect(cached("messages_page").page.customResultMapper).toBeTypeOf("function");
+    expect(cached("messages_page").customResultMapper).toBeTypeOf("function");
     expect(cached("messages_page_reader").customResultMapper).toBeTypeOf("function");
     expect(cached("ticket_presentable").customResultMapper).toBeTypeOf("function");
   });

@@ -82,11 +82,12 @@ export function ticketMessagesRead(
   reader?: Omit<TicketReader, "hideChoosing">,
 ): Read<{ rows: JoinedMessage[]; count: number | undefined }> {
   const gated = reader !== undefined && !reader.admin;
+  // One statement for every reader who is not an admin: the reader's id and queues are placeholders.
   const statement = gated
     ? prepared(db, "messages_page_reader", (db, name) =>
         pageOf(db, ticketAccessWhere({ id: 0, admin: false, queueIds: [] }, placeholders)).prepare(name),
       )
-    : prepared(db, "messages_page", (db, name) => ({ page: pageOf(db).prepare(name) })).page;
+    : prepared(db, "messages_page", (db, name) => pageOf(db).prepare(name));
   const values = { ticketId, ...page, ...(gated && { actorId: reader.id, actorQueueIds: reader.queueIds }) };
   return readOf(statement, values, (rows) => {
     if (rows.length) return { rows: rows.map(({ total: _total, ...row }) => row) as JoinedMessage[], count: rows[0]!.total };
