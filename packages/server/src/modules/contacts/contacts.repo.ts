@@ -15,7 +15,8 @@ import {
 } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { namedStatement, prepared, rowOf, runNamed } from "../../db/prepared.js";
-import { contactChanges, contactExtraInfo, contacts, contactTags, tags, tickets, users } from "../../db/schema.js";
+import { contactChanges, contactExtraInfo, contacts, tickets, users } from "../../db/schema.js";
+import { contactTagsJson } from "../tags/tags.repo.js";
 import { cappedCount, countCapOf } from "../tickets/search-count.js";
 import { escapeLike } from "../users/users.repo.js";
 
@@ -42,8 +43,7 @@ type OwnerShape = "user" | "none" | undefined;
 export type ListedContact = ContactRow & { tagList: Tag[]; owner: { id: number; name: string } | null };
 
 // Each listed contact's tags and owner, as columns of the page (evaluated for the page's rows only).
-const tagListSql = sql<Tag[]>`coalesce((select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color)
-  order by lower(tg.name), tg.id) from ${contactTags} ct join ${tags} tg on tg.id = ct.tag_id where ct.contact_id = ${contacts.id}), '[]'::json)`;
+const tagListSql = contactTagsJson(contacts.id);
 const ownerSql = sql<{ id: number; name: string } | null>`(select json_build_object('id', u.id, 'name', u.name)
   from ${users} u where u.id = ${contacts.ownerUserId})`;
 

@@ -9,10 +9,8 @@ import {
   messages,
   queueBots,
   queues,
-  tags,
   ticketRatings,
   tickets,
-  ticketTags,
   users,
   whatsappQueues,
   whatsapps,
@@ -21,6 +19,7 @@ import { botHeld } from "../bots/bots.repo.js";
 import { consentColumns } from "../consent/consent.repo.js";
 import { createdBesideTwin } from "../contacts/contact-addresses.js";
 import { type InboundTally, ticketSetAfterInbound } from "../inbound/ticket-rules.js";
+import { ticketTagsJson } from "../tags/tags.repo.js";
 import type { JoinedTicket, TicketRow } from "../tickets/tickets.repo.js";
 import { personNameOnConflict } from "./inbound-store.js";
 import { type MessageRow, messageColumns, type NewMessage } from "./messages.repo.js";
@@ -297,9 +296,7 @@ const touchSql = (routed: boolean) => {
           .join(", "),
       )},
         json_build_object(
-          'tags', coalesce((select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color)
-            order by lower(tg.name), tg.id) from ${ticketTags} tt join ${tags} tg on tg.id = tt.tag_id
-            where tt.ticket_id = "tickets"."id"), '[]'::json),
+          'tags', ${ticketTagsJson(sql.raw('"tickets"."id"'))},
           'queue', (select json_build_object('id', q.id, 'name', q.name, 'color', q.color, 'schedule', q.schedule)
             from ${queues} q where q.id = "tickets"."queue_id"),
           'user', (select json_build_object('id', u.id, 'name', u.name) from ${users} u where u.id = "tickets"."user_id"),

@@ -1,10 +1,24 @@
 import type { Tag } from "@zapdesk/core";
-import { and, asc, eq, inArray, notInArray, sql } from "drizzle-orm";
+import { type AnyColumn, and, asc, eq, inArray, notInArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { prepared } from "../../db/prepared.js";
 import { contactTags, tags, ticketTags } from "../../db/schema.js";
 
 const tagColumns = { id: tags.id, name: tags.name, color: tags.color };
+
+/**
+ * A ticket's or a contact's tags as one JSON column of its row, `[{id, name, color}]` in the order
+ * `tagsOfTickets` reads them (lower(name), then id): for statements that bring the tags with their
+ * rows (a chat's ticket, the inbox's and the search's pages, the contacts' list, an inbound
+ * message's ticket), evaluated for the rows they return. `owner` is the row's id (a column, or the
+ * raw SQL naming it).
+ */
+const tagsJson = (link: typeof ticketTags | typeof contactTags, linkOwner: AnyColumn, owner: AnyColumn | SQL) =>
+  sql<Tag[]>`coalesce((select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color)
+    order by lower(tg.name), tg.id) from ${link} join ${tags} tg on tg.id = ${link.tagId} where ${linkOwner} = ${owner}), '[]'::json)`;
+
+export const ticketTagsJson = (ticketId: AnyColumn | SQL) => tagsJson(ticketTags, ticketTags.ticketId, ticketId);
+export const contactTagsJson = (contactId: AnyColumn | SQL) => tagsJson(contactTags, contactTags.contactId, contactId);
 
 export async function listTags(db: Db): Promise<Tag[]> {
   return db

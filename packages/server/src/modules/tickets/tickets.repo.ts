@@ -3,6 +3,7 @@ import type { Db } from "../../db/client.js";
 import { prepared, type Read, readOf, runRead } from "../../db/prepared.js";
 import { closingReasons, contacts, queues, tickets, users, whatsapps } from "../../db/schema.js";
 import { botHeld } from "../bots/bots.repo.js";
+import { ticketTagsJson } from "../tags/tags.repo.js";
 import { withTicketTags } from "./ticket-tags.js";
 
 export type TicketRow = typeof tickets.$inferSelect;
@@ -71,11 +72,7 @@ export async function findPresentableTicket(db: Db, id: number): Promise<JoinedT
 /** `findPresentableTicket` as a read that can ride with another (opening a chat, db/prepared.ts `readTogether`). */
 export function presentableTicketRead(db: Db, id: number): Read<JoinedTicket | undefined> {
   const statement = prepared(db, "ticket_presentable", (db, name) =>
-    joined(db, {
-      tags: sql<
-        JoinedTicket["tags"]
-      >`coalesce((select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) order by lower(tg.name), tg.id) from ticket_tags tt join tags tg on tg.id = tt.tag_id where tt.ticket_id = ${tickets.id}), '[]'::json)`,
-    })
+    joined(db, { tags: ticketTagsJson(tickets.id) })
       .where(eq(tickets.id, sql.placeholder("id")))
       .prepare(name),
   );
