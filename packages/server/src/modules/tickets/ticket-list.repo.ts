@@ -1,16 +1,17 @@
 import { and, asc, desc, eq, gte, inArray, isNull, lt, or, type Placeholder, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client.js";
-import { opaque, prepared } from "../../db/prepared.js";
+import { opaque, prepared, readOf, readTogether } from "../../db/prepared.js";
 import { contacts, messages, tickets } from "../../db/schema.js";
 import { leaveOutBotHeld } from "../bots/bots.repo.js";
 import { contactSearchMatch } from "../contacts/contacts.repo.js";
+import { ticketTagsJson } from "../tags/tags.repo.js";
 import { escapeLike } from "../users/users.repo.js";
 import { type Binder, literals, opaquePlaceholders, ticketVisibleWhere } from "./access.js";
 import { searchWalkLimit } from "./search-breadth.js";
 import { cappedCount, countCapOf, countUpTo } from "./search-count.js";
 import { searchHits } from "./search-hits.js";
-import { tagFilter, withTicketTags } from "./ticket-tags.js";
+import { tagFilter } from "./ticket-tags.js";
 import { type JoinedTicket, joined } from "./tickets.repo.js";
 
 /**
@@ -183,7 +184,7 @@ export function searchPage(
     order by ${messages.createdAt} desc, ${messages.id} desc limit 1)`.mapWith((id) => (id === null ? null : Number(id)));
   const total = sql<number>`(select ${found.total} from ${found} limit 1)`.mapWith(Number);
   const stopped = sql<boolean>`(select ${found.stopped} from ${found} limit 1)`;
-  return joined(db.with(found), { total, stopped, matchedMessageId })
+  return joined(db.with(found), { total, stopped, matchedMessageId, tags: ticketTagsJson(tickets.id) })
     .where(sql`${tickets.id} = any(array(select ${found.id} from ${found}))`)
     .orderBy(...listOrder(filter.sort));
 }
@@ -217,14 +218,17 @@ export async function listTickets(
     if (walkLimit > 0 && (rows.length === 0 || rows[0].stopped)) rows = await find(0);
     // A page past the end carries no count: it is counted apart.
     const total = rows.length ? rows[0].total : page.offset ? await countUpTo(db, ticketListWhere(filter), countCapOf(page)) : 0;
-    const tagged = (await withTicketTags(db, rows)).map(({ total: _total, stopped: _stopped, ...row }) => row);
-    return { rows: tagged, ...cappedCount(total, countCapOf(page)) };
+    return { rows: rows.map(({ total: _total, stopped: _stopped, ...row }) => row), ...cappedCount(total, countCapOf(page)) };
   }
-  // The inbox walks an index in order for the page; the count is an index-only scan.
+  // The inbox walks an index in order for the page; the count is an index-only scan. Both in one
+  // round trip on one connection (issue 24), the page's tags a column of its rows.
   const statement = inboxStatements(db, filter);
   const params = listParams(filter, page);
-  const [rows, [{ value: count }]] = await Promise.all([statement.page.execute(params), statement.count.execute(params)]);
-  return { rows: await withTicketTags(db, rows), count, countCapped: false };
+  const [rows, count] = await readTogether(db, [
+    readOf(statement.page, params, (rows) => rows),
+    readOf(statement.count, params, ([row]) => row!.value),
+  ]);
+  return { rows, count, countCapped: false };
 }
 
 /**
@@ -237,7 +241,7 @@ function inboxStatements(db: Db, filter: TicketFilter) {
     // every list anew (db/prepared.ts `opaque`, measured in docs/benchmarks.md).
     const where = ticketListWhere(filter, inboxValues);
     return {
-      page: joined(db)
+      page: joined(db, { tags: ticketTagsJson(tickets.id) })
         .where(where)
         .orderBy(...listOrder(filter.sort))
         .limit(opaque("limit", "bigint") as unknown as Placeholder)

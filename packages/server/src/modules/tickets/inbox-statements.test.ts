@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { customerNumber, customerWrites, listTickets, makeSimulatorConnection } from "../../../test/conversation.js";
+import { makeAdmin, makeQueue, makeUser, type TestUser } from "../../../test/factories.js";
+import { createTestApp, type TestApp } from "../../../test/harness.js";
+import { countStatements, statementsOf } from "../../../test/statements.js";
+
+// Issue 24 item 5: the inbox's statements are prepared and few. An agent's list reads the greeting
+// menu's setting, then the page (its tickets' tags a column of its rows) and the count together, in
+// one round trip (db/prepared.ts `readTogether`); an admin's skips the setting. A search brings its
+// page's tags with its rows too. This test pins them so they cannot creep back.
+let t: TestApp;
+let admin: TestUser;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await makeAdmin(t);
+  countStatements();
+});
+afterAll(() => t.close());
+
+async function tag(name: string): Promise<{ id: number; name: string; color: string }> {
+  const res = await t.app.inject({ method: "POST", url: "/api/tags", headers: admin.auth, payload: { name, color: "#336699" } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+
+/** Five lists in a row (the statements are parsed on the first): each one's statements and round trips. */
+async function fiveLists(user: TestUser, query: Record<string, string>) {
+  const tries = [];
+  for (let i = 0; i < 5; i++) tries.push(await statementsOf(() => listTickets(t, user, query)));
+  return tries;
+}
+
+describe("the inbox", () => {
+  it("is the setting, then the page with its tags and the count in one round trip, all prepared", async () => {
+    const queue = await makeQueue(t);
+    const agent = await makeUser(t, { queueIds: [queue.id] });
+    const connection = await makeSimulatorConnection(t, admin, { queueIds: [queue.id] });
+    const from = customerNumber();
+    await customerWrites(t, admin, connection.id, { from, body: "olá, preciso de ajuda com o pedido" });
+    const ticket = (await listTickets(t, agent, { status: "pending" })).tickets.find((x) => x.contact.number === from)!;
+    const suffix = Math.random().toString(36).slice(2, 8);
+    const [zeta, alpha] = [await tag(`zeta ${suffix}`), await tag(`Alpha ${suffix}`)];
+    const tagged = await t.app.inject({
+      method: "PUT",
+      url: `/api/tickets/${ticket.id}`,
+      headers: agent.auth,
+      payload: { tagIds: [zeta.id, alpha.id] },
+    });
+    expect(tagged.statusCode, tagged.body).toBe(200);
+
+    const agentLists = await fiveLists(agent, { status: "pending" });
+    for (const { statements, result } of agentLists) {
+      expect(statements).toEqual(["settings_value", "tickets_inbox_uhbt", "tickets_inbox_uhbt_count"]);
+      // The tags come with the page's rows, in the order the ticket's own GET gives them.
+      expect(result.tickets.find((x) => x.id === ticket.id)?.tags.map((x) => x.id)).toEqual([alpha.id, zeta.id]);
+      expect(result.count).toBeGreaterThanOrEqual(1);
+    }
+    // The page and the count ride together once both are parsed on the pooled connection the list
+    // gets: the pool hands out the one released last, which the app's own timers may take in between.
+    expect(agentLists.map((x) => x.roundTrips)).toContain(2);
+    for (const { roundTrips } of agentLists) expect(roundTrips).toBeLessThanOrEqual(3);
+
+    const adminLists = await fiveLists(admin, { status: "pending", showAll: "true" });
+    for (const { statements } of adminLists) expect(statements).toEqual(["tickets_inbox_ast", "tickets_inbox_ast_count"]);
+    expect(adminLists.map((x) => x.roundTrips)).toContain(1);
+
+    // A search's page brings its tags too: no statement of its own for them. (The first search reads
+    // the words' statistics, kept for ten minutes, search-breadth.ts.)
+    await listTickets(t, agent, { searchParam: "pedido" });
+    const searched = await statementsOf(() => listTickets(t, agent, { searchParam: "pedido" }));
+    expect(searched.statements).toEqual(["settings_value", "tickets_search_uh"]);
+    expect(searched.result.tickets.find((x) => x.id === ticket.id)?.tags.map((x) => x.id)).toEqual([alpha.id, zeta.id]);
+  });
+});
