@@ -10,6 +10,7 @@ import { makeAdmin, makeQueue, makeUser, type TestUser } from "../../../test/fac
 import { createTestApp, type TestApp } from "../../../test/harness.js";
 import { countStatements, statementsOf } from "../../../test/statements.js";
 import { type Read, sentOf } from "../../db/prepared.js";
+import { ticketExtraInfoRead } from "../contacts/contacts.repo.js";
 import { ticketMessagesRead } from "./messages.repo.js";
 
 // Issue 24: opening a chat (its newest page, the ticket and the count) is two statements once the
@@ -35,21 +36,23 @@ async function tag(name: string): Promise<{ id: number; name: string; color: str
 interface PlanNode {
   "Relation Name"?: string;
   "Actual Loops": number;
+  "Actual Rows": number;
   Plans?: PlanNode[];
 }
 
-/** How many times each node of the read's plan that reads the messages table ran (EXPLAIN ANALYZE). */
-async function messageReadsOf(read: Read<unknown>): Promise<number[]> {
+/** Each node of the read's plan that reads `table`: how many times it ran, and the rows it found (EXPLAIN ANALYZE). */
+async function readsOf(read: Read<unknown>, table: string): Promise<{ loops: number; rows: number }[]> {
   const { text, values } = sentOf(read);
   const [row] = await t.database.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(`explain (analyze, format json) ${text}`, values);
-  const loops: number[] = [];
+  const nodes: { loops: number; rows: number }[] = [];
   const walk = (node: PlanNode) => {
-    if (node["Relation Name"] === "messages") loops.push(node["Actual Loops"]);
+    if (node["Relation Name"] === table) nodes.push({ loops: node["Actual Loops"], rows: node["Actual Rows"] });
     for (const child of node.Plans ?? []) walk(child);
   };
   walk(row!["QUERY PLAN"][0].Plan);
-  return loops;
+  return nodes;
 }
+const messageReadsOf = async (read: Read<unknown>) => (await readsOf(read, "messages")).map((node) => node.loops);
 
 describe("opening a chat", () => {
   it("is two statements: the ticket with its tags, the page with its count (the user is known)", async () => {
@@ -129,5 +132,77 @@ describe("opening a chat", () => {
     const missing = await t.app.inject({ method: "GET", url: "/api/messages/999999999", headers: agent.auth });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().error).toBe("ERR_NO_TICKET_FOUND");
+  });
+});
+
+// The chat pane reads the ticket's own GET beside the page: its extra info, and it marks it read.
+describe("a ticket's GET", () => {
+  it("is the ticket and its contact's extra info in one round trip, then marking it read when it has unread messages", async () => {
+    const queue = await makeQueue(t);
+    const agent = await makeUser(t, { queueIds: [queue.id] });
+    const connection = await makeSimulatorConnection(t, admin, { queueIds: [queue.id] });
+    const from = customerNumber();
+    await customerWrites(t, admin, connection.id, { from, body: "first" });
+    const ticket = (await listTickets(t, agent, { status: "pending" })).tickets.find((x) => x.contact.number === from)!;
+    const extraInfo = [
+      { name: "CPF", value: "123" },
+      { name: "Plano", value: "ouro" },
+    ];
+    const put = await t.app.inject({
+      method: "PUT",
+      url: `/api/contacts/${ticket.contact.id}`,
+      headers: admin.auth,
+      payload: { name: ticket.contact.name, number: from, extraInfo },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const open = () => t.app.inject({ method: "GET", url: `/api/tickets/${ticket.id}`, headers: agent.auth });
+
+    const first = await statementsOf(open);
+    expect(first.result.statusCode, first.result.body).toBe(200);
+    expect(first.result.json()).toMatchObject({ id: ticket.id, unreadMessages: 0, contact: { extraInfo } });
+    // Marking the unread message read: the ticket's update and the messages' in a transaction after the reads.
+    expect(first.statements.slice(0, 2)).toEqual(["ticket_presentable", "ticket_extra_info_reader"]);
+    expect(first.statements.slice(2)).toContain("commit");
+    expect((await ticketMessages(t, agent, ticket.id)).ticket.unreadMessages).toBe(0);
+
+    const tries = [];
+    for (let i = 0; i < 5; i++) tries.push(await statementsOf(open));
+    for (const x of tries) {
+      expect(x.statements).toEqual(["ticket_presentable", "ticket_extra_info_reader"]);
+      expect(x.result.json()).toMatchObject({ id: ticket.id, unreadMessages: 0, contact: { extraInfo } });
+    }
+    expect(tries.map((x) => x.roundTrips)).toContain(1);
+    for (const x of tries) expect(x.roundTrips).toBeLessThanOrEqual(2);
+  });
+
+  it("reads no extra info of a ticket the agent may not reach, and answers as for a missing one", async () => {
+    const [mine, theirs] = [await makeQueue(t), await makeQueue(t)];
+    const agent = await makeUser(t, { queueIds: [mine.id] });
+    const connection = await makeSimulatorConnection(t, admin, { queueIds: [theirs.id] });
+    const from = customerNumber();
+    await customerWrites(t, admin, connection.id, { from, body: "not for you" });
+    const ticket = (await listTickets(t, admin, { status: "pending", showAll: "true" })).tickets.find(
+      (x) => x.contact.number === from,
+    )!;
+    const put = await t.app.inject({
+      method: "PUT",
+      url: `/api/contacts/${ticket.contact.id}`,
+      headers: admin.auth,
+      payload: { name: ticket.contact.name, number: from, extraInfo: [{ name: "CPF", value: "secret" }] },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const denied = await t.app.inject({ method: "GET", url: `/api/tickets/${ticket.id}`, headers: agent.auth });
+    expect(denied.statusCode).toBe(404);
+    expect(denied.json().error).toBe("ERR_NO_TICKET_FOUND");
+    // Nothing marked read for them either.
+    expect((await ticketMessages(t, admin, ticket.id)).ticket.unreadMessages).toBe(1);
+
+    // The extra info's scan looks for the contact of a ticket in reach: none, so it finds no row.
+    const reader = { id: agent.id, admin: false, queueIds: [mine.id] };
+    const unreached = await readsOf(ticketExtraInfoRead(t.database.db, ticket.id, reader), "contact_extra_info");
+    expect(unreached.map((node) => node.rows)).toEqual([0]);
+    const member = { ...reader, queueIds: [mine.id, theirs.id] };
+    const reached = await readsOf(ticketExtraInfoRead(t.database.db, ticket.id, member), "contact_extra_info");
+    expect(reached.map((node) => node.rows)).toEqual([1]);
   });
 });

@@ -12,6 +12,7 @@ import {
 } from "@zapdesk/core";
 import type { z } from "zod";
 import type { Db } from "../../db/client.js";
+import { readTogether } from "../../db/prepared.js";
 import { AppError } from "../../lib/app-error.js";
 import { type Clock, systemClock } from "../../lib/clock.js";
 import { checkSearchTerm } from "../../lib/heavy-reads.js";
@@ -23,7 +24,7 @@ import { checkClosing, closingColumns, setClosingReason } from "../closing-reaso
 import { findConnection, findDefaultConnection } from "../connections/connections.repo.js";
 import { claimOnResolve } from "../contact-owner/contact-owner.js";
 import { publishContact } from "../contact-owner/publish.js";
-import { findContactById, listExtraInfo } from "../contacts/contacts.repo.js";
+import { findContactById, ticketExtraInfoRead } from "../contacts/contacts.repo.js";
 import { requestRating } from "../csat/ratings.js";
 import * as messagesRepo from "../messages/messages.repo.js";
 import type { OutboundQueue } from "../messages/outbound-queue.js";
@@ -152,7 +153,12 @@ export function createTicketService(deps: TicketServiceDeps) {
 
     /** Opening a ticket reads it: unread back to 0, the customer's messages marked read. */
     async open(actor: AuthUser, id: number): Promise<Ticket> {
-      const ticket = await accessible(actor, id);
+      // Issue 24: the ticket (joined, with its tags) and its contact's extra info in one round trip,
+      // both prepared; the extra info's statement reads nothing of a ticket the actor may not reach.
+      const reader = { id: actor.id, admin: isAdmin(actor), queueIds: actor.queueIds };
+      const [row, extraInfo] = await readTogether(db, [repo.presentableTicketRead(db, id), ticketExtraInfoRead(db, id, reader)]);
+      const presented = presentReachable(actor, row);
+      const { ticket } = row!;
       if (ticket.unreadMessages > 0) {
         const wids = await db.transaction(async (tx) => {
           await repo.updateTicket(tx, id, { unreadMessages: 0, updatedAt: ticket.updatedAt });
@@ -161,12 +167,10 @@ export function createTicketService(deps: TicketServiceDeps) {
         events.publishTicket("ticket", { action: "updateUnread", ticketId: id }, scopeOf(ticket));
         if (wids.length) deps.markReadOnWhatsApp?.(ticket, wids);
       }
-      const row = await repo.findJoinedTicket(db, id);
-      if (!row) throw new AppError("ERR_NO_TICKET_FOUND");
-      const extraInfo = await listExtraInfo(db, ticket.contactId);
-      const presented = presentTicket(row);
       return {
         ...presented,
+        // What the update above wrote (it keeps updatedAt): read, as the ticket is answered.
+        unreadMessages: 0,
         contact: { ...presented.contact, extraInfo: extraInfo.map(({ id, name, value }) => ({ id, name, value })) },
       };
     },
