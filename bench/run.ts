@@ -182,6 +182,14 @@ function scenarios(info: ReadyInfo): Scenario[] {
       token: tokens.agent,
       check: nonEmpty("messages"),
     },
+    // The chat pane's other read: the ticket's own GET (its header, its contact's extra info; it marks
+    // the ticket read, which the hot tickets already are after the first).
+    {
+      name: "ticket",
+      path: (i) => `/api/tickets/${data.hotTicketIds[i % data.hotTicketIds.length]}`,
+      token: tokens.agent,
+      check: ok,
+    },
     {
       name: "contacts",
       path: () => `/api/contacts?searchParam=${CONTACT_TERM}`,
