@@ -2,7 +2,7 @@ import { eq, getTableColumns, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, rowsOf } from "../../test/harness.js";
-import { listTicketMessages, ticketMessagesRead } from "../modules/messages/messages.repo.js";
+import { ticketMessagesRead } from "../modules/messages/messages.repo.js";
 import { listTickets, searchPage } from "../modules/tickets/ticket-list.repo.js";
 import { findPresentableTicket, joined } from "../modules/tickets/tickets.repo.js";
 import { compileRowMapper, fastRows } from "./fast-rows.js";
@@ -140,7 +140,7 @@ describe("compiled row mapping", () => {
     const actor = { id: 1, admin: true, queueIds: [] };
     await listTickets(db, { actor, showAll: true, status: "open" }, { limit: 40, offset: 0 });
     await listTickets(db, { actor, showAll: true, search: "pedido" }, { limit: 40, offset: 0 });
-    await listTicketMessages(db, ticketIds[0], { limit: 20, offset: 0 });
+    await runRead(ticketMessagesRead(db, ticketIds[0], { limit: 20, offset: 0 }, actor));
     await runRead(ticketMessagesRead(db, ticketIds[0], { limit: 20, offset: 0 }, { id: 1, admin: false, queueIds: [] }));
     await findPresentableTicket(db, ticketIds[0]);
     const cached = (name: string) =>

@@ -3,11 +3,11 @@ import { customerNumber, customerWrites, listTickets, makeSimulatorConnection, t
 import { makeAdmin, makeQueue, makeUser, type TestUser } from "../../test/factories.js";
 import { createTestApp, type TestApp } from "../../test/harness.js";
 import { listContacts } from "../modules/contacts/contacts.repo.js";
-import { listTicketMessages } from "../modules/messages/messages.repo.js";
+import { ticketMessagesRead } from "../modules/messages/messages.repo.js";
 import { listTickets as listTicketRows } from "../modules/tickets/ticket-list.repo.js";
 import { findAuthUser } from "../modules/users/users.repo.js";
 import { openDatabase } from "./client.js";
-import { preparedCount } from "./prepared.js";
+import { preparedCount, runRead } from "./prepared.js";
 
 // Issue 10 item 3: the hot reads run prepared statements, built once per database handle.
 let t: TestApp;
@@ -78,7 +78,7 @@ describe("prepared hot paths", () => {
         const actor = { id: admin.id, admin: true, queueIds: [] };
         await findAuthUser(single.db, admin.id);
         await listTicketRows(single.db, { actor, showAll: true, status: "pending" }, { limit: 40, offset: 0 });
-        await listTicketMessages(single.db, 1, { limit: 20, offset: 0 });
+        await runRead(ticketMessagesRead(single.db, 1, { limit: 20, offset: 0 }, actor));
         await listContacts(single.db, { search: "pat", limit: 20, offset: 0 });
         await listTicketRows(single.db, { actor, showAll: true, search: "pat" }, { limit: 40, offset: 0 });
         const rows = await single.query<{ name: string }>("select name from pg_prepared_statements order by name");

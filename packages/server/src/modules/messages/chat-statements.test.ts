@@ -11,7 +11,7 @@ import { createTestApp, type TestApp } from "../../../test/harness.js";
 import { countStatements, statementsOf } from "../../../test/statements.js";
 import { type Read, sentOf } from "../../db/prepared.js";
 import { ticketExtraInfoRead } from "../contacts/contacts.repo.js";
-import { ticketMessagesRead } from "./messages.repo.js";
+import { newerMessagesRead, ticketMessagesRead } from "./messages.repo.js";
 
 // Issue 24: opening a chat (its newest page, the ticket and the count) is two statements once the
 // signed-in user is known (item 5: its lookup is kept until the database says it changed,
@@ -97,6 +97,21 @@ describe("opening a chat", () => {
     expect(last.statements).toEqual(["ticket_presentable", "messages_page_reader"]);
     expect(last.result).toMatchObject({ count: 23, hasMore: false });
     expect(last.result.messages.map((m) => m.body)).toEqual(["message 1", "message 2", "message 3"]);
+    // Opened on a message (a search's result): the ticket and the message's place, then its page.
+    const target = first.result.messages[0]!;
+    const around = await statementsOf(async () => {
+      const res = await t.app.inject({
+        method: "GET",
+        url: `/api/messages/${ticket.id}`,
+        headers: agent.auth,
+        query: { pageNumber: "1", around: String(target.id) },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as { messages: { id: number }[]; pageNumber: number };
+    });
+    expect(around.statements).toEqual(["ticket_presentable", "messages_newer_reader", "messages_page_reader"]);
+    expect(around.result.pageNumber).toBe(1);
+    expect(around.result.messages.map((m) => m.id)).toContain(target.id);
     // A page past the end has no row to carry the count: it asks for it.
     const past = await ticketMessages(t, agent, ticket.id, 3);
     expect(past).toMatchObject({ messages: [], count: 23, hasMore: false });
@@ -129,6 +144,20 @@ describe("opening a chat", () => {
     const member = { ...reader, queueIds: [mine.id, theirs.id] };
     const reached = await messageReadsOf(ticketMessagesRead(t.database.db, ticket.id, { limit: 20, offset: 0 }, member));
     expect(reached.some((loops) => loops > 0)).toBe(true);
+    // Opened on one of its messages: the same answer, and the message's place is not counted.
+    const [message] = (await ticketMessages(t, admin, ticket.id)).messages;
+    const onMessage = await t.app.inject({
+      method: "GET",
+      url: `/api/messages/${ticket.id}`,
+      headers: agent.auth,
+      query: { pageNumber: "1", around: String(message!.id) },
+    });
+    expect(onMessage.statusCode).toBe(404);
+    expect(onMessage.json().error).toBe("ERR_NO_TICKET_FOUND");
+    expect(await messageReadsOf(newerMessagesRead(t.database.db, ticket.id, message!.id, reader))).toEqual([0, 0]);
+    expect(
+      (await messageReadsOf(newerMessagesRead(t.database.db, ticket.id, message!.id, member))).some((loops) => loops > 0),
+    ).toBe(true);
     const missing = await t.app.inject({ method: "GET", url: "/api/messages/999999999", headers: agent.auth });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().error).toBe("ERR_NO_TICKET_FOUND");

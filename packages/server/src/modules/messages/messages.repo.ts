@@ -1,7 +1,7 @@
 import { and, desc, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client.js";
-import { prepared, type Read, readOf, runRead } from "../../db/prepared.js";
+import { prepared, type Read, readOf } from "../../db/prepared.js";
 import { contacts, messages, tickets, users } from "../../db/schema.js";
 import { placeholders, type TicketReader, ticketAccessWhere } from "../tickets/access.js";
 
@@ -57,19 +57,14 @@ function joined<E extends Record<string, SQL.Aliased | SQL> = Record<never, neve
     .leftJoin(quotedContact, eq(quotedContact.id, quoted.contactId));
 }
 
-/** Newest first from the index (ticket_id, created_at desc, id desc); the caller reverses each page. */
-export async function listTicketMessages(db: Db, ticketId: number, page: { limit: number; offset: number }) {
-  const { rows, count } = await runRead(ticketMessagesRead(db, ticketId, page));
-  return { rows, count: count ?? (await countTicketMessages(db, ticketId)) };
-}
-
 /**
- * A chat's page as a read that can ride with the ticket's (opening a chat in one round trip,
+ * A chat's page, newest first from the index (ticket_id, created_at desc, id desc; the caller
+ * reverses it), as a read that can ride with the ticket's (opening a chat in one round trip,
  * db/prepared.ts `readTogether`). Issue 24: the count rides on the page (an uncorrelated subquery
  * PostgreSQL runs once, an InitPlan); a page past the end has no row to carry it, and its `count` is
  * undefined (`countTicketMessages` asks).
  *
- * With a `reader` who is not an admin, the page is read only if the ticket is one the reader may
+ * For a `reader` who is not an admin, the page is read only if the ticket is one the reader may
  * reach (tickets/access.ts, core's `canAccessTicket` as SQL): an uncorrelated `exists`, which
  * PostgreSQL checks once before reading any message. The ticket read beside it is checked again by
  * `canAccessTicket` in the service, so a message of a ticket out of reach neither leaves the database
@@ -79,30 +74,34 @@ export function ticketMessagesRead(
   db: Db,
   ticketId: number,
   page: { limit: number; offset: number },
-  reader?: Omit<TicketReader, "hideChoosing">,
+  reader: Omit<TicketReader, "hideChoosing">,
 ): Read<{ rows: JoinedMessage[]; count: number | undefined }> {
-  const gated = reader !== undefined && !reader.admin;
-  // One statement for every reader who is not an admin: the reader's id and queues are placeholders.
+  const gated = !reader.admin;
   const statement = gated
-    ? prepared(db, "messages_page_reader", (db, name) =>
-        pageOf(db, ticketAccessWhere({ id: 0, admin: false, queueIds: [] }, placeholders)).prepare(name),
-      )
+    ? prepared(db, "messages_page_reader", (db, name) => pageOf(db, readerAccess()).prepare(name))
     : prepared(db, "messages_page", (db, name) => pageOf(db).prepare(name));
-  const values = { ticketId, ...page, ...(gated && { actorId: reader.id, actorQueueIds: reader.queueIds }) };
+  const values = { ticketId, ...page, ...(gated && readerValues(reader)) };
   return readOf(statement, values, (rows) => {
     if (rows.length) return { rows: rows.map(({ total: _total, ...row }) => row) as JoinedMessage[], count: rows[0]!.total };
     return { rows: [] as JoinedMessage[], count: page.offset === 0 ? 0 : undefined };
   });
 }
 
+/** The reader's access to the `ticketId` placeholder's ticket, checked once per statement (an uncorrelated `exists`). */
+const reachable = (access: SQL | undefined) =>
+  access && sql`exists (select 1 from ${tickets} where ${tickets.id} = ${sql.placeholder("ticketId")} and ${access})`;
+
+/** The access rule of a reader who is not an admin, its values placeholders: one statement serves every such reader. */
+const readerAccess = () => ticketAccessWhere({ id: 0, admin: false, queueIds: [] }, placeholders);
+const readerValues = (reader: Omit<TicketReader, "hideChoosing">) => ({ actorId: reader.id, actorQueueIds: reader.queueIds });
+
 /** The page's statement, with the reader's access to the ticket when it has one (`ticketMessagesRead`). */
 function pageOf(db: Db, access?: SQL) {
   const ticketId = sql.placeholder("ticketId");
-  const reachable = access && sql`exists (select 1 from ${tickets} where ${tickets.id} = ${ticketId} and ${access})`;
   return joined(db, {
     total: sql<number>`(select count(*)::int from ${messages} counted where counted.ticket_id = ${ticketId})`,
   })
-    .where(and(eq(messages.ticketId, ticketId), reachable))
+    .where(and(eq(messages.ticketId, ticketId), reachable(access)))
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(sql.placeholder("limit"))
     .offset(sql.placeholder("offset"));
@@ -123,23 +122,39 @@ export async function countTicketMessages(db: Db, ticketId: number): Promise<num
 
 /**
  * How many messages of the ticket come after this one in the list order (its 0-based place from the
- * newest); undefined when the message is not the ticket's.
+ * newest; undefined when the message is not the ticket's), as a read that can ride with the
+ * ticket's (a chat opened on a message, `around`). With a `reader` who is not an admin, nothing is
+ * counted of a ticket out of reach, as the page (`ticketMessagesRead`).
  */
-export async function countNewerMessages(db: Db, ticketId: number, messageId: number): Promise<number | undefined> {
-  const target = alias(messages, "target");
-  const [row] = await db
-    .select({ newer: sql<number>`count(${messages.id})::int` })
-    .from(target)
-    .leftJoin(
-      messages,
-      and(
-        eq(messages.ticketId, target.ticketId),
-        sql`(${messages.createdAt}, ${messages.id}) > (${target.createdAt}, ${target.id})`,
-      ),
-    )
-    .where(and(eq(target.id, messageId), eq(target.ticketId, ticketId)))
-    .groupBy(target.id);
-  return row?.newer;
+export function newerMessagesRead(
+  db: Db,
+  ticketId: number,
+  messageId: number,
+  reader: Omit<TicketReader, "hideChoosing">,
+): Read<number | undefined> {
+  const build = (access: SQL | undefined) => (db: Db, name: string) => {
+    const target = alias(messages, "target");
+    return db
+      .select({ newer: sql<number>`count(${messages.id})::int` })
+      .from(target)
+      .leftJoin(
+        messages,
+        and(
+          eq(messages.ticketId, target.ticketId),
+          sql`(${messages.createdAt}, ${messages.id}) > (${target.createdAt}, ${target.id})`,
+        ),
+      )
+      .where(
+        and(eq(target.id, sql.placeholder("messageId")), eq(target.ticketId, sql.placeholder("ticketId")), reachable(access)),
+      )
+      .groupBy(target.id)
+      .prepare(name);
+  };
+  const gated = !reader.admin;
+  const statement = gated
+    ? prepared(db, "messages_newer_reader", build(readerAccess()))
+    : prepared(db, "messages_newer", build(undefined));
+  return readOf(statement, { ticketId, messageId, ...(gated && readerValues(reader)) }, ([row]) => row?.newer);
 }
 
 export async function findJoinedMessage(db: Db, id: number): Promise<JoinedMessage | undefined> {

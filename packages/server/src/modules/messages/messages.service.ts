@@ -14,7 +14,7 @@ import {
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import type { ChannelSession } from "../../channels/channel.js";
 import type { Db } from "../../db/client.js";
-import { readTogether } from "../../db/prepared.js";
+import { readTogether, runRead } from "../../db/prepared.js";
 import { outbox, whatsapps } from "../../db/schema.js";
 import { AppError } from "../../lib/app-error.js";
 import type { Clock } from "../../lib/clock.js";
@@ -178,10 +178,10 @@ export function createMessageService(deps: MessageServiceDeps) {
       let { pageNumber } = query;
       let ticket: Ticket;
       let page: { rows: repo.JoinedMessage[]; count: number | undefined };
+      // Issue 24 item 2: the ticket and what the chat shows of it in one round trip. The messages'
+      // statements read nothing of a ticket the actor may not reach (messages.repo.ts).
+      const reader = { id: actor.id, admin: isAdmin(actor), queueIds: actor.queueIds };
       if (query.around === undefined) {
-        // Issue 24 item 2: the ticket and its page in one round trip. The page's statement reads
-        // nothing of a ticket the actor may not reach (messages.repo.ts `ticketMessagesRead`).
-        const reader = { id: actor.id, admin: isAdmin(actor), queueIds: actor.queueIds };
         const [row, read] = await readTogether(db, [
           ticketsRepo.presentableTicketRead(db, ticketId),
           repo.ticketMessagesRead(db, ticketId, { limit, offset: (pageNumber - 1) * limit }, reader),
@@ -189,11 +189,15 @@ export function createMessageService(deps: MessageServiceDeps) {
         ticket = tickets.presentReachable(actor, row);
         page = read;
       } else {
-        ticket = await tickets.accessiblePresented(actor, ticketId);
-        const newer = await repo.countNewerMessages(db, ticketId, query.around);
+        // Opened on a message (a search's result): the ticket and the message's place together, then its page.
+        const [row, newer] = await readTogether(db, [
+          ticketsRepo.presentableTicketRead(db, ticketId),
+          repo.newerMessagesRead(db, ticketId, query.around, reader),
+        ]);
+        ticket = tickets.presentReachable(actor, row);
         if (newer === undefined) throw new AppError("ERR_NO_MESSAGE_FOUND");
         pageNumber = Math.floor(newer / limit) + 1;
-        page = await repo.listTicketMessages(db, ticketId, { limit, offset: (pageNumber - 1) * limit });
+        page = await runRead(repo.ticketMessagesRead(db, ticketId, { limit, offset: (pageNumber - 1) * limit }, reader));
       }
       const { rows } = page;
       const count = page.count ?? (await repo.countTicketMessages(db, ticketId));
