@@ -17,7 +17,7 @@ import type { Db } from "../../db/client.js";
 import { namedStatement, prepared, type Read, readOf, rowOf, runNamed } from "../../db/prepared.js";
 import { contactChanges, contactExtraInfo, contacts, tickets, users } from "../../db/schema.js";
 import { contactTagsJson } from "../tags/tags.repo.js";
-import { placeholders, type TicketReader, ticketAccessWhere } from "../tickets/access.js";
+import { gateValues, type TicketReader, ticketReachableGate } from "../tickets/access.js";
 import { cappedCount, countCapOf } from "../tickets/search-count.js";
 import { escapeLike } from "../users/users.repo.js";
 
@@ -204,29 +204,30 @@ export function listExtraInfo(db: Db, contactId: number): Promise<ExtraInfoRow[]
 
 /**
  * The extra info of a ticket's contact, as a read that can ride with the ticket's (a ticket's GET,
- * db/prepared.ts `readTogether`). With a `reader` who is not an admin, nothing is read unless the
- * ticket is one the reader may reach (tickets/access.ts), as a chat's page (messages.repo.ts
- * `ticketMessagesRead`); the service checks the ticket read beside it again.
+ * db/prepared.ts `readTogether`). For a `reader` who is not an admin, nothing is read unless the
+ * ticket is one the reader may reach (tickets/access.ts `ticketReachableGate`), as a chat's page;
+ * the service checks the ticket read beside it again.
  */
 export function ticketExtraInfoRead(db: Db, ticketId: number, reader: Omit<TicketReader, "hideChoosing">): Read<ExtraInfoRow[]> {
-  const gated = !reader.admin;
-  const build = (access: SQL | undefined) => (db: Db, name: string) =>
+  const build = (gate: SQL | undefined) => (db: Db, name: string) =>
     db
       .select()
       .from(contactExtraInfo)
       .where(
-        eq(
-          contactExtraInfo.contactId,
-          sql`(select ${tickets.contactId} from ${tickets} where ${and(eq(tickets.id, sql.placeholder("ticketId")), access)})`,
+        and(
+          eq(
+            contactExtraInfo.contactId,
+            sql`(select ${tickets.contactId} from ${tickets} where ${tickets.id} = ${sql.placeholder("ticketId")})`,
+          ),
+          gate,
         ),
       )
       .orderBy(asc(contactExtraInfo.id))
       .prepare(name);
-  // One statement for every reader who is not an admin: the reader's id and queues are placeholders.
-  const statement = gated
-    ? prepared(db, "ticket_extra_info_reader", build(ticketAccessWhere({ id: 0, admin: false, queueIds: [] }, placeholders)))
-    : prepared(db, "ticket_extra_info", build(undefined));
-  return readOf(statement, { ticketId, ...(gated && { actorId: reader.id, actorQueueIds: reader.queueIds }) }, (rows) => rows);
+  const statement = reader.admin
+    ? prepared(db, "ticket_extra_info", build(undefined))
+    : prepared(db, "ticket_extra_info_reader", build(ticketReachableGate));
+  return readOf(statement, { ticketId, ...gateValues(reader) }, (rows) => rows);
 }
 
 export async function insertContact(

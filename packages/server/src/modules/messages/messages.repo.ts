@@ -2,8 +2,8 @@ import { and, desc, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client.js";
 import { prepared, type Read, readOf } from "../../db/prepared.js";
-import { contacts, messages, tickets, users } from "../../db/schema.js";
-import { placeholders, type TicketReader, ticketAccessWhere } from "../tickets/access.js";
+import { contacts, messages, users } from "../../db/schema.js";
+import { gateValues, type TicketReader, ticketReachableGate } from "../tickets/access.js";
 
 /** Every column but the search vector: the database keeps it for ticket search, nobody reads it back. */
 const { search: _search, ...messageColumns } = getTableColumns(messages);
@@ -65,10 +65,9 @@ function joined<E extends Record<string, SQL.Aliased | SQL> = Record<never, neve
  * undefined (`countTicketMessages` asks).
  *
  * For a `reader` who is not an admin, the page is read only if the ticket is one the reader may
- * reach (tickets/access.ts, core's `canAccessTicket` as SQL): an uncorrelated `exists`, which
- * PostgreSQL checks once before reading any message. The ticket read beside it is checked again by
- * `canAccessTicket` in the service, so a message of a ticket out of reach neither leaves the database
- * nor is read there.
+ * reach (tickets/access.ts `ticketReachableGate`, core's `canAccessTicket` as SQL), checked once
+ * before any message is read. The ticket read beside it is checked again by `canAccessTicket` in the
+ * service, so a message of a ticket out of reach neither leaves the database nor is read there.
  */
 export function ticketMessagesRead(
   db: Db,
@@ -76,32 +75,23 @@ export function ticketMessagesRead(
   page: { limit: number; offset: number },
   reader: Omit<TicketReader, "hideChoosing">,
 ): Read<{ rows: JoinedMessage[]; count: number | undefined }> {
-  const gated = !reader.admin;
-  const statement = gated
-    ? prepared(db, "messages_page_reader", (db, name) => pageOf(db, readerAccess()).prepare(name))
-    : prepared(db, "messages_page", (db, name) => pageOf(db).prepare(name));
-  const values = { ticketId, ...page, ...(gated && readerValues(reader)) };
+  const statement = reader.admin
+    ? prepared(db, "messages_page", (db, name) => pageOf(db).prepare(name))
+    : prepared(db, "messages_page_reader", (db, name) => pageOf(db, ticketReachableGate).prepare(name));
+  const values = { ticketId, ...page, ...gateValues(reader) };
   return readOf(statement, values, (rows) => {
     if (rows.length) return { rows: rows.map(({ total: _total, ...row }) => row) as JoinedMessage[], count: rows[0]!.total };
     return { rows: [] as JoinedMessage[], count: page.offset === 0 ? 0 : undefined };
   });
 }
 
-/** The reader's access to the `ticketId` placeholder's ticket, checked once per statement (an uncorrelated `exists`). */
-const reachable = (access: SQL | undefined) =>
-  access && sql`exists (select 1 from ${tickets} where ${tickets.id} = ${sql.placeholder("ticketId")} and ${access})`;
-
-/** The access rule of a reader who is not an admin, its values placeholders: one statement serves every such reader. */
-const readerAccess = () => ticketAccessWhere({ id: 0, admin: false, queueIds: [] }, placeholders);
-const readerValues = (reader: Omit<TicketReader, "hideChoosing">) => ({ actorId: reader.id, actorQueueIds: reader.queueIds });
-
-/** The page's statement, with the reader's access to the ticket when it has one (`ticketMessagesRead`). */
-function pageOf(db: Db, access?: SQL) {
+/** The page's statement, with the reader's gate when it has one (`ticketMessagesRead`). */
+function pageOf(db: Db, gate?: SQL) {
   const ticketId = sql.placeholder("ticketId");
   return joined(db, {
     total: sql<number>`(select count(*)::int from ${messages} counted where counted.ticket_id = ${ticketId})`,
   })
-    .where(and(eq(messages.ticketId, ticketId), reachable(access)))
+    .where(and(eq(messages.ticketId, ticketId), gate))
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(sql.placeholder("limit"))
     .offset(sql.placeholder("offset"));
@@ -132,7 +122,7 @@ export function newerMessagesRead(
   messageId: number,
   reader: Omit<TicketReader, "hideChoosing">,
 ): Read<number | undefined> {
-  const build = (access: SQL | undefined) => (db: Db, name: string) => {
+  const build = (gate: SQL | undefined) => (db: Db, name: string) => {
     const target = alias(messages, "target");
     return db
       .select({ newer: sql<number>`count(${messages.id})::int` })
@@ -144,17 +134,14 @@ export function newerMessagesRead(
           sql`(${messages.createdAt}, ${messages.id}) > (${target.createdAt}, ${target.id})`,
         ),
       )
-      .where(
-        and(eq(target.id, sql.placeholder("messageId")), eq(target.ticketId, sql.placeholder("ticketId")), reachable(access)),
-      )
+      .where(and(eq(target.id, sql.placeholder("messageId")), eq(target.ticketId, sql.placeholder("ticketId")), gate))
       .groupBy(target.id)
       .prepare(name);
   };
-  const gated = !reader.admin;
-  const statement = gated
-    ? prepared(db, "messages_newer_reader", build(readerAccess()))
-    : prepared(db, "messages_newer", build(undefined));
-  return readOf(statement, { ticketId, messageId, ...(gated && readerValues(reader)) }, ([row]) => row?.newer);
+  const statement = reader.admin
+    ? prepared(db, "messages_newer", build(undefined))
+    : prepared(db, "messages_newer_reader", build(ticketReachableGate));
+  return readOf(statement, { ticketId, messageId, ...gateValues(reader) }, ([row]) => row?.newer);
 }
 
 export async function findJoinedMessage(db: Db, id: number): Promise<JoinedMessage | undefined> {

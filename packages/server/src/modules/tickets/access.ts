@@ -68,6 +68,20 @@ export function ticketAccessWhere(reader: Omit<TicketReader, "hideChoosing">, bi
   );
 }
 
+/**
+ * Issue 24: a statement about one ticket (the `ticketId` placeholder) that may run before the service
+ * has checked the ticket (it rides with the ticket's own read, db/prepared.ts `readTogether`): for a
+ * reader who is not an admin, this gate makes it read nothing of a ticket out of the reader's reach.
+ * An uncorrelated `exists`, checked once before anything else is read; the reader's id and queues
+ * are placeholders (`gateValues`), so one statement serves every such reader.
+ */
+export const ticketReachableGate = sql`exists (select 1 from ${tickets} where ${tickets.id} = ${sql.placeholder("ticketId")}
+  and ${ticketAccessWhere({ id: 0, admin: false, queueIds: [] }, placeholders)})`;
+
+/** The gate's values for `reader` (none for an admin, whose statements have no gate). */
+export const gateValues = (reader: Omit<TicketReader, "hideChoosing">) =>
+  reader.admin ? {} : { actorId: reader.id, actorQueueIds: reader.queueIds };
+
 /** The tickets `reader` sees in a list: those it may reach, less the greeting menu's when hidden from it. */
 export function ticketVisibleWhere(reader: TicketReader, bind: Binder = literals): SQL | undefined {
   const access = ticketAccessWhere(reader, bind);
