@@ -5,6 +5,7 @@ import { makeAdmin, makeContact, makeQueue, makeUser, type TestUser } from "../.
 import { createTestApp, type TestApp } from "../../../test/harness.js";
 import { tickets } from "../../db/schema.js";
 import { roomsFor, ticketRooms } from "../../realtime/rooms.js";
+import { updateSetting } from "../settings/settings.repo.js";
 import { ticketAccessWhere, ticketVisibleWhere } from "./access.js";
 import { listTickets, ticketListWhere } from "./ticket-list.repo.js";
 import { scopeOf } from "./tickets.service.js";
@@ -86,12 +87,28 @@ describe("ticket access: the predicate, the SQL and the socket rooms agree", () 
             .map((r) => r.id),
         );
 
+        // The statements that read the setting themselves (an agent's inbox and search), the setting
+        // stored as this round has it.
+        await updateSetting(t.database.db, "showChoosingQueue", agentsSeeChoosing ? "enabled" : "disabled");
+        const bySetting = { ...reader, hideChoosing: admin ? false : ("setting" as const) };
+        const viaSettingWhere = await t.database.db
+          .select({ id: tickets.id })
+          .from(tickets)
+          .where(and(inArray(tickets.id, ids), ticketVisibleWhere(bySetting)));
+        const settingPage = await listTickets(t.database.db, { actor: bySetting, showAll: true }, { limit: 10_000, offset: 0 });
+
         expect(names(viaWhere.map((r) => r.id)), `SQL, ${label}`).toEqual(byPredicate);
+        expect(names(viaSettingWhere.map((r) => r.id)), `SQL reading the setting, ${label}`).toEqual(byPredicate);
+        expect(names(settingPage.rows.map((r) => r.ticket.id)), `inbox statement reading the setting, ${label}`).toEqual(
+          byPredicate,
+        );
         expect(names(viaListWhere.map((r) => r.id)), `list WHERE, ${label}`).toEqual(byPredicate);
         expect(names(page.rows.map((r) => r.ticket.id)), `inbox statement, ${label}`).toEqual(byPredicate);
         expect(byRooms, `rooms, ${label}`).toEqual(byPredicate);
       }
     }
+
+    await updateSetting(t.database.db, "showChoosingQueue", "disabled");
 
     // The access part alone (notes' mentions, schedules) is canAccessTicket, the greeting menu aside.
     const access = await t.database.db

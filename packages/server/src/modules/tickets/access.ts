@@ -1,6 +1,6 @@
 import { type Column, eq, inArray, isNull, or, type Placeholder, type SQL, sql } from "drizzle-orm";
 import { type OpaqueType, opaque } from "../../db/prepared.js";
-import { tickets } from "../../db/schema.js";
+import { settings, tickets } from "../../db/schema.js";
 
 /**
  * Who may see a ticket, as SQL: core's `canAccessTicket` (its assignee, its queue's members, anyone
@@ -51,8 +51,12 @@ export interface TicketReader {
   id: number;
   admin: boolean;
   queueIds: number[];
-  /** The ticket's at the greeting menu are left out (agents, while `showChoosingQueue` is disabled). */
-  hideChoosing?: boolean;
+  /**
+   * The tickets at the greeting menu are left out (agents, while `showChoosingQueue` is disabled).
+   * "setting": as the setting says when the statement runs, read by the statement itself (an agent's
+   * inbox and search, issue 24: one round trip less than reading the setting first).
+   */
+  hideChoosing?: boolean | "setting";
 }
 
 /** Not still at the greeting menu (core's `isChoosingQueue` as SQL). */
@@ -82,9 +86,13 @@ export const ticketReachableGate = sql`exists (select 1 from ${tickets} where ${
 export const gateValues = (reader: Omit<TicketReader, "hideChoosing">) =>
   reader.admin ? {} : { actorId: reader.id, actorQueueIds: reader.queueIds };
 
+/** Whether agents see the tickets at the greeting menu (`agentsSeeChoosingQueue` as SQL, checked once per statement). */
+const choosingShown = sql`exists (select 1 from ${settings} where ${settings.key} = 'showChoosingQueue' and ${settings.value} = 'enabled')`;
+
 /** The tickets `reader` sees in a list: those it may reach, less the greeting menu's when hidden from it. */
 export function ticketVisibleWhere(reader: TicketReader, bind: Binder = literals): SQL | undefined {
   const access = ticketAccessWhere(reader, bind);
   if (reader.admin || !reader.hideChoosing) return access;
+  if (reader.hideChoosing === "setting") return sql`(${access}) and (${notChoosingQueue} or ${choosingShown})`;
   return sql`(${access}) and ${notChoosingQueue}`;
 }

@@ -21,8 +21,11 @@ import { type JoinedTicket, joined } from "./tickets.repo.js";
  */
 
 export interface TicketFilter {
-  /** `hideChoosing` (issue 13): the tickets still at the greeting menu are left out (agents, setting disabled). */
-  actor: { id: number; admin: boolean; queueIds: number[]; hideChoosing?: boolean };
+  /**
+   * `hideChoosing` (issue 13): the tickets still at the greeting menu are left out (agents, setting
+   * disabled); "setting": as the setting says, read by the statement (access.ts `ticketVisibleWhere`).
+   */
+  actor: { id: number; admin: boolean; queueIds: number[]; hideChoosing?: boolean | "setting" };
   status?: string;
   /** yyyy-MM-dd: created that (UTC) day. */
   date?: string;
@@ -280,7 +283,7 @@ const searchValues = opaquePlaceholders({
 /** Which conditions a list's filter holds: its prepared statements are one per shape. */
 function listShape(filter: TicketFilter): string {
   return [
-    filter.actor.admin ? "a" : filter.actor.hideChoosing ? "uh" : "u",
+    filter.actor.admin ? "a" : filter.actor.hideChoosing === "setting" ? "us" : filter.actor.hideChoosing ? "uh" : "u",
     leaveOutBotHeld(filter.actor, filter) ? "b" : "",
     filter.showAll ? "s" : "",
     filter.status ? "t" : "",
