@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Profile } from "@zapdesk/core";
+import { expect } from "vitest";
 import { hashPassword } from "../src/lib/passwords.js";
 import { insertContact } from "../src/modules/contacts/contacts.repo.js";
 import { insertQueue } from "../src/modules/queues/queues.repo.js";
@@ -87,4 +88,15 @@ export function uniqueIp(): string {
   addressCounter++;
   const seed = randomBytes(2);
   return `10.${seed[0]}.${seed[1]}.${(addressCounter % 250) + 1}`;
+}
+
+/** A tag created through the API by `admin` (as an agent's screen sees it: id, name, color). */
+export async function makeTag(
+  t: TestApp,
+  admin: TestUser,
+  name = `Tag ${unique()}`,
+): Promise<{ id: number; name: string; color: string }> {
+  const res = await t.app.inject({ method: "POST", url: "/api/tags", headers: admin.auth, payload: { name, color: "#336699" } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
 }

@@ -6,9 +6,9 @@ import {
   makeSimulatorConnection,
   ticketMessages,
 } from "../../../test/conversation.js";
-import { makeAdmin, makeQueue, makeUser, type TestUser } from "../../../test/factories.js";
+import { makeAdmin, makeQueue, makeTag, makeUser, type TestUser } from "../../../test/factories.js";
 import { createTestApp, type TestApp } from "../../../test/harness.js";
-import { countStatements, statementsOf } from "../../../test/statements.js";
+import { countStatements, statementsInARow, statementsOf } from "../../../test/statements.js";
 import { type Read, sentOf } from "../../db/prepared.js";
 import { ticketExtraInfoRead } from "../contacts/contacts.repo.js";
 import { newerMessagesRead, ticketMessagesRead } from "./messages.repo.js";
@@ -27,10 +27,20 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function tag(name: string): Promise<{ id: number; name: string; color: string }> {
-  const res = await t.app.inject({ method: "POST", url: "/api/tags", headers: admin.auth, payload: { name, color: "#336699" } });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json();
+const tag = (name: string) => makeTag(t, admin, name);
+
+/** An agent of one queue, and a ticket of another queue's connection the agent may not reach. */
+async function ticketOutOfReach() {
+  const [mine, theirs] = [await makeQueue(t), await makeQueue(t)];
+  const agent = await makeUser(t, { queueIds: [mine.id] });
+  const connection = await makeSimulatorConnection(t, admin, { queueIds: [theirs.id] });
+  const from = customerNumber();
+  await customerWrites(t, admin, connection.id, { from, body: "not for you" });
+  const ticket = (await listTickets(t, admin, { status: "pending", showAll: "true" })).tickets.find(
+    (x) => x.contact.number === from,
+  )!;
+  expect(ticket.queueId).toBe(theirs.id);
+  return { mine, theirs, agent, ticket, from };
 }
 
 interface PlanNode {
@@ -75,11 +85,8 @@ describe("opening a chat", () => {
     await ticketMessages(t, agent, ticket.id); // the statements are prepared, and the user kept, on first use
     const first = await statementsOf(() => ticketMessages(t, agent, ticket.id));
     expect(first.statements).toEqual(["ticket_presentable", "messages_page_reader"]);
-    // One round trip once both are parsed on the pooled connection it gets. The pool hands out the
-    // connection released last, so the next opening finds them there; the app's own timers may take
-    // it in between (then two, parsing them on another), so five tries, and never more than two.
-    const tries = [first];
-    for (let i = 0; i < 4; i++) tries.push(await statementsOf(() => ticketMessages(t, agent, ticket.id)));
+    // One round trip once both are parsed on the pooled connection it gets (statementsInARow).
+    const tries = [first, ...(await statementsInARow(() => ticketMessages(t, agent, ticket.id), 4))];
     expect(tries.map((x) => x.roundTrips)).toContain(1);
     for (const x of tries) expect(x.roundTrips).toBeLessThanOrEqual(2);
     expect(first.result.count).toBe(23);
@@ -118,15 +125,7 @@ describe("opening a chat", () => {
   });
 
   it("refuses a ticket the agent may not reach with the same answer as a missing one, and reads no message", async () => {
-    const [mine, theirs] = [await makeQueue(t), await makeQueue(t)];
-    const agent = await makeUser(t, { queueIds: [mine.id] });
-    const connection = await makeSimulatorConnection(t, admin, { queueIds: [theirs.id] });
-    const from = customerNumber();
-    await customerWrites(t, admin, connection.id, { from, body: "not for you" });
-    const ticket = (await listTickets(t, admin, { status: "pending", showAll: "true" })).tickets.find(
-      (x) => x.contact.number === from,
-    )!;
-    expect(ticket.queueId).toBe(theirs.id);
+    const { mine, theirs, agent, ticket } = await ticketOutOfReach();
     const { result, statements } = await statementsOf(() =>
       t.app.inject({ method: "GET", url: `/api/messages/${ticket.id}`, headers: agent.auth }),
     );
@@ -194,8 +193,7 @@ describe("a ticket's GET", () => {
     expect(first.statements.slice(2)).toContain("commit");
     expect((await ticketMessages(t, agent, ticket.id)).ticket.unreadMessages).toBe(0);
 
-    const tries = [];
-    for (let i = 0; i < 5; i++) tries.push(await statementsOf(open));
+    const tries = await statementsInARow(open);
     for (const x of tries) {
       expect(x.statements).toEqual(["ticket_presentable", "ticket_extra_info_reader"]);
       expect(x.result.json()).toMatchObject({ id: ticket.id, unreadMessages: 0, contact: { extraInfo } });
@@ -205,14 +203,7 @@ describe("a ticket's GET", () => {
   });
 
   it("reads no extra info of a ticket the agent may not reach, and answers as for a missing one", async () => {
-    const [mine, theirs] = [await makeQueue(t), await makeQueue(t)];
-    const agent = await makeUser(t, { queueIds: [mine.id] });
-    const connection = await makeSimulatorConnection(t, admin, { queueIds: [theirs.id] });
-    const from = customerNumber();
-    await customerWrites(t, admin, connection.id, { from, body: "not for you" });
-    const ticket = (await listTickets(t, admin, { status: "pending", showAll: "true" })).tickets.find(
-      (x) => x.contact.number === from,
-    )!;
+    const { mine, theirs, agent, ticket, from } = await ticketOutOfReach();
     const put = await t.app.inject({
       method: "PUT",
       url: `/api/contacts/${ticket.contact.id}`,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { customerNumber, customerWrites, listTickets, makeSimulatorConnection } from "../../../test/conversation.js";
-import { makeAdmin, makeQueue, makeUser, type TestUser } from "../../../test/factories.js";
+import { makeAdmin, makeQueue, makeTag, makeUser, type TestUser } from "../../../test/factories.js";
 import { createTestApp, type TestApp } from "../../../test/harness.js";
-import { countStatements, statementsOf } from "../../../test/statements.js";
+import { countStatements, statementsInARow, statementsOf } from "../../../test/statements.js";
 
 // Issue 24 item 5: the inbox's statements are prepared and few. The page (its tickets' tags a column
 // of its rows) and the count go together in one round trip (db/prepared.ts `readTogether`); an
@@ -18,18 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function tag(name: string): Promise<{ id: number; name: string; color: string }> {
-  const res = await t.app.inject({ method: "POST", url: "/api/tags", headers: admin.auth, payload: { name, color: "#336699" } });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json();
-}
-
-/** Five lists in a row (the statements are parsed on the first): each one's statements and round trips. */
-async function fiveLists(user: TestUser, query: Record<string, string>) {
-  const tries = [];
-  for (let i = 0; i < 5; i++) tries.push(await statementsOf(() => listTickets(t, user, query)));
-  return tries;
-}
+const tag = (name: string) => makeTag(t, admin, name);
+const fiveLists = (user: TestUser, query: Record<string, string>) => statementsInARow(() => listTickets(t, user, query));
 
 describe("the inbox", () => {
   it("is the page with its tags and the count in one round trip, all prepared", async () => {
@@ -56,8 +46,7 @@ describe("the inbox", () => {
       expect(result.tickets.find((x) => x.id === ticket.id)?.tags.map((x) => x.id)).toEqual([alpha.id, zeta.id]);
       expect(result.count).toBeGreaterThanOrEqual(1);
     }
-    // The page and the count ride together once both are parsed on the pooled connection the list
-    // gets: the pool hands out the one released last, which the app's own timers may take in between.
+    // The page and the count ride together once both are parsed on the pooled connection the list gets.
     expect(agentLists.map((x) => x.roundTrips)).toContain(1);
     for (const { roundTrips } of agentLists) expect(roundTrips).toBeLessThanOrEqual(2);
 
