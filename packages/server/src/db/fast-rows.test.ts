@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, rowsOf } from "../../test/harness.js";
 import { ticketMessagesRead } from "../modules/messages/messages.repo.js";
 import { listTickets, searchPage } from "../modules/tickets/ticket-list.repo.js";
-import { findPresentableTicket, joined } from "../modules/tickets/tickets.repo.js";
+import { joined, presentableTicketRead } from "../modules/tickets/tickets.repo.js";
 import { compileRowMapper, fastRows } from "./fast-rows.js";
 import { prepared, runRead } from "./prepared.js";
 import { contacts, messages, tickets, users } from "./schema.js";
@@ -142,7 +142,7 @@ describe("compiled row mapping", () => {
     await listTickets(db, { actor, showAll: true, search: "pedido" }, { limit: 40, offset: 0 });
     await runRead(ticketMessagesRead(db, ticketIds[0], { limit: 20, offset: 0 }, actor));
     await runRead(ticketMessagesRead(db, ticketIds[0], { limit: 20, offset: 0 }, { id: 1, admin: false, queueIds: [] }));
-    await findPresentableTicket(db, ticketIds[0]);
+    await runRead(presentableTicketRead(db, ticketIds[0]));
     const cached = (name: string) =>
       prepared(db, name, () => {
         throw new Error(`${name} was not prepared`);

@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { prepared, type Read, readOf, runRead } from "../../db/prepared.js";
+import { prepared, type Read, readOf } from "../../db/prepared.js";
 import { closingReasons, contacts, queues, tickets, users, whatsapps } from "../../db/schema.js";
 import { botHeld } from "../bots/bots.repo.js";
 import { ticketTagsJson } from "../tags/tags.repo.js";
@@ -62,14 +62,10 @@ export async function findJoinedTicket(db: Db, id: number): Promise<JoinedTicket
 }
 
 /**
- * Issue 24: one ticket, joined and with its tags, in one prepared statement (opening a chat reads
- * it to check access and to present it; before, that was a plain read, a joined read and a tags read).
+ * Issue 24: one ticket, joined and with its tags, in one prepared statement, as a read that can ride
+ * with another (opening a chat, a ticket's GET: db/prepared.ts `readTogether`); the service checks
+ * access on it (`presentReachable`). Before, that was a plain read, a joined read and a tags read.
  */
-export async function findPresentableTicket(db: Db, id: number): Promise<JoinedTicket | undefined> {
-  return runRead(presentableTicketRead(db, id));
-}
-
-/** `findPresentableTicket` as a read that can ride with another (opening a chat, db/prepared.ts `readTogether`). */
 export function presentableTicketRead(db: Db, id: number): Read<JoinedTicket | undefined> {
   const statement = prepared(db, "ticket_presentable", (db, name) =>
     joined(db, { tags: ticketTagsJson(tickets.id) })

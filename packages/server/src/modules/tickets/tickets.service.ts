@@ -69,11 +69,6 @@ export function createTicketService(deps: TicketServiceDeps) {
     return ticket;
   }
 
-  /** `accessible` and `present` in one statement: a ticket the actor may reach, presented (opening a chat). */
-  async function accessiblePresented(actor: AuthUser, id: number): Promise<Ticket> {
-    return presentReachable(actor, await repo.findPresentableTicket(db, id));
-  }
-
   /** A ticket read by `repo.presentableTicketRead`, presented if the actor may reach it; others get the same answer as a missing one. */
   function presentReachable(actor: AuthUser, row: repo.JoinedTicket | undefined): Ticket {
     if (!row || !canAccessTicket(actor, row.ticket)) throw new AppError("ERR_NO_TICKET_FOUND");
@@ -94,7 +89,6 @@ export function createTicketService(deps: TicketServiceDeps) {
 
   return {
     accessible,
-    accessiblePresented,
     presentReachable,
     present,
 
